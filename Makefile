@@ -1,0 +1,85 @@
+# Parquet encodings for SQLite.
+#
+#   make             the extension (./parquet.so) and the core library
+#   make demo        runs sql/demo.sql in the sqlite3 shell
+#   make test        C unit tests of the core and the Tcl tests of the SQL
+#   make test-asan   the same, built with -fsanitize=address,undefined
+#   make gen         regenerates src/bitpack_gen.h
+#
+# Missing Debian packages are installed with apt-get when run as root;
+# otherwise the exact apt-get line is printed.
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+WARN    = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes
+PIC     = -fPIC -fvisibility=hidden
+BUILD   ?= build
+SAN     =
+EXT     = parquet.so
+
+CORE_SRC = $(sort $(wildcard src/*.c))
+EXT_SRC  = $(sort $(wildcard ext/*.c))
+CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/core/%.o)
+EXT_OBJ  = $(EXT_SRC:ext/%.c=$(BUILD)/ext/%.o)
+HEADERS  = $(wildcard src/*.h) $(wildcard ext/*.h)
+
+BUILD_DEPS = libsqlite3-dev
+TEST_DEPS  = sqlite3 tcl libsqlite3-tcl
+
+.PHONY: all deps test-deps demo test test-asan gen clean
+
+all: deps $(BUILD)/$(EXT) $(BUILD)/libpqcore.a $(if $(SAN),,$(EXT))
+
+deps:
+	@sh tools/deps.sh $(BUILD_DEPS)
+
+test-deps:
+	@sh tools/deps.sh $(BUILD_DEPS) $(TEST_DEPS)
+
+$(BUILD)/core/%.o: src/%.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SAN) $(WARN) $(PIC) -c $< -o $@
+
+$(BUILD)/ext/%.o: ext/%.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SAN) $(WARN) $(PIC) -c $< -o $@
+
+$(BUILD)/libpqcore.a: $(CORE_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/$(EXT): $(EXT_OBJ) $(BUILD)/libpqcore.a
+	$(CC) $(CFLAGS) $(SAN) -shared -o $@ $(EXT_OBJ) $(BUILD)/libpqcore.a -lm
+
+# The extension at the top, so that `.load ./parquet` finds it.
+$(EXT): $(BUILD)/$(EXT)
+	cp $< $@
+
+$(BUILD)/unit: tests/unit.c $(BUILD)/libpqcore.a $(HEADERS)
+	$(CC) $(CFLAGS) $(SAN) $(WARN) -Isrc -o $@ tests/unit.c $(BUILD)/libpqcore.a -lm
+
+$(BUILD)/gen_bitpack: tools/gen_bitpack.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) -o $@ $<
+
+gen: $(BUILD)/gen_bitpack
+	$(BUILD)/gen_bitpack > src/bitpack_gen.h
+
+demo: all test-deps
+	sqlite3 -bail -cmd '.load ./parquet' < sql/demo.sql
+
+# The runner prints one line per failure and ends with "N passed, N failed".
+test: test-deps $(BUILD)/$(EXT) $(BUILD)/unit $(BUILD)/gen_bitpack
+	tclsh tests/run.tcl $(BUILD)
+
+# ASan is loaded first into tclsh (which is not built with it); leak
+# checking stays on for the unit tests and is off for tclsh, whose own
+# allocations at exit are not ours.
+ASAN_LIB = $(shell $(CC) -print-file-name=libasan.so)
+test-asan:
+	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	  build-asan/$(EXT) build-asan/unit build-asan/gen_bitpack test-deps
+	PQ_PRELOAD=$(ASAN_LIB) tclsh tests/run.tcl build-asan
+
+clean:
+	rm -rf build build-asan $(EXT)

@@ -1,0 +1,93 @@
+/*
+** decode.c -- parquet_decode(blob, encoding [, type [, options
+** [, dictionary]]]), a scalar that returns the values as a JSON array.
+**
+**   SELECT parquet_decode(X'0801080E0302C03F', 'DELTA_BINARY_PACKED');
+**   -- [7,5,3,1,2,3,4,5]
+**
+** The values are decoded in batches and written straight into the JSON
+** text; see src/json.c for how each type is written.
+*/
+#include <stdlib.h>
+
+#include "ext.h"
+
+static void decodeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;   /* NULL in, NULL out */
+  pq_params p;
+  char *msg = pqx_params("parquet_decode", argv[1], argc > 2 ? argv[2] : 0,
+                         argc > 3 ? argv[3] : 0, &p);
+  if (msg) {
+    sqlite3_result_error(ctx, msg, -1);
+    sqlite3_free(msg);
+    return;
+  }
+  const uint8_t *buf = sqlite3_value_blob(argv[0]);
+  size_t len = (size_t)sqlite3_value_bytes(argv[0]);
+  const uint8_t *dict = NULL;
+  size_t dict_len = 0;
+  if (argc > 4 && sqlite3_value_type(argv[4]) != SQLITE_NULL) {
+    dict = sqlite3_value_blob(argv[4]);
+    dict_len = (size_t)sqlite3_value_bytes(argv[4]);
+    if (!dict) dict = (const uint8_t *)"";
+  }
+  pq_decoder *d = NULL;
+  pq_error err;
+  pq_buf out;
+  pq_buf_init(&out);
+  void *batch = NULL;
+  int rc = pq_decoder_open(&d, &p, buf, len, dict, dict_len, &err);
+  if (rc == PQ_OK) {
+    int is_index;
+    int32_t tl;
+    pq_type t = pq_decoder_type(d, &is_index, &tl);
+    size_t vs = is_index ? sizeof(uint32_t) : pq_value_size(t, tl);
+    size_t cap = pqx_batch_values(vs);
+    batch = malloc(cap * vs);
+    if (!batch) rc = PQ_NOMEM;
+    pq_buf_append(&out, "[", 1);
+    int comma = 0;
+    while (rc == PQ_OK) {
+      size_t n;
+      rc = pq_decoder_read(d, batch, cap, &n, &err);
+      if (rc || n == 0) break;
+      if (is_index) {
+        pq_json_indices(&out, batch, n, comma);
+      } else {
+        pq_json_values(&out, t, tl, p.binary, batch, n, comma);
+      }
+      comma = 1;
+      if (out.oom) rc = PQ_NOMEM;
+    }
+    pq_buf_append(&out, "]", 1);
+  }
+  free(batch);
+  pq_decoder_free(d);
+  if (rc == PQ_OK && out.oom) rc = PQ_NOMEM;
+  if (rc == PQ_NOMEM) {
+    sqlite3_result_error_nomem(ctx);
+  } else if (rc) {
+    msg = pqx_core_error("parquet_decode", rc, &err);
+    sqlite3_result_error(ctx, msg, -1);
+    sqlite3_free(msg);
+  } else {
+    sqlite3_result_text64(ctx, (const char *)out.data, out.len, free,
+                          SQLITE_UTF8);
+    sqlite3_result_subtype(ctx, 74);   /* 'J': JSON, for json_each() etc. */
+    pq_buf_init(&out);
+  }
+  pq_buf_free(&out);
+}
+
+int pqx_register_decode(sqlite3 *db) {
+  int flags = PQX_PURE;
+#ifdef SQLITE_RESULT_SUBTYPE
+  flags |= SQLITE_RESULT_SUBTYPE;
+#endif
+  int rc = SQLITE_OK;
+  for (int n = 2; n <= 5 && rc == SQLITE_OK; n++) {
+    rc = sqlite3_create_function(db, "parquet_decode", n, flags, 0,
+                                 decodeFunc, 0, 0);
+  }
+  return rc;
+}

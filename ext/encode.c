@@ -1,0 +1,237 @@
+/*
+** encode.c -- parquet_encode(value, encoding [, type [, options]]), an
+** aggregate that returns the encoded stream as a BLOB.
+**
+**   SELECT hex(parquet_encode(v, 'DELTA_BINARY_PACKED'))
+**     FROM (VALUES (7),(5),(3),(1),(2),(3),(4),(5));
+**
+** Values are encoded as rows arrive: the state is the encoder, which keeps
+** only what the encoded output needs.  NULLs are skipped (a raw stream has
+** no place for them).  Without a type, the first non-NULL value decides:
+** INTEGER -> INT64, REAL -> DOUBLE, TEXT or BLOB -> BYTE_ARRAY; RLE and
+** BIT_PACKED encode unsigned levels and indices (INT32).
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "ext.h"
+
+typedef struct EncodeState {
+  pq_encoder *enc;           /* opened at the first non-NULL value */
+  pq_params p;               /* from the first row's arguments */
+  int ready;                 /* p has been read */
+  int failed;                /* an error was reported */
+  int is_unsigned;           /* INT32 values are levels/indices: 0..2^32-1 */
+  uint64_t n;                /* values put */
+} EncodeState;
+
+static const char *const sql_type_names[] = {"?", "INTEGER", "REAL", "TEXT",
+                                             "BLOB", "NULL"};
+
+/* Reports an error once and marks the state. */
+static void encFail(sqlite3_context *ctx, EncodeState *s, char *msg) {
+  s->failed = 1;
+  if (msg) {
+    sqlite3_result_error(ctx, msg, -1);
+    sqlite3_free(msg);
+  } else {
+    sqlite3_result_error_nomem(ctx);
+  }
+}
+
+static char *wrongType(EncodeState *s, sqlite3_value *v, const char *want) {
+  return sqlite3_mprintf(
+      "parquet_encode: %s: value %llu: %s expects %s, got %s",
+      pq_encoding_name(s->p.encoding), (unsigned long long)s->n,
+      pq_type_name(s->p.type), want, sql_type_names[sqlite3_value_type(v)]);
+}
+
+/* Converts v to the encoder's input layout: a number into slot, bytes
+** into *b or *fixed.  Returns an error message or NULL. */
+static char *encConvert(EncodeState *s, sqlite3_value *v, uint8_t *slot,
+                        pq_bytes *b, const uint8_t **fixed) {
+  int vt = sqlite3_value_type(v);
+  switch (s->p.type) {
+    case PQ_BOOLEAN:
+      if (vt != SQLITE_INTEGER) return wrongType(s, v, "an INTEGER");
+      slot[0] = sqlite3_value_int64(v) != 0;
+      return NULL;
+    case PQ_INT32: {
+      if (vt != SQLITE_INTEGER) return wrongType(s, v, "an INTEGER");
+      sqlite3_int64 x = sqlite3_value_int64(v);
+      if (s->is_unsigned ? (x < 0 || x > 4294967295LL)
+                         : (x < INT32_MIN || x > INT32_MAX)) {
+        return sqlite3_mprintf(
+            "parquet_encode: %s: value %llu: %lld is out of range for %s",
+            pq_encoding_name(s->p.encoding), (unsigned long long)s->n, x,
+            s->is_unsigned ? "levels and indices (0 to 4294967295)"
+                           : "INT32");
+      }
+      uint32_t u = (uint32_t)x;
+      memcpy(slot, &u, 4);
+      return NULL;
+    }
+    case PQ_INT64: {
+      if (vt != SQLITE_INTEGER) return wrongType(s, v, "an INTEGER");
+      int64_t x = sqlite3_value_int64(v);
+      memcpy(slot, &x, 8);
+      return NULL;
+    }
+    case PQ_FLOAT:
+    case PQ_DOUBLE: {
+      if (vt != SQLITE_INTEGER && vt != SQLITE_FLOAT) {
+        return wrongType(s, v, "a REAL or an INTEGER");
+      }
+      double d = vt == SQLITE_FLOAT ? sqlite3_value_double(v)
+                                    : (double)sqlite3_value_int64(v);
+      if (s->p.type == PQ_FLOAT) {
+        float f = (float)d;
+        memcpy(slot, &f, 4);
+      } else {
+        memcpy(slot, &d, 8);
+      }
+      return NULL;
+    }
+    case PQ_BYTE_ARRAY:
+      if (vt == SQLITE_TEXT) {
+        b->ptr = sqlite3_value_text(v);
+      } else if (vt == SQLITE_BLOB) {
+        b->ptr = sqlite3_value_blob(v);
+      } else {
+        return wrongType(s, v, "TEXT or a BLOB");
+      }
+      b->len = (size_t)sqlite3_value_bytes(v);
+      if (!b->ptr) b->ptr = (const uint8_t *)"";
+      return NULL;
+    default: {   /* INT96, FIXED_LEN_BYTE_ARRAY(n): exactly n bytes */
+      size_t w = pq_value_size(s->p.type, s->p.type_length);
+      const void *p = NULL;
+      if (vt == SQLITE_BLOB) {
+        p = sqlite3_value_blob(v);
+      } else if (vt == SQLITE_TEXT && s->p.type != PQ_INT96) {
+        p = sqlite3_value_text(v);
+      } else {
+        return wrongType(s, v,
+                         s->p.type == PQ_INT96 ? "a BLOB" : "a BLOB or TEXT");
+      }
+      size_t n = (size_t)sqlite3_value_bytes(v);
+      if (n != w) {
+        return sqlite3_mprintf(
+            "parquet_encode: %s: value %llu is %zu bytes, %s needs %zu",
+            pq_encoding_name(s->p.encoding), (unsigned long long)s->n, n,
+            s->p.type == PQ_INT96 ? "INT96" : "FIXED_LEN_BYTE_ARRAY", w);
+      }
+      *fixed = p ? p : (const uint8_t *)"";
+      return NULL;
+    }
+  }
+}
+
+/* Opens the encoder, inferring the type from v when none was given. */
+static char *encOpen(EncodeState *s, sqlite3_value *v) {
+  pq_encoding e = s->p.encoding;
+  if (!s->p.type_set && v) {
+    s->p.type_set = 1;
+    if (e == PQ_RLE || e == PQ_BIT_PACKED) {
+      s->p.type = PQ_INT32;
+    } else {
+      int vt = sqlite3_value_type(v);
+      s->p.type = vt == SQLITE_INTEGER ? PQ_INT64
+                  : vt == SQLITE_FLOAT ? PQ_DOUBLE
+                                       : PQ_BYTE_ARRAY;
+    }
+  }
+  s->is_unsigned = s->p.type == PQ_INT32 && (e == PQ_RLE || e == PQ_BIT_PACKED);
+  pq_error err;
+  int rc = pq_encoder_open(&s->enc, &s->p, &err);
+  return rc ? pqx_core_error("parquet_encode", rc, &err) : NULL;
+}
+
+static void encStep(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  EncodeState *s = sqlite3_aggregate_context(ctx, sizeof *s);
+  if (!s) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  if (s->failed) return;
+  if (!s->ready) {
+    char *msg = pqx_params("parquet_encode", argv[1], argc > 2 ? argv[2] : 0,
+                           argc > 3 ? argv[3] : 0, &s->p);
+    if (msg) {
+      encFail(ctx, s, msg);
+      return;
+    }
+    s->ready = 1;
+  }
+  sqlite3_value *v = argv[0];
+  if (sqlite3_value_type(v) == SQLITE_NULL) return;
+  if (!s->enc) {
+    char *msg = encOpen(s, v);
+    if (msg || !s->enc) {
+      encFail(ctx, s, msg);
+      return;
+    }
+  }
+  uint8_t slot[16];
+  pq_bytes b;
+  const uint8_t *fixed = NULL;
+  char *msg = encConvert(s, v, slot, &b, &fixed);
+  if (msg) {
+    encFail(ctx, s, msg);
+    return;
+  }
+  const void *val = fixed ? (const void *)fixed
+                    : s->p.type == PQ_BYTE_ARRAY ? (const void *)&b
+                                                 : (const void *)slot;
+  pq_error err;
+  int rc = pq_encoder_put(s->enc, val, 1, &err);
+  if (rc) {
+    encFail(ctx, s, pqx_core_error("parquet_encode", rc, &err));
+    return;
+  }
+  s->n++;
+}
+
+static void encFinal(sqlite3_context *ctx) {
+  EncodeState *s = sqlite3_aggregate_context(ctx, 0);
+  if (!s) return;   /* no rows: NULL */
+  if (!s->failed && s->ready) {
+    char *msg = s->enc ? NULL : encOpen(s, NULL);
+    pq_buf out, dict;
+    pq_buf_init(&out);
+    pq_buf_init(&dict);
+    pq_error err;
+    int rc = PQ_OK;
+    if (!msg && s->enc) {
+      rc = pq_encoder_finish(s->enc, &out, &dict, &err);
+      if (rc) msg = pqx_core_error("parquet_encode", rc, &err);
+    }
+    if (msg) {
+      sqlite3_result_error(ctx, msg, -1);
+      sqlite3_free(msg);
+    } else if (rc || !s->enc) {
+      sqlite3_result_error_nomem(ctx);
+    } else {
+      pq_buf *r = s->p.dictionary_part ? &dict : &out;
+      if (r->len == 0) {
+        sqlite3_result_zeroblob(ctx, 0);
+      } else {
+        sqlite3_result_blob64(ctx, r->data, r->len, free);
+        pq_buf_init(r);   /* SQLite owns it now */
+      }
+    }
+    pq_buf_free(&out);
+    pq_buf_free(&dict);
+  }
+  pq_encoder_free(s->enc);
+  s->enc = NULL;
+}
+
+int pqx_register_encode(sqlite3 *db) {
+  int rc = SQLITE_OK;
+  for (int n = 2; n <= 4 && rc == SQLITE_OK; n++) {
+    rc = sqlite3_create_function(db, "parquet_encode", n, PQX_PURE, 0, 0,
+                                 encStep, encFinal);
+  }
+  return rc;
+}

@@ -1,0 +1,128 @@
+/*
+** parquet_ext.c -- the entry point of the SQLite extension and the helpers
+** its functions share.
+**
+**   .load ./parquet
+**   SELECT hex(parquet_encode(v, 'DELTA_BINARY_PACKED')) FROM t;
+**   SELECT parquet_decode(X'0801080E0302C03F', 'DELTA_BINARY_PACKED');
+**   SELECT idx, value FROM parquet_values(:blob, 'BYTE_STREAM_SPLIT', 'DOUBLE');
+**   SELECT * FROM parquet_encodings;
+**
+** See README.md for every function, with examples.
+*/
+#include <sqlite3ext.h>
+SQLITE_EXTENSION_INIT1
+
+#include <string.h>
+
+#include "ext.h"
+
+char *pqx_params(const char *fn, sqlite3_value *enc, sqlite3_value *type,
+                 sqlite3_value *opts, pq_params *p) {
+  pq_params_init(p);
+  if (!enc || sqlite3_value_type(enc) == SQLITE_NULL) {
+    return sqlite3_mprintf("%s: the encoding is NULL", fn);
+  }
+  const char *s = (const char *)sqlite3_value_text(enc);
+  int n = sqlite3_value_bytes(enc);
+  if (!s || pq_encoding_parse(s, (size_t)n, &p->encoding)) {
+    return sqlite3_mprintf("%s: unknown encoding '%s'", fn, s ? s : "");
+  }
+  if (type && sqlite3_value_type(type) != SQLITE_NULL) {
+    s = (const char *)sqlite3_value_text(type);
+    n = sqlite3_value_bytes(type);
+    if (!s || pq_type_parse(s, (size_t)n, &p->type, &p->type_length)) {
+      return sqlite3_mprintf(
+          "%s: unknown type '%s' (BOOLEAN, INT32, INT64, INT96, FLOAT, "
+          "DOUBLE, BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY(n))",
+          fn, s ? s : "");
+    }
+    p->type_set = 1;
+  }
+  if (opts && sqlite3_value_type(opts) != SQLITE_NULL) {
+    pq_error err;
+    s = (const char *)sqlite3_value_text(opts);
+    n = sqlite3_value_bytes(opts);
+    if (s && pq_params_parse_options(p, s, (size_t)n, &err)) {
+      return sqlite3_mprintf("%s: %s", fn, err.msg);
+    }
+  }
+  return NULL;
+}
+
+char *pqx_core_error(const char *fn, int rc, const pq_error *err) {
+  if (rc == PQ_NOMEM) return NULL;   /* callers report SQLITE_NOMEM */
+  return sqlite3_mprintf("%s: %s", fn, err->msg);
+}
+
+size_t pqx_batch_values(size_t value_size) {
+  size_t n = 65536 / (value_size ? value_size : 1);
+  if (n > 1024) n = 1024;
+  return n ? n : 1;
+}
+
+void pqx_result_value(sqlite3_context *ctx, const void *batch, size_t i,
+                      pq_type t, int32_t type_length, int is_index,
+                      int binary) {
+  if (is_index) {
+    sqlite3_result_int64(ctx, ((const uint32_t *)batch)[i]);
+    return;
+  }
+  switch (t) {
+    case PQ_BOOLEAN:
+      sqlite3_result_int(ctx, ((const uint8_t *)batch)[i]);
+      break;
+    case PQ_INT32:
+      sqlite3_result_int(ctx, ((const int32_t *)batch)[i]);
+      break;
+    case PQ_INT64:
+      sqlite3_result_int64(ctx, ((const int64_t *)batch)[i]);
+      break;
+    case PQ_FLOAT:
+      sqlite3_result_double(ctx, ((const float *)batch)[i]);
+      break;
+    case PQ_DOUBLE:
+      sqlite3_result_double(ctx, ((const double *)batch)[i]);
+      break;
+    case PQ_BYTE_ARRAY: {
+      const pq_bytes *b = (const pq_bytes *)batch + i;
+      if (!binary && pq_utf8_valid(b->ptr, b->len)) {
+        sqlite3_result_text64(ctx, (const char *)b->ptr, b->len,
+                              SQLITE_TRANSIENT, SQLITE_UTF8);
+      } else {
+        sqlite3_result_blob64(ctx, b->ptr, b->len, SQLITE_TRANSIENT);
+      }
+      break;
+    }
+    default: {
+      size_t w = pq_value_size(t, type_length);
+      sqlite3_result_blob64(ctx, (const uint8_t *)batch + i * w, w,
+                            SQLITE_TRANSIENT);
+    }
+  }
+}
+
+static void pqxVersionFunc(sqlite3_context *ctx, int argc,
+                           sqlite3_value **argv) {
+  (void)argc;
+  (void)argv;
+  sqlite3_result_text(ctx, PQ_VERSION_STRING, -1, SQLITE_STATIC);
+}
+
+#ifdef _WIN32
+__declspec(dllexport)
+#else
+__attribute__((visibility("default")))
+#endif
+int sqlite3_parquet_init(sqlite3 *db, char **pzErrMsg,
+                         const sqlite3_api_routines *pApi) {
+  (void)pzErrMsg;
+  SQLITE_EXTENSION_INIT2(pApi);
+  int rc = sqlite3_create_function(db, "parquet_version", 0, PQX_PURE, 0,
+                                   pqxVersionFunc, 0, 0);
+  if (rc == SQLITE_OK) rc = pqx_register_encode(db);
+  if (rc == SQLITE_OK) rc = pqx_register_decode(db);
+  if (rc == SQLITE_OK) rc = pqx_register_values(db);
+  if (rc == SQLITE_OK) rc = pqx_register_encodings(db);
+  return rc;
+}

@@ -1,0 +1,327 @@
+/*
+** internal.h -- what the files of the core share and callers do not see.
+*/
+#ifndef PQ_INTERNAL_H
+#define PQ_INTERNAL_H
+
+#include "parquet.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__GNUC__)
+#define PQ_LIKELY(x) __builtin_expect(!!(x), 1)
+#define PQ_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define PQ_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define PQ_LIKELY(x) (x)
+#define PQ_UNLIKELY(x) (x)
+#define PQ_PRINTF(a, b)
+#endif
+
+#define PQ_NO_COUNT (-1)
+
+/* ---- Errors -------------------------------------------------------------
+** pq_fail writes "<label>: <message>" into err and returns code.  The label
+** is the encoding name, or a longer context for nested streams
+** ("DELTA_BYTE_ARRAY: suffix lengths"). */
+int pq_fail(pq_error *err, int code, const char *label, const char *fmt, ...)
+    PQ_PRINTF(4, 5);
+int pq_nomem(pq_error *err, const char *label);
+
+/* ---- Little-endian loads and stores through memcpy ----------------------
+** The compiler turns these into single moves on little-endian targets. */
+static inline int pq_is_big_endian(void) {
+  const uint16_t one = 1;
+  uint8_t b;
+  memcpy(&b, &one, 1);
+  return b == 0;
+}
+static inline uint32_t pq_load32(const uint8_t *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+         (uint32_t)p[3] << 24;
+}
+static inline uint64_t pq_load64(const uint8_t *p) {
+  return (uint64_t)pq_load32(p) | (uint64_t)pq_load32(p + 4) << 32;
+}
+static inline void pq_store32(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)v;
+  p[1] = (uint8_t)(v >> 8);
+  p[2] = (uint8_t)(v >> 16);
+  p[3] = (uint8_t)(v >> 24);
+}
+static inline void pq_store64(uint8_t *p, uint64_t v) {
+  pq_store32(p, (uint32_t)v);
+  pq_store32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* ---- Varints (spec: ULEB128 and zigzag) ---------------------------------
+** pq_uleb_read reads one ULEB128 of at most 10 bytes from p[*pos..len).
+** Returns 0 on success, 1 when the bytes end inside it, 2 when it does not
+** fit in 64 bits. */
+int pq_uleb_read(const uint8_t *p, size_t len, size_t *pos, uint64_t *out);
+/* Writes v as ULEB128 into out (room for 10 bytes); returns the length. */
+size_t pq_uleb_write(uint8_t *out, uint64_t v);
+void pq_buf_uleb(pq_buf *b, uint64_t v);
+
+static inline uint64_t pq_zigzag_enc(int64_t v) {
+  return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+static inline int64_t pq_zigzag_dec(uint64_t u) {
+  return (int64_t)((u >> 1) ^ (~(u & 1) + 1));
+}
+
+/* Bits needed to hold v (0 for 0). */
+static inline int pq_bit_width64(uint64_t v) {
+  return v ? 64 - __builtin_clzll(v) : 0;
+}
+
+/* Appends src to dst and empties src; when dst is empty it takes src's
+** memory instead of copying. */
+void pq_buf_move(pq_buf *dst, pq_buf *src);
+
+/* Appends one byte. */
+static inline void pq_buf_byte(pq_buf *b, uint8_t v) {
+  if (b->len < b->cap) {
+    b->data[b->len++] = v;
+  } else {
+    pq_buf_append(b, &v, 1);
+  }
+}
+
+/* ---- Bit packing (bitpack.c, bitpack_gen.h) -----------------------------
+** LSB-first packing as the RLE hybrid and DELTA_BINARY_PACKED use it.
+** The unrolled forms take 32 values and read or write exactly 4*w bytes. */
+void pq_unpack32(int w, const uint8_t *in, uint32_t *out);   /* w 0..32 */
+void pq_unpack64(int w, const uint8_t *in, uint64_t *out);   /* w 0..64 */
+void pq_pack32(int w, const uint32_t *in, uint8_t *out);     /* w 0..32 */
+void pq_pack64(int w, const uint64_t *in, uint8_t *out);     /* w 0..64 */
+/* The deprecated BIT_PACKED order, most significant bit first. */
+void pq_unpack32_msb(int w, const uint8_t *in, uint32_t *out);
+void pq_pack32_msb(int w, const uint32_t *in, uint8_t *out);
+
+/* Any count of values, from any bit offset: slow but general, used for the
+** tails that the unrolled forms do not cover and as the test reference. */
+void pq_unpack_lsb(const uint8_t *in, uint64_t bit, int w, size_t n,
+                   uint64_t *out);
+void pq_unpack_msb(const uint8_t *in, uint64_t bit, int w, size_t n,
+                   uint64_t *out);
+
+/* ---- Decoders -----------------------------------------------------------
+** Every decoder embeds pq_decoder first.  The common layer (decoder.c)
+** enforces the count option: it asks read() for at most `left` values and
+** reports a stream that ends before the count. */
+struct pq_decoder {
+  pq_params p;               /* resolved parameters */
+  const uint8_t *buf;        /* the stream */
+  size_t len;
+  uint64_t left;             /* values still to yield; UINT64_MAX = all */
+  uint64_t done;             /* values yielded so far */
+  pq_type out_type;          /* type of the values yielded */
+  int32_t out_length;        /* its type_length */
+  int is_index;              /* yields unsigned levels or indices */
+  int (*read)(pq_decoder *d, void *out, size_t max, size_t *n,
+              pq_error *err);
+  void (*destroy)(pq_decoder *d);   /* frees what the encoding owns */
+};
+
+/* Allocates `size` bytes (an encoding's struct, which begins with
+** pq_decoder) and fills in the common part. */
+pq_decoder *pq_decoder_alloc(size_t size, const pq_params *p,
+                             const uint8_t *buf, size_t len);
+
+/* Each encoding's decoder constructor.  They validate what they can before
+** any value is read and allocate their state with calloc. */
+int pq_plain_decoder(pq_decoder **out, const pq_params *p,
+                      const uint8_t *buf, size_t len, pq_error *err);
+int pq_rle_decoder(pq_decoder **out, const pq_params *p,
+                      const uint8_t *buf, size_t len, pq_error *err);
+int pq_bit_packed_decoder(pq_decoder **out, const pq_params *p,
+                      const uint8_t *buf, size_t len, pq_error *err);
+int pq_dict_decoder(pq_decoder **out, const pq_params *p,
+                    const uint8_t *buf, size_t len, const uint8_t *dict,
+                    size_t dict_len, pq_error *err);
+int pq_delta_decoder(pq_decoder **out, const pq_params *p,
+                      const uint8_t *buf, size_t len, pq_error *err);
+int pq_dlba_decoder(pq_decoder **out, const pq_params *p,
+                      const uint8_t *buf, size_t len, pq_error *err);
+int pq_dba_decoder(pq_decoder **out, const pq_params *p,
+                      const uint8_t *buf, size_t len, pq_error *err);
+int pq_bss_decoder(pq_decoder **out, const pq_params *p,
+                      const uint8_t *buf, size_t len, pq_error *err);
+int pq_gvi_decoder(pq_decoder **out, const pq_params *p,
+                      const uint8_t *buf, size_t len, pq_error *err);
+
+/* ---- The RLE/bit-packing hybrid run reader, shared by RLE, the dictionary
+** index streams and (later) page levels. */
+typedef struct pq_rle_reader {
+  const uint8_t *buf;        /* the runs: buf[0..len) */
+  size_t len;
+  size_t pos;                /* next run header */
+  size_t base;               /* offset of buf[0] in the caller's stream */
+  const char *label;         /* for messages */
+  int w;                     /* bit width 0..32 */
+  uint64_t limit;            /* values wanted, UINT64_MAX when unknown */
+  uint32_t run_left;         /* values left in the current run */
+  int run_packed;            /* current run is bit-packed */
+  uint32_t run_value;        /* repeated value of an RLE run */
+  const uint8_t *packed;     /* next byte of a bit-packed run */
+  size_t packed_bytes;       /* bytes of it present (may be short) */
+  uint32_t chunk[32];        /* unpacked values of a bit-packed run */
+  int chunk_pos, chunk_len;
+  uint64_t runs;             /* runs read, for messages */
+  uint64_t produced;         /* values returned so far */
+} pq_rle_reader;
+
+void pq_rle_reader_init(pq_rle_reader *r, const uint8_t *buf, size_t len,
+                        size_t base, int w, const char *label);
+/* Reads up to max values; *n = 0 at the end of the runs. */
+int pq_rle_reader_read(pq_rle_reader *r, uint32_t *out, size_t max,
+                       size_t *n, pq_error *err);
+
+/* ---- The DELTA_BINARY_PACKED reader, shared by the DELTA_* encodings. */
+typedef struct pq_delta_reader {
+  const uint8_t *buf;        /* the stream, starting at its header */
+  size_t len;
+  size_t pos;
+  size_t base;               /* offset of buf[0] in the caller's stream */
+  const char *label;
+  int is32;                  /* INT32 arithmetic (mod 2^32) */
+  uint64_t block_size, mb_count, mb_values;
+  uint64_t total;            /* values the header announces */
+  uint64_t yielded;
+  uint64_t last;             /* previous value, as unsigned bits */
+  uint64_t block;            /* index of the current block */
+  uint64_t min_delta;        /* of the current block, as unsigned bits */
+  const uint8_t *widths;     /* bit widths of the current block */
+  uint64_t mb;               /* current miniblock in the block */
+  uint64_t mb_left;          /* values of it not yet unpacked */
+  int mb_w;                  /* its bit width */
+  const uint8_t *mb_data;    /* next unread byte of it */
+  uint64_t chunk[32];        /* unpacked deltas */
+  int chunk_pos, chunk_len;
+  size_t end;                /* offset just past the stream, once known */
+} pq_delta_reader;
+
+/* Reads the header; fails if it is malformed or announces more values than
+** the bytes could hold. */
+int pq_delta_reader_init(pq_delta_reader *r, const uint8_t *buf, size_t len,
+                         size_t base, int is32, const char *label,
+                         pq_error *err);
+/* Reads up to max values as int64 (is32: sign-extended int32). */
+int pq_delta_reader_read(pq_delta_reader *r, int64_t *out, size_t max,
+                         size_t *n, pq_error *err);
+/* Walks the blocks without unpacking to find where the stream ends; sets
+** *size to its length in bytes.  The reader is left unchanged. */
+int pq_delta_reader_size(const pq_delta_reader *r, size_t *size,
+                         pq_error *err);
+
+/* Slices n values whose lengths are lens[] from buf[*data..len), advancing
+** *data (DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY's suffixes).  first is
+** the index of the first value, for messages. */
+int pq_slice_lengths(const uint8_t *buf, size_t len, size_t *data,
+                     const int64_t *lens, size_t n, pq_bytes *out,
+                     uint64_t first, const char *label, pq_error *err);
+
+/* ---- Encoders -----------------------------------------------------------
+** Every encoder embeds pq_encoder first. */
+struct pq_encoder {
+  pq_params p;
+  uint64_t count;            /* values put so far */
+  int (*put)(pq_encoder *e, const void *v, size_t n, pq_error *err);
+  int (*finish)(pq_encoder *e, pq_buf *out, pq_buf *dict, pq_error *err);
+  void (*destroy)(pq_encoder *e);
+};
+
+pq_encoder *pq_encoder_alloc(size_t size, const pq_params *p);
+
+int pq_plain_encoder(pq_encoder **out, const pq_params *p, pq_error *err);
+int pq_rle_encoder(pq_encoder **out, const pq_params *p, pq_error *err);
+int pq_bit_packed_encoder(pq_encoder **out, const pq_params *p,
+                          pq_error *err);
+int pq_dict_encoder(pq_encoder **out, const pq_params *p, pq_error *err);
+int pq_delta_encoder(pq_encoder **out, const pq_params *p, pq_error *err);
+int pq_dlba_encoder(pq_encoder **out, const pq_params *p, pq_error *err);
+int pq_dba_encoder(pq_encoder **out, const pq_params *p, pq_error *err);
+int pq_bss_encoder(pq_encoder **out, const pq_params *p, pq_error *err);
+int pq_gvi_encoder(pq_encoder **out, const pq_params *p, pq_error *err);
+
+/* Reads the 4-byte length prefix of an RLE stream at buf (offset base in
+** the caller's stream): the runs are buf[*start .. *start + *runs_len). */
+int pq_rle_prefix(const uint8_t *buf, size_t len, size_t base,
+                  const char *label, size_t *start, size_t *runs_len,
+                  pq_error *err);
+
+/* ---- The RLE/bit-packing hybrid run writer (fixed bit width). */
+typedef struct pq_rle_writer {
+  pq_buf *out;
+  int w;
+  uint32_t pending[8];       /* values not yet committed to a run */
+  int npending;
+  uint32_t run_value;        /* value of the trailing repeat */
+  uint64_t run_len;          /* how often it repeats at the end */
+  size_t lit_header;         /* offset of the open bit-packed run's header */
+  uint32_t lit_groups;       /* groups of 8 in the open bit-packed run */
+} pq_rle_writer;
+
+void pq_rle_writer_init(pq_rle_writer *w, pq_buf *out, int bit_width);
+void pq_rle_writer_put(pq_rle_writer *w, uint32_t v);
+/* Flushes everything; a last partial group is padded with zeros. */
+void pq_rle_writer_flush(pq_rle_writer *w);
+
+/* An RLE hybrid stream whose bit width is the least that holds every value
+** put so far: when a value needs more bits, what was written is re-encoded
+** at the new width (at most 32 times).  Used for dictionary indices and for
+** RLE when no bit_width is given, so that memory follows the encoded size. */
+typedef struct pq_rle_adaptive {
+  pq_buf buf;
+  pq_rle_writer wr;
+  int w;
+  uint64_t count;
+} pq_rle_adaptive;
+
+void pq_rle_adaptive_init(pq_rle_adaptive *a);
+int pq_rle_adaptive_put(pq_rle_adaptive *a, const uint32_t *v, size_t n);
+/* Flushes; a->buf then holds the runs and a->w their width. */
+void pq_rle_adaptive_flush(pq_rle_adaptive *a);
+void pq_rle_adaptive_free(pq_rle_adaptive *a);
+
+/* ---- The DELTA_BINARY_PACKED writer, shared by the DELTA_* encoders. */
+typedef struct pq_delta_writer {
+  int is32;
+  uint64_t block_size, mb_count, mb_values;
+  uint64_t total;
+  uint64_t first, last;      /* as unsigned bits */
+  uint64_t *block;           /* deltas of the open block */
+  uint64_t nblock;
+  pq_buf body;               /* the finished blocks */
+} pq_delta_writer;
+
+int pq_delta_writer_init(pq_delta_writer *w, const pq_params *p, int is32,
+                         const char *label, pq_error *err);
+void pq_delta_writer_put(pq_delta_writer *w, uint64_t v);
+/* Appends header and blocks to out; the writer can then be freed. */
+void pq_delta_writer_finish(pq_delta_writer *w, pq_buf *out);
+void pq_delta_writer_free(pq_delta_writer *w);
+
+/* ---- Values ------------------------------------------------------------ */
+/* Appends n fixed-width values (INT32 ... FIXED_LEN_BYTE_ARRAY) in their
+** PLAIN form. */
+void pq_put_le(pq_buf *b, const void *v, size_t n, size_t width, pq_type t);
+/* Appends n BYTE_ARRAY values in their PLAIN form; first is the index of
+** v[0] for messages. */
+int pq_put_byte_array(pq_buf *b, const pq_bytes *v, size_t n, uint64_t first,
+                      const char *label, pq_error *err);
+/* The PLAIN size of one value of a fixed-width type (0 for BYTE_ARRAY,
+** BOOLEAN counts as 0 too: it is bit-packed). */
+size_t pq_plain_width(pq_type t, int32_t type_length);
+
+
+
+/* Fills in the defaults of p and checks that its encoding, type and
+** options go together.  need_type: the caller must name the type when the
+** encoding fits several (decoding). */
+int pq_params_resolve(pq_params *p, int need_type, pq_error *err);
+#endif /* PQ_INTERNAL_H */

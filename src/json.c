@@ -1,0 +1,167 @@
+/*
+** json.c -- values as JSON text, for parquet_decode.
+**
+** Integers are decimal; FLOAT and DOUBLE are written with the fewest
+** significant digits, from 15 (FLOAT: 6) up to 17 (9), that read back to
+** the same bits, -0.0 keeps its sign, NaN is null
+** and the infinities are 9e999 and -9e999 (which SQLite's JSON functions
+** read back as infinities).  BOOLEAN is true or false.  BYTE_ARRAY values
+** that are UTF-8 are strings; other bytes (and INT96, FIXED_LEN_BYTE_ARRAY,
+** and every BYTE_ARRAY under the binary option) are strings of uppercase
+** hex digits, as SQLite's hex() writes them.
+*/
+#include "internal.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static const char hexdig[] = "0123456789ABCDEF";
+
+/* Writes v in decimal at p; returns the length (at most 20). */
+static size_t fmt_u64(char *p, uint64_t v) {
+  char tmp[20];
+  size_t n = 0;
+  do {
+    tmp[n++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  for (size_t i = 0; i < n; i++) p[i] = tmp[n - 1 - i];
+  return n;
+}
+
+static size_t fmt_i64(char *p, int64_t v) {
+  if (v < 0) {
+    *p = '-';
+    return 1 + fmt_u64(p + 1, 0 - (uint64_t)v);
+  }
+  return fmt_u64(p, (uint64_t)v);
+}
+
+/* Text that reads back as exactly d (or f, when is_float). */
+static size_t fmt_real(char *p, double d, int is_float) {
+  if (isnan(d)) return (size_t)snprintf(p, 8, "null");
+  if (isinf(d)) return (size_t)snprintf(p, 8, d < 0 ? "-9e999" : "9e999");
+  int n = 0;
+  for (int prec = is_float ? 6 : 15; prec <= (is_float ? 9 : 17); prec++) {
+    n = snprintf(p, 32, "%.*g", prec, d);
+    if (is_float ? (strtof(p, NULL) == (float)d) : (strtod(p, NULL) == d)) break;
+  }
+  /* Keep it a real in readers that tell 1 from 1.0, and keep -0.0. */
+  if (!strpbrk(p, ".eE")) {
+    p[n++] = '.';
+    p[n++] = '0';
+  }
+  return (size_t)n;
+}
+
+static void json_hex(pq_buf *out, const uint8_t *v, size_t n) {
+  if (pq_buf_reserve(out, 2 * n + 2)) return;
+  char *o = (char *)out->data + out->len;
+  *o++ = '"';
+  for (size_t i = 0; i < n; i++) {
+    *o++ = hexdig[v[i] >> 4];
+    *o++ = hexdig[v[i] & 15];
+  }
+  *o++ = '"';
+  out->len += 2 * n + 2;
+}
+
+static void json_string(pq_buf *out, const uint8_t *v, size_t n) {
+  pq_buf_byte(out, '"');
+  size_t run = 0;   /* bytes that need no escape, not yet copied */
+  for (size_t i = 0; i < n; i++) {
+    uint8_t c = v[i];
+    if (c >= 0x20 && c != '"' && c != '\\') {
+      run++;
+      continue;
+    }
+    pq_buf_append(out, v + i - run, run);
+    run = 0;
+    char e[8];
+    size_t k = 2;
+    e[0] = '\\';
+    switch (c) {
+      case '"': e[1] = '"'; break;
+      case '\\': e[1] = '\\'; break;
+      case '\n': e[1] = 'n'; break;
+      case '\r': e[1] = 'r'; break;
+      case '\t': e[1] = 't'; break;
+      default:
+        memcpy(e + 1, "u00", 3);
+        e[4] = hexdig[c >> 4];
+        e[5] = hexdig[c & 15];
+        k = 6;
+    }
+    pq_buf_append(out, e, k);
+  }
+  pq_buf_append(out, v + n - run, run);
+  pq_buf_byte(out, '"');
+}
+
+void pq_json_values(pq_buf *out, pq_type t, int32_t type_length, int binary,
+                    const void *values, size_t n, int comma) {
+  size_t w = pq_value_size(t, type_length);
+  for (size_t i = 0; i < n; i++) {
+    if (pq_buf_reserve(out, 40)) return;
+    char *p = (char *)out->data + out->len;
+    size_t k = 0;
+    if (comma || i) p[k++] = ',';
+    const uint8_t *v = (const uint8_t *)values + i * w;
+    switch (t) {
+      case PQ_BOOLEAN:
+        k += (size_t)(*v ? snprintf(p + k, 8, "true") : snprintf(p + k, 8, "false"));
+        break;
+      case PQ_INT32: {
+        int32_t x;
+        memcpy(&x, v, 4);
+        k += fmt_i64(p + k, x);
+        break;
+      }
+      case PQ_INT64: {
+        int64_t x;
+        memcpy(&x, v, 8);
+        k += fmt_i64(p + k, x);
+        break;
+      }
+      case PQ_FLOAT: {
+        float x;
+        memcpy(&x, v, 4);
+        k += fmt_real(p + k, x, 1);
+        break;
+      }
+      case PQ_DOUBLE: {
+        double x;
+        memcpy(&x, v, 8);
+        k += fmt_real(p + k, x, 0);
+        break;
+      }
+      case PQ_BYTE_ARRAY: {
+        out->len += k;
+        const pq_bytes *b = (const pq_bytes *)(const void *)v;
+        if (!binary && pq_utf8_valid(b->ptr, b->len)) {
+          json_string(out, b->ptr, b->len);
+        } else {
+          json_hex(out, b->ptr, b->len);
+        }
+        continue;
+      }
+      default:
+        out->len += k;
+        json_hex(out, v, w);
+        continue;
+    }
+    out->len += k;
+  }
+}
+
+/* Unsigned levels and indices. */
+void pq_json_indices(pq_buf *out, const uint32_t *v, size_t n, int comma) {
+  for (size_t i = 0; i < n; i++) {
+    if (pq_buf_reserve(out, 12)) return;
+    char *p = (char *)out->data + out->len;
+    size_t k = 0;
+    if (comma || i) p[k++] = ',';
+    k += fmt_u64(p + k, v[i]);
+    out->len += k;
+  }
+}

@@ -1,0 +1,65 @@
+# tester.tcl -- a small look-alike of SQLite's test harness (test/tester.tcl)
+# with the same verbs, for plain tclsh:
+#
+#   do_execsql_test NAME SQL EXPECTED     the flat list of result values
+#   do_catchsql_test NAME SQL EXPECTED    {0 result} or {1 {error message}}
+#   do_test NAME SCRIPT EXPECTED          any Tcl script's result
+#   finish_test
+#
+# A test file runs in its own interpreter with ::EXT set to the extension
+# to load; `db` is an in-memory database with it loaded.
+
+package require sqlite3
+
+set ::nPass 0
+set ::nFail 0
+set ::failures {}
+
+proc open_db {{name db}} {
+  catch {$name close}
+  sqlite3 $name :memory:
+  $name enable_load_extension 1
+  $name eval {SELECT load_extension($::EXT)}
+}
+
+proc execsql {sql {db db}} { uplevel #0 [list $db eval $sql] }
+
+proc catchsql {sql {db db}} {
+  set rc [catch {uplevel #0 [list $db eval $sql]} msg]
+  list $rc $msg
+}
+
+proc do_test {name script expected} {
+  if {[catch {uplevel #0 $script} result]} {
+    set result "ERROR: $result"
+  }
+  if {$result eq $expected} {
+    incr ::nPass
+  } else {
+    incr ::nFail
+    lappend ::failures $name
+    puts "! $::TESTFILE $name"
+    puts "!   expected: [string range $expected 0 600]"
+    puts "!   got:      [string range $result 0 600]"
+  }
+}
+
+proc do_execsql_test {name sql expected} {
+  do_test $name [list execsql $sql] [list {*}$expected]
+}
+
+proc do_catchsql_test {name sql expected} {
+  do_test $name [list catchsql $sql] $expected
+}
+
+# Hex of a Tcl byte array (for BLOBs fetched into Tcl).
+proc hexof {bytes} {
+  binary scan $bytes H* h
+  string toupper $h
+}
+
+proc finish_test {} {
+  catch {db close}
+}
+
+open_db

@@ -1,0 +1,986 @@
+/*
+** unit.c -- C unit tests of the encoding core.
+**
+**   1. bit packing: every width against a bit-by-bit reference
+**   2. the spec's worked examples, to the exact byte, and back
+**   3. what readers must accept (padding bits, unused miniblocks)
+**   4. seeded random round trips of every encoding x type x length
+**   5. every truncation and many corruptions of valid streams: an error or
+**      values, never a crash (the sanitizer build checks the "never")
+**
+** Prints a line per failure starting with "!" and ends with
+** "N passed, N failed".
+*/
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static int npass, nfail;
+
+#define CHECK(cond, ...)                                   \
+  do {                                                     \
+    if (cond) {                                            \
+      npass++;                                             \
+    } else {                                               \
+      nfail++;                                             \
+      printf("! %s:%d: ", __FILE__, __LINE__);             \
+      printf(__VA_ARGS__);                                 \
+      printf("\n");                                        \
+    }                                                      \
+  } while (0)
+
+/* ---- Helpers ------------------------------------------------------------- */
+
+static uint64_t rng_state;
+static uint64_t rnd(void) {   /* splitmix64 */
+  uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+/* Parses hex digits, ignoring spaces, into out; returns the length. */
+static size_t unhex(const char *s, uint8_t *out) {
+  size_t n = 0;
+  int hi = -1;
+  for (; *s; s++) {
+    int v;
+    if (*s >= '0' && *s <= '9') v = *s - '0';
+    else if (*s >= 'a' && *s <= 'f') v = *s - 'a' + 10;
+    else if (*s >= 'A' && *s <= 'F') v = *s - 'A' + 10;
+    else continue;
+    if (hi < 0) {
+      hi = v;
+    } else {
+      out[n++] = (uint8_t)(hi << 4 | v);
+      hi = -1;
+    }
+  }
+  return n;
+}
+
+static char *tohex(const uint8_t *p, size_t n) {
+  static char buf[4096];
+  size_t k = 0;
+  for (size_t i = 0; i < n && k + 4 < sizeof buf; i++) {
+    k += (size_t)snprintf(buf + k, sizeof buf - k, "%02X", p[i]);
+  }
+  buf[k] = 0;
+  return buf;
+}
+
+static pq_params params(pq_encoding e, pq_type t, int32_t tl) {
+  pq_params p;
+  pq_params_init(&p);
+  p.encoding = e;
+  p.type = t;
+  p.type_length = tl;
+  p.type_set = 1;
+  return p;
+}
+
+/* Encodes n values, putting them in chunks of random size. */
+static int encode(const pq_params *p, const void *vals, size_t n, pq_buf *out,
+                  pq_buf *dict, pq_error *err) {
+  pq_encoder *e;
+  int rc = pq_encoder_open(&e, p, err);
+  if (rc) return rc;
+  size_t vs = p->encoding == PQ_RLE || p->encoding == PQ_BIT_PACKED
+                  ? (p->type == PQ_BOOLEAN ? 1 : 4)
+                  : pq_value_size(p->type, p->type_length);
+  size_t i = 0;
+  while (i < n && rc == PQ_OK) {
+    size_t k = 1 + rnd() % 300;
+    if (k > n - i) k = n - i;
+    rc = pq_encoder_put(e, (const uint8_t *)vals + i * vs, k, err);
+    i += k;
+  }
+  if (rc == PQ_OK) rc = pq_encoder_finish(e, out, dict, err);
+  pq_encoder_free(e);
+  return rc;
+}
+
+/* Where decode() keeps copies of BYTE_ARRAY values. */
+static uint8_t *copies;
+static size_t copies_len, copies_cap;
+
+/* Decodes up to max values into out, reading batches of random size. */
+static int decode(const pq_params *p, const uint8_t *buf, size_t len,
+                  const uint8_t *dict, size_t dict_len, void *out, size_t max,
+                  size_t *n, pq_error *err) {
+  pq_decoder *d;
+  *n = 0;
+  copies_len = 0;
+  int rc = pq_decoder_open(&d, p, buf, len, dict, dict_len, err);
+  if (rc) return rc;
+  int is_index;
+  int32_t tl;
+  pq_type t = pq_decoder_type(d, &is_index, &tl);
+  size_t vs = is_index ? 4 : pq_value_size(t, tl);
+  for (;;) {
+    size_t want = 1 + rnd() % 700, got;
+    if (want > max - *n) want = max - *n;
+    if (want == 0) {
+      /* Room is full: the stream must be done. */
+      uint8_t scratch[64 * 1024];
+      size_t cap = sizeof scratch / (vs ? vs : 1);
+      rc = pq_decoder_read(d, scratch, cap ? 1 : 0, &got, err);
+      if (rc == PQ_OK && got) rc = -1;   /* more values than expected */
+      break;
+    }
+    rc = pq_decoder_read(d, (uint8_t *)out + *n * vs, want, &got, err);
+    if (rc || got == 0) break;
+    if (t == PQ_BYTE_ARRAY && !is_index) {
+      /* Values may live in the decoder until the next read: keep copies. */
+      pq_bytes *b = (pq_bytes *)out + *n;
+      for (size_t i = 0; i < got; i++) {
+        if (copies_len + b[i].len > copies_cap) {
+          fprintf(stderr, "copies arena too small\n");
+          exit(2);
+        }
+        if (b[i].len) memcpy(copies + copies_len, b[i].ptr, b[i].len);
+        b[i].ptr = copies + copies_len;
+        copies_len += b[i].len;
+      }
+    }
+    *n += got;
+  }
+  pq_decoder_free(d);
+  return rc;
+}
+
+/* Decodes everything, discarding values; returns the status.  Used on
+** corrupted input, where only "no crash, no overread" matters. */
+static int decode_discard(const pq_params *p, const uint8_t *buf, size_t len,
+                          const uint8_t *dict, size_t dict_len,
+                          uint64_t *count, pq_error *err) {
+  static uint8_t scratch[1 << 20];
+  pq_decoder *d;
+  *count = 0;
+  int rc = pq_decoder_open(&d, p, buf, len, dict, dict_len, err);
+  if (rc) return rc;
+  int is_index;
+  int32_t tl;
+  pq_type t = pq_decoder_type(d, &is_index, &tl);
+  size_t vs = is_index ? 4 : pq_value_size(t, tl);
+  size_t cap = sizeof scratch / vs;
+  if (cap > 4096) cap = 4096;
+  for (;;) {
+    size_t got;
+    rc = pq_decoder_read(d, scratch, cap, &got, err);
+    if (rc || got == 0) break;
+    *count += got;
+    if (*count > 50000000) break;   /* a runaway decoder is a failure too */
+  }
+  pq_decoder_free(d);
+  return rc;
+}
+
+/* ---- 1. Bit packing ------------------------------------------------------ */
+
+static void ref_pack_lsb(const uint64_t *v, size_t n, int w, uint8_t *out) {
+  memset(out, 0, (n * (size_t)w + 7) / 8);
+  uint64_t bit = 0;
+  for (size_t i = 0; i < n; i++) {
+    for (int j = 0; j < w; j++, bit++) {
+      if ((v[i] >> j) & 1) out[bit >> 3] |= (uint8_t)(1 << (bit & 7));
+    }
+  }
+}
+
+static void ref_pack_msb(const uint64_t *v, size_t n, int w, uint8_t *out) {
+  memset(out, 0, (n * (size_t)w + 7) / 8);
+  uint64_t bit = 0;
+  for (size_t i = 0; i < n; i++) {
+    for (int j = w - 1; j >= 0; j--, bit++) {
+      if ((v[i] >> j) & 1) out[bit >> 3] |= (uint8_t)(0x80 >> (bit & 7));
+    }
+  }
+}
+
+static void test_bitpack(void) {
+  for (int w = 0; w <= 64; w++) {
+    int bad_unpack = 0, bad_pack = 0, bad_ref = 0;
+    for (int trial = 0; trial < 20; trial++) {
+      uint64_t v[32], got[32];
+      uint8_t ref[8 * 32 + 8], packed[8 * 32 + 8];
+      uint64_t mask = w == 64 ? ~0ull : (1ull << w) - 1;
+      for (int i = 0; i < 32; i++) {
+        v[i] = trial == 0 ? mask : rnd() & mask;   /* all ones, then random */
+      }
+      ref_pack_lsb(v, 32, w, ref);
+      pq_unpack_lsb(ref, 0, w, 32, got);
+      bad_ref += memcmp(got, v, sizeof v) != 0;
+      if (w <= 32) {
+        uint32_t v32[32], g32[32];
+        for (int i = 0; i < 32; i++) v32[i] = (uint32_t)v[i];
+        pq_unpack32(w, ref, g32);
+        bad_unpack += memcmp(g32, v32, sizeof v32) != 0;
+        memset(packed, 0xAA, sizeof packed);
+        pq_pack32(w, v32, packed);
+        bad_pack += memcmp(packed, ref, (size_t)4 * w) != 0;
+        /* Packing must not write past 4*w bytes. */
+        bad_pack += packed[4 * w] != 0xAA;
+        /* The deprecated order. */
+        ref_pack_msb(v, 32, w, ref);
+        pq_unpack32_msb(w, ref, g32);
+        bad_unpack += memcmp(g32, v32, sizeof v32) != 0;
+        pq_unpack_msb(ref, 0, w, 32, got);
+        bad_ref += memcmp(got, v, sizeof v) != 0;
+        memset(packed, 0xAA, sizeof packed);
+        pq_pack32_msb(w, v32, packed);
+        bad_pack += memcmp(packed, ref, (size_t)4 * w) != 0;
+        bad_pack += packed[4 * w] != 0xAA;
+        ref_pack_lsb(v, 32, w, ref);
+      }
+      pq_unpack64(w, ref, got);
+      bad_unpack += memcmp(got, v, sizeof v) != 0;
+      memset(packed, 0xAA, sizeof packed);
+      pq_pack64(w, v, packed);
+      bad_pack += memcmp(packed, ref, (size_t)4 * w) != 0;
+      bad_pack += packed[4 * w] != 0xAA;
+    }
+    CHECK(bad_unpack == 0, "unpack at width %d differs from the reference", w);
+    CHECK(bad_pack == 0, "pack at width %d differs from the reference", w);
+    CHECK(bad_ref == 0, "reference unpack at width %d", w);
+  }
+  /* Unaligned starts of the general form. */
+  uint64_t v[50], got[50];
+  uint8_t buf[512];
+  for (int w = 1; w <= 64; w += 7) {
+    uint64_t mask = w == 64 ? ~0ull : (1ull << w) - 1;
+    for (int i = 0; i < 50; i++) v[i] = rnd() & mask;
+    ref_pack_lsb(v, 50, w, buf);
+    pq_unpack_lsb(buf, (uint64_t)w * 13, w, 37, got);
+    CHECK(memcmp(got, v + 13, 37 * 8) == 0, "unaligned unpack, width %d", w);
+  }
+}
+
+/* ---- 2. Spec examples ---------------------------------------------------- */
+
+/* Encodes vals with p and checks the bytes are hex; decodes them back. */
+static void spec_example(const char *name, pq_params p, const void *vals,
+                         size_t n, const char *hex) {
+  uint8_t want[512];
+  size_t wn = unhex(hex, want);
+  pq_buf out, dict;
+  pq_buf_init(&out);
+  pq_buf_init(&dict);
+  pq_error err;
+  int rc = encode(&p, vals, n, &out, &dict, &err);
+  CHECK(rc == 0, "%s: encode: %s", name, err.msg);
+  CHECK(out.len == wn && memcmp(out.data, want, wn) == 0,
+        "%s: encoded %s, the spec says %s", name, tohex(out.data, out.len),
+        hex);
+  uint8_t back[4096];
+  size_t got;
+  p.count = (int64_t)n;
+  rc = decode(&p, want, wn, NULL, 0, back, n, &got, &err);
+  size_t vs = pq_value_size(p.type, p.type_length);
+  if (p.encoding == PQ_RLE || p.encoding == PQ_BIT_PACKED) vs = p.type == PQ_BOOLEAN ? 1 : 4;
+  if (p.type == PQ_BYTE_ARRAY) {
+    int same = rc == 0 && got == n;
+    for (size_t i = 0; same && i < n; i++) {
+      const pq_bytes *a = (const pq_bytes *)vals + i, *b = (pq_bytes *)back + i;
+      same = a->len == b->len && memcmp(a->ptr, b->ptr, a->len) == 0;
+    }
+    CHECK(same, "%s: decoded back differently (%s)", name, rc ? err.msg : "");
+  } else {
+    CHECK(rc == 0 && got == n && memcmp(back, vals, n * vs) == 0,
+          "%s: decoded back differently (%s)", name, rc ? err.msg : "");
+  }
+  pq_buf_free(&out);
+  pq_buf_free(&dict);
+}
+
+static pq_bytes str(const char *s) {
+  pq_bytes b = {(const uint8_t *)s, strlen(s)};
+  return b;
+}
+
+static void test_spec_examples(void) {
+  /* DELTA_BINARY_PACKED, examples 1 and 2 (block size 8, 1 miniblock). */
+  pq_params p = params(PQ_DELTA_BINARY_PACKED, PQ_INT64, 0);
+  p.block_size = 8;
+  p.miniblocks = 1;
+  int64_t ex1[] = {1, 2, 3, 4, 5};
+  spec_example("delta example 1", p, ex1, 5, "08 01 05 02 | 02 00");
+  int64_t ex2[] = {7, 5, 3, 1, 2, 3, 4, 5};
+  spec_example("delta example 2", p, ex2, 8, "08 01 08 0E | 03 02 C0 3F");
+  p.type = PQ_INT32;
+  int32_t ex2_32[] = {7, 5, 3, 1, 2, 3, 4, 5};
+  spec_example("delta example 2, INT32", p, ex2_32, 8, "08 01 08 0E 03 02 C0 3F");
+
+  /* RLE/bit-packing hybrid: 0..7 at width 3 is one bit-packed group,
+  ** 10001000 11000110 11111010. */
+  p = params(PQ_RLE, PQ_INT32, 0);
+  p.bit_width = 3;
+  uint32_t seq[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+  spec_example("hybrid 0..7 width 3", p, seq, 8, "03 88 C6 FA");
+  p.length_prefix = 1;
+  spec_example("hybrid 0..7 width 3, prefixed", p, seq, 8, "04000000 03 88 C6 FA");
+  /* Deprecated BIT_PACKED: 00000101 00111001 01110111. */
+  p = params(PQ_BIT_PACKED, PQ_INT32, 0);
+  p.bit_width = 3;
+  spec_example("BIT_PACKED 0..7 width 3", p, seq, 8, "05 39 77");
+  p.lsb_first = 1;
+  spec_example("BIT_PACKED 0..7 width 3, LSB order", p, seq, 8, "88 C6 FA");
+
+  /* DELTA_LENGTH_BYTE_ARRAY: DeltaEncoding(5, 5, 6, 6) "HelloWorldFoobarABCDEF".
+  ** The lengths: header 128/4/4/first 5; block: min delta 0, widths 1 0 0 0,
+  ** deltas 0 1 0 in one bit each (a 32-value miniblock of 4 bytes). */
+  p = params(PQ_DELTA_LENGTH_BYTE_ARRAY, PQ_BYTE_ARRAY, 0);
+  pq_bytes hw[] = {str("Hello"), str("World"), str("Foobar"), str("ABCDEF")};
+  spec_example("DELTA_LENGTH_BYTE_ARRAY", p, hw, 4,
+               "8001 04 04 0A | 00 01000000 02000000 |"
+               "48656C6C6F 576F726C64 466F6F626172 414243444546");
+  /* DELTA_BYTE_ARRAY: prefixes (0, 2, 0, 3), suffixes (4, 2, 6, 5),
+  ** "axislebabbleyhood". */
+  p = params(PQ_DELTA_BYTE_ARRAY, PQ_BYTE_ARRAY, 0);
+  pq_bytes ax[] = {str("axis"), str("axle"), str("babble"), str("babyhood")};
+  /* prefixes: first 0; deltas 2,-2,3 -> min -2 (zigzag 3), relative 4,0,5
+  ** in 3 bits LSB first -> 0x44 0x01, padded to 32 values (12 bytes).
+  ** suffixes: first 4 (zigzag 8); deltas -2,4,-1 -> min -2, relative
+  ** 0,6,1 -> 0x70 0x00. */
+  spec_example("DELTA_BYTE_ARRAY", p, ax, 4,
+               "8001 04 04 00 | 03 03000000 44 01 00 00 00 00 00 00 00 00 00 00 |"
+               "8001 04 04 08 | 03 03000000 70 00 00 00 00 00 00 00 00 00 00 00 |"
+               "61786973 6C65 626162626C65 79686F6F64");
+  /* BYTE_STREAM_SPLIT of three FLOATs AA BB CC DD, 00 11 22 33, A3 B4 C5 D6. */
+  p = params(PQ_BYTE_STREAM_SPLIT, PQ_FLOAT, 0);
+  uint8_t raw[12];
+  unhex("AABBCCDD 00112233 A3B4C5D6", raw);
+  float fl[3];
+  for (int i = 0; i < 3; i++) {
+    uint32_t u = pq_load32(raw + 4 * i);
+    memcpy(&fl[i], &u, 4);
+  }
+  spec_example("BYTE_STREAM_SPLIT", p, fl, 3, "AA 00 A3 BB 11 B4 CC 22 C5 DD 33 D6");
+  p.type = PQ_FIXED_LEN_BYTE_ARRAY;
+  p.type_length = 4;
+  spec_example("BYTE_STREAM_SPLIT FLBA(4)", p, raw, 3,
+               "AA 00 A3 BB 11 B4 CC 22 C5 DD 33 D6");
+  /* GroupVarInt: a length byte of 0b00101101 means 1, 3, 4 and 2 bytes. */
+  p = params(PQ_GROUP_VAR_INT, PQ_INT32, 0);
+  int32_t g[] = {0xFF, 0xFFFFFF, -1, 0xFFFF};
+  spec_example("GROUP_VAR_INT 0b00101101", p, g, 4, "2D FF FFFFFF FFFFFFFF FFFF");
+  /* (1,2,3,4,5) behaves as (1,2,3,4,5,0,0,0). */
+  int32_t g5[] = {1, 2, 3, 4, 5};
+  spec_example("GROUP_VAR_INT 1..5", p, g5, 5, "00 01 02 03 04 | 00 05 00 00 00");
+  int32_t g8[] = {1, 2, 3, 4, 5, 0, 0, 0};
+  uint8_t gb[16];
+  size_t gn = unhex("00 01 02 03 04 00 05 00 00 00", gb);
+  int32_t back[8];
+  size_t got;
+  pq_error err;
+  pq_params q = params(PQ_GROUP_VAR_INT, PQ_INT32, 0);
+  int rc = decode(&q, gb, gn, NULL, 0, back, 8, &got, &err);
+  CHECK(rc == 0 && got == 8 && memcmp(back, g8, sizeof g8) == 0,
+        "GROUP_VAR_INT without a count yields the zero fill too");
+  /* INT64: five 3-bit fields under an unused top bit, big-endian. */
+  p.type = PQ_INT64;
+  int64_t g64[] = {1, 0x1234, -1, 0, 0x0102030405LL};
+  /* lengths 1,2,8,1,5 -> fields 0,1,7,0,4 -> 0 000 001 111 000 100 = 0x03C4 */
+  spec_example("GROUP_VAR_INT INT64", p, g64, 5,
+               "03C4 01 3412 FFFFFFFFFFFFFFFF 00 0504030201");
+  /* PLAIN BOOLEAN: bit-packed, LSB first. */
+  p = params(PQ_PLAIN, PQ_BOOLEAN, 0);
+  uint8_t bools[] = {1, 0, 1, 1, 0, 0, 0, 0, 1, 1};
+  spec_example("PLAIN BOOLEAN", p, bools, 10, "0D 03");
+  /* PLAIN BYTE_ARRAY: a 4-byte little-endian length, then the bytes. */
+  p = params(PQ_PLAIN, PQ_BYTE_ARRAY, 0);
+  pq_bytes ab[] = {str("ab"), str("")};
+  spec_example("PLAIN BYTE_ARRAY", p, ab, 2, "02000000 6162 00000000");
+  /* RLE_DICTIONARY: dictionary in order of first appearance. */
+  p = params(PQ_RLE_DICTIONARY, PQ_INT32, 0);
+  int32_t dv[] = {10, 20, 10, 10, 30, 30, 30, 30, 30, 30, 30, 30, 30};
+  pq_buf out, dict;
+  pq_buf_init(&out);
+  pq_buf_init(&dict);
+  rc = encode(&p, dv, 13, &out, &dict, &err);
+  /* indices 0 1 0 0 2 2 2 2 | 2 2 2 2 2: width 2; a bit-packed group of 8
+  ** (0 1 0 0 2 2 2 2 -> 0x04 0xAA), then an RLE run of five 2s. */
+  CHECK(rc == 0 && strcmp(tohex(out.data, out.len), "020304AA0A02") == 0,
+        "dictionary indices: %s", tohex(out.data, out.len));
+  CHECK(rc == 0 && strcmp(tohex(dict.data, dict.len), "0A000000140000001E000000") == 0,
+        "dictionary: %s", tohex(dict.data, dict.len));
+  int32_t dback[13];
+  q = params(PQ_RLE_DICTIONARY, PQ_INT32, 0);
+  rc = decode(&q, out.data, out.len, dict.data, dict.len, dback, 13, &got, &err);
+  CHECK(rc == 0 && got == 13 && memcmp(dback, dv, sizeof dv) == 0,
+        "dictionary decodes back: %s", rc ? err.msg : "");
+  uint32_t idx[16];
+  q.count = 13;
+  rc = decode(&q, out.data, out.len, NULL, 0, idx, 16, &got, &err);
+  CHECK(rc == 0 && got == 13 && idx[1] == 1 && idx[4] == 2 && idx[12] == 2,
+        "dictionary without the dictionary yields indices");
+  pq_buf_free(&out);
+  pq_buf_free(&dict);
+}
+
+/* ---- 3. What readers must accept ----------------------------------------- */
+
+static void expect_decode(const char *name, pq_params p, const char *hex,
+                          const void *want, size_t n) {
+  uint8_t buf[1024], back[8192];
+  size_t len = unhex(hex, buf), got;
+  pq_error err;
+  int rc = decode(&p, buf, len, NULL, 0, back, n, &got, &err);
+  size_t vs = pq_value_size(p.type, p.type_length);
+  if (p.encoding == PQ_RLE || p.encoding == PQ_BIT_PACKED) vs = p.type == PQ_BOOLEAN ? 1 : 4;
+  CHECK(rc == 0 && got == n && memcmp(back, want, n * vs) == 0, "%s: %s", name,
+        rc ? err.msg : "different values");
+}
+
+static void test_reader_acceptance(void) {
+  int64_t ex2[] = {7, 5, 3, 1, 2, 3, 4, 5};
+  pq_params p = params(PQ_DELTA_BINARY_PACKED, PQ_INT64, 0);
+  /* The padding slot of the miniblock holds ones instead of zeros. */
+  expect_decode("delta: arbitrary padding bits", p, "08 01 08 0E 03 02 C0 FF", ex2, 8);
+  /* 5 values in 128/4: miniblock 0 used, 1..3 unused with arbitrary widths
+  ** (even above 64) and no bodies. */
+  int64_t five[] = {100, 103, 101, 110, 90};
+  pq_buf out, dict;
+  pq_buf_init(&out);
+  pq_buf_init(&dict);
+  pq_error err;
+  int rc = encode(&p, five, 5, &out, &dict, &err);
+  CHECK(rc == 0, "encode 5 values");
+  /* header 80 01 04 05 C8 01 (6 bytes); min delta; widths at 7..10 */
+  size_t wpos = 6 + 1;
+  CHECK(out.len > wpos + 4 && out.data[wpos + 1] == 0 && out.data[wpos + 2] == 0 &&
+            out.data[wpos + 3] == 0,
+        "unused miniblocks are written with width 0: %s", tohex(out.data, out.len));
+  size_t expect_len = wpos + 4 + 32 * out.data[wpos] / 8;
+  CHECK(out.len == expect_len, "no bodies for unused miniblocks (%zu vs %zu)",
+        out.len, expect_len);
+  out.data[wpos + 1] = 7;
+  out.data[wpos + 2] = 200;
+  out.data[wpos + 3] = 0xFF;
+  int64_t back[8];
+  size_t got;
+  rc = decode(&p, out.data, out.len, NULL, 0, back, 5, &got, &err);
+  CHECK(rc == 0 && got == 5 && memcmp(back, five, sizeof five) == 0,
+        "delta: arbitrary widths of unused miniblocks: %s", rc ? err.msg : "");
+  /* The last miniblock's padding bytes may be missing when the values are
+  ** there: keep 3 relative deltas' bits of 32. */
+  size_t w0 = out.data[wpos];
+  size_t cut = wpos + 4 + (4 * w0 + 7) / 8;
+  rc = decode(&p, out.data, cut, NULL, 0, back, 5, &got, &err);
+  CHECK(rc == 0 && got == 5 && memcmp(back, five, sizeof five) == 0,
+        "delta: last miniblock without its padding: %s", rc ? err.msg : "");
+  pq_buf_free(&out);
+  pq_buf_free(&dict);
+
+  /* Hybrid: a bit-packed group of 8 slots holding 3 values, padding bits
+  ** set; with a count of 3 the values are 1 2 3. */
+  p = params(PQ_RLE, PQ_INT32, 0);
+  p.bit_width = 2;
+  p.count = 3;
+  uint32_t three[] = {1, 2, 3};
+  expect_decode("hybrid: arbitrary padding bits", p, "03 39 FF", three, 3);
+  /* The bit-packed run's padding bytes may be missing too. */
+  expect_decode("hybrid: run cut after its values", p, "03 39", three, 3);
+  /* Bit width 0 for dictionary indices: every index is 0. */
+  p = params(PQ_RLE_DICTIONARY, PQ_INT32, 0);
+  p.count = 10;
+  uint8_t dbuf[4];
+  size_t dl = unhex("00 14 00", dbuf);   /* width 0, RLE run of 10 */
+  uint8_t d1[4] = {42, 0, 0, 0};
+  int32_t dvals[10];
+  rc = decode(&p, dbuf, dl, d1, 4, dvals, 10, &got, &err);
+  int all42 = rc == 0 && got == 10;
+  for (size_t i = 0; all42 && i < 10; i++) all42 = dvals[i] == 42;
+  CHECK(all42, "dictionary indices of bit width 0: %s", rc ? err.msg : "");
+  /* 256-value miniblocks (block 256, 1 miniblock) decode. */
+  p = params(PQ_DELTA_BINARY_PACKED, PQ_INT32, 0);
+  p.block_size = 256;
+  p.miniblocks = 1;
+  int32_t many[1000];
+  for (int i = 0; i < 1000; i++) many[i] = (int32_t)(rnd() % 100000) - 50000;
+  pq_buf_init(&out);
+  pq_buf_init(&dict);
+  rc = encode(&p, many, 1000, &out, &dict, &err);
+  CHECK(rc == 0 && out.data[0] == 0x80 && out.data[1] == 0x02 && out.data[2] == 1,
+        "256/1 header");
+  int32_t mback[1000];
+  pq_params q = params(PQ_DELTA_BINARY_PACKED, PQ_INT32, 0);
+  rc = decode(&q, out.data, out.len, NULL, 0, mback, 1000, &got, &err);
+  CHECK(rc == 0 && got == 1000 && memcmp(many, mback, sizeof many) == 0,
+        "256-value miniblocks decode: %s", rc ? err.msg : "");
+  pq_buf_free(&out);
+  pq_buf_free(&dict);
+}
+
+/* ---- 4. Round trips ------------------------------------------------------- */
+
+enum { SHAPE_RANDOM, SHAPE_EQUAL, SHAPE_EXTREMES, SHAPE_SORTED, SHAPES };
+
+/* Storage for generated BYTE_ARRAY values. */
+static uint8_t *arena;
+static size_t arena_len, arena_cap;
+
+static const uint8_t *arena_add(size_t n) {
+  if (arena_len + n > arena_cap) {
+    /* Values keep pointers into the arena: grow by starting a new one is
+    ** not possible, so the caller sizes it up front. */
+    fprintf(stderr, "arena too small\n");
+    exit(2);
+  }
+  uint8_t *p = arena + arena_len;
+  arena_len += n;
+  return p;
+}
+
+static void gen_bytes(pq_bytes *v, size_t n, int shape, int big) {
+  arena_len = 0;
+  for (size_t i = 0; i < n; i++) {
+    size_t len;
+    uint64_t r = rnd();
+    if (shape == SHAPE_EQUAL && i > 0) {
+      v[i] = v[0];
+      continue;
+    }
+    switch (r % 8) {
+      case 0: len = 0; break;                           /* empty */
+      case 1: len = big && i % 97 == 1 ? 70000 + r % 1000 : r % 40; break;
+      default: len = 1 + r % 20;
+    }
+    uint8_t *p = (uint8_t *)arena_add(len);
+    int utf8 = (r >> 8) % 3 != 0;
+    for (size_t j = 0; j < len; j++) {
+      p[j] = utf8 ? (uint8_t)('a' + rnd() % 26) : (uint8_t)rnd();   /* non-UTF-8 */
+    }
+    if (shape == SHAPE_SORTED && i > 0 && len > 3 && v[i - 1].len > 3) {
+      memcpy(p, v[i - 1].ptr, 3);   /* shared prefixes */
+    }
+    v[i].ptr = p;
+    v[i].len = len;
+  }
+}
+
+static void gen_values(pq_type t, int32_t tl, void *out, size_t n, int shape,
+                       int big) {
+  uint8_t *o = out;
+  if (t == PQ_BYTE_ARRAY) {
+    gen_bytes(out, n, shape, big);
+    return;
+  }
+  size_t vs = pq_value_size(t, tl);
+  for (size_t i = 0; i < n; i++) {
+    uint8_t *v = o + i * vs;
+    if (shape == SHAPE_EQUAL && i > 0) {
+      memcpy(v, o, vs);
+      continue;
+    }
+    uint64_t r = rnd();
+    switch (t) {
+      case PQ_BOOLEAN:
+        *v = shape == SHAPE_SORTED ? (i / 37) % 2 : r & 1;
+        break;
+      case PQ_INT32: {
+        int32_t x = (int32_t)r;
+        if (shape == SHAPE_EXTREMES) x = (r & 3) == 0 ? INT32_MIN : (r & 3) == 1 ? INT32_MAX : (r & 3) == 2 ? 0 : -1;
+        if (shape == SHAPE_SORTED) x = (int32_t)(i * 1000 + r % 50);
+        memcpy(v, &x, 4);
+        break;
+      }
+      case PQ_INT64: {
+        int64_t x = (int64_t)r;
+        if (shape == SHAPE_EXTREMES) x = (r & 3) == 0 ? INT64_MIN : (r & 3) == 1 ? INT64_MAX : (r & 3) == 2 ? 0 : -1;
+        if (shape == SHAPE_SORTED) x = 1700000000000LL + (int64_t)(i * 1000 + r % 50);
+        memcpy(v, &x, 8);
+        break;
+      }
+      case PQ_FLOAT:
+      case PQ_DOUBLE: {
+        /* Specials bit-exact: NaNs with payloads, infinities, -0.0. */
+        static const uint64_t dspecial[] = {
+            0x7ff8000000000000ull, 0xfff8000000000001ull, 0x7ff0000000000001ull,
+            0x7ff0000000000000ull, 0xfff0000000000000ull, 0x8000000000000000ull,
+            0x0000000000000001ull, 0x3ff0000000000000ull};
+        static const uint32_t fspecial[] = {0x7fc00000u, 0xffc00001u, 0x7f800001u,
+                                            0x7f800000u, 0xff800000u, 0x80000000u,
+                                            0x00000001u, 0x3f800000u};
+        int special = shape == SHAPE_EXTREMES || r % 16 == 0;
+        if (t == PQ_DOUBLE) {
+          uint64_t b = special ? dspecial[(r >> 8) % 8] : r;
+          if (shape == SHAPE_SORTED) {
+            double d = (double)(i * 7 + r % 100) / 100.0;
+            memcpy(&b, &d, 8);
+          }
+          memcpy(v, &b, 8);
+        } else {
+          uint32_t b = special ? fspecial[(r >> 8) % 8] : (uint32_t)r;
+          memcpy(v, &b, 4);
+        }
+        break;
+      }
+      default:   /* INT96, FIXED_LEN_BYTE_ARRAY */
+        for (size_t j = 0; j < vs; j++) v[j] = shape == SHAPE_SORTED && j < vs / 2 ? 7 : (uint8_t)rnd();
+    }
+  }
+}
+
+static int same_values(pq_type t, int32_t tl, const void *a, const void *b,
+                       size_t n, size_t *where) {
+  if (t == PQ_BYTE_ARRAY) {
+    const pq_bytes *x = a, *y = b;
+    for (size_t i = 0; i < n; i++) {
+      if (x[i].len != y[i].len ||
+          (x[i].len && memcmp(x[i].ptr, y[i].ptr, x[i].len) != 0)) {
+        *where = i;
+        return 0;
+      }
+    }
+    return 1;
+  }
+  size_t vs = pq_value_size(t, tl);
+  for (size_t i = 0; i < n; i++) {
+    if (memcmp((const uint8_t *)a + i * vs, (const uint8_t *)b + i * vs, vs)) {
+      *where = i;
+      return 0;
+    }
+  }
+  return 1;
+}
+
+static const size_t lengths[] = {0, 1, 7, 8, 9, 127, 128, 129, 100000};
+#define NLEN (sizeof lengths / sizeof lengths[0])
+#define MAXN 100000
+
+static uint8_t *vals_a, *vals_b;
+
+/* Encodes and decodes one case; `count` passes the count option. */
+static void round_trip(const char *tag, pq_params p, size_t n, int shape) {
+  pq_type t = p.type;
+  gen_values(t, p.type_length, vals_a, n, shape, n > 1000);
+  pq_buf out, dict;
+  pq_buf_init(&out);
+  pq_buf_init(&dict);
+  pq_error err;
+  int rc = encode(&p, vals_a, n, &out, &dict, &err);
+  if (rc) {
+    CHECK(0, "%s: encode %s %s n=%zu: %s", tag, pq_encoding_name(p.encoding),
+          pq_type_name(t), n, err.msg);
+    return;
+  }
+  int is_dict = p.encoding == PQ_RLE_DICTIONARY || p.encoding == PQ_PLAIN_DICTIONARY;
+  pq_params q = p;
+  q.count = (int64_t)n;
+  size_t got = 0, where = 0;
+  rc = decode(&q, out.data, out.len, is_dict ? (dict.data ? dict.data : (const uint8_t *)"") : NULL,
+              dict.len, vals_b, MAXN, &got, &err);
+  int ok = rc == 0 && got == n && same_values(t, p.type_length, vals_a, vals_b, n, &where);
+  CHECK(ok, "%s: %s %s n=%zu shape=%d: %s (got %zu values, first difference at %zu)",
+        tag, pq_encoding_name(p.encoding), pq_type_name(t), n, shape,
+        rc ? err.msg : "values differ", got, where);
+  /* Self-describing streams decode without the count as well. */
+  if (ok && (p.encoding == PQ_DELTA_BINARY_PACKED ||
+             p.encoding == PQ_DELTA_LENGTH_BYTE_ARRAY ||
+             p.encoding == PQ_DELTA_BYTE_ARRAY || p.encoding == PQ_BYTE_STREAM_SPLIT ||
+             (p.encoding == PQ_PLAIN && t != PQ_BOOLEAN))) {
+    q.count = -1;
+    rc = decode(&q, out.data, out.len, NULL, 0, vals_b, MAXN, &got, &err);
+    CHECK(rc == 0 && got == n && same_values(t, p.type_length, vals_a, vals_b, n, &where),
+          "%s: %s %s n=%zu without count: %s", tag, pq_encoding_name(p.encoding),
+          pq_type_name(t), n, rc ? err.msg : "differs");
+  }
+  pq_buf_free(&out);
+  pq_buf_free(&dict);
+}
+
+static void test_round_trips(void) {
+  static const struct { pq_encoding e; pq_type t; int32_t tl; } cases[] = {
+      {PQ_PLAIN, PQ_BOOLEAN, 0}, {PQ_PLAIN, PQ_INT32, 0}, {PQ_PLAIN, PQ_INT64, 0},
+      {PQ_PLAIN, PQ_INT96, 0}, {PQ_PLAIN, PQ_FLOAT, 0}, {PQ_PLAIN, PQ_DOUBLE, 0},
+      {PQ_PLAIN, PQ_BYTE_ARRAY, 0}, {PQ_PLAIN, PQ_FIXED_LEN_BYTE_ARRAY, 3},
+      {PQ_PLAIN, PQ_FIXED_LEN_BYTE_ARRAY, 16},
+      {PQ_RLE, PQ_BOOLEAN, 0},
+      {PQ_RLE_DICTIONARY, PQ_BOOLEAN, 0}, {PQ_RLE_DICTIONARY, PQ_INT32, 0},
+      {PQ_RLE_DICTIONARY, PQ_INT64, 0}, {PQ_RLE_DICTIONARY, PQ_INT96, 0},
+      {PQ_RLE_DICTIONARY, PQ_FLOAT, 0}, {PQ_RLE_DICTIONARY, PQ_DOUBLE, 0},
+      {PQ_RLE_DICTIONARY, PQ_BYTE_ARRAY, 0},
+      {PQ_RLE_DICTIONARY, PQ_FIXED_LEN_BYTE_ARRAY, 5},
+      {PQ_PLAIN_DICTIONARY, PQ_INT64, 0}, {PQ_PLAIN_DICTIONARY, PQ_BYTE_ARRAY, 0},
+      {PQ_DELTA_BINARY_PACKED, PQ_INT32, 0}, {PQ_DELTA_BINARY_PACKED, PQ_INT64, 0},
+      {PQ_DELTA_LENGTH_BYTE_ARRAY, PQ_BYTE_ARRAY, 0},
+      {PQ_DELTA_BYTE_ARRAY, PQ_BYTE_ARRAY, 0},
+      {PQ_DELTA_BYTE_ARRAY, PQ_FIXED_LEN_BYTE_ARRAY, 7},
+      {PQ_BYTE_STREAM_SPLIT, PQ_FLOAT, 0}, {PQ_BYTE_STREAM_SPLIT, PQ_DOUBLE, 0},
+      {PQ_BYTE_STREAM_SPLIT, PQ_INT32, 0}, {PQ_BYTE_STREAM_SPLIT, PQ_INT64, 0},
+      {PQ_BYTE_STREAM_SPLIT, PQ_FIXED_LEN_BYTE_ARRAY, 11},
+      {PQ_GROUP_VAR_INT, PQ_INT32, 0}, {PQ_GROUP_VAR_INT, PQ_INT64, 0},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    for (size_t l = 0; l < NLEN; l++) {
+      for (int shape = 0; shape < SHAPES; shape++) {
+        if (lengths[l] == MAXN && shape != SHAPE_RANDOM && shape != SHAPE_SORTED) continue;
+        pq_params p = params(cases[c].e, cases[c].t, cases[c].tl);
+        round_trip("round trip", p, lengths[l], shape);
+      }
+    }
+  }
+  /* DELTA_BINARY_PACKED with other block shapes. */
+  static const int64_t shapes[][2] = {{256, 1}, {1024, 8}, {128, 1}, {8, 1}, {64, 2}};
+  for (size_t s = 0; s < 5; s++) {
+    for (int t = PQ_INT32; t <= PQ_INT64; t++) {
+      for (size_t l = 0; l < NLEN; l++) {
+        pq_params p = params(PQ_DELTA_BINARY_PACKED, (pq_type)t, 0);
+        p.block_size = shapes[s][0];
+        p.miniblocks = shapes[s][1];
+        round_trip("delta block shape", p, lengths[l], SHAPE_RANDOM);
+        round_trip("delta block shape", p, lengths[l], SHAPE_EXTREMES);
+      }
+    }
+  }
+  /* DELTA_BINARY_PACKED at every bit width: deltas spanning exactly w bits. */
+  for (int t = PQ_INT32; t <= PQ_INT64; t++) {
+    int maxw = t == PQ_INT32 ? 32 : 64;
+    for (int w = 0; w <= maxw; w++) {
+      size_t n = 300;
+      uint64_t mask = w == 64 ? ~0ull : (1ull << w) - 1;
+      uint64_t v = rnd();
+      int bad = 0;
+      pq_params p = params(PQ_DELTA_BINARY_PACKED, (pq_type)t, 0);
+      for (size_t i = 0; i < n; i++) {
+        uint64_t d = i == 5 ? mask : i == 6 ? 0 : rnd() & mask;
+        v += d;
+        if (t == PQ_INT32) {
+          int32_t x = (int32_t)(uint32_t)v;
+          memcpy(vals_a + 4 * i, &x, 4);
+        } else {
+          memcpy(vals_a + 8 * i, &v, 8);
+        }
+      }
+      pq_buf out, dict;
+      pq_buf_init(&out);
+      pq_buf_init(&dict);
+      pq_error err;
+      int rc = encode(&p, vals_a, n, &out, &dict, &err);
+      /* The first miniblock's width byte is the widest: w. */
+      size_t hdr = 0;
+      uint64_t x;
+      for (int i = 0; i < 5; i++) pq_uleb_read(out.data, out.len, &hdr, &x);
+      bad += rc != 0 || out.data[hdr] != w;
+      size_t got, where;
+      rc = decode(&p, out.data, out.len, NULL, 0, vals_b, MAXN, &got, &err);
+      bad += rc != 0 || got != n || !same_values((pq_type)t, 0, vals_a, vals_b, n, &where);
+      CHECK(bad == 0, "delta %s width %d (first width byte %d)", pq_type_name((pq_type)t),
+            w, out.len > hdr ? out.data[hdr] : -1);
+      pq_buf_free(&out);
+      pq_buf_free(&dict);
+    }
+  }
+  /* RLE and BIT_PACKED at every bit width 0..32, given and inferred, with
+  ** and without the length prefix; runs and noise mixed. */
+  for (int enc = 0; enc < 2; enc++) {
+    for (int w = 0; w <= 32; w++) {
+      for (int variant = 0; variant < 4; variant++) {
+        for (size_t l = 0; l < NLEN; l++) {
+          size_t n = lengths[l];
+          uint32_t mask = w == 32 ? 0xffffffffu : (1u << w) - 1;
+          uint32_t *u = (uint32_t *)(void *)vals_a;
+          for (size_t i = 0; i < n; i++) {
+            uint64_t r = rnd();
+            u[i] = (i / 20) % 2 ? (uint32_t)(i / 40) & mask : (uint32_t)r & mask;
+          }
+          if (n > 3) u[3] = mask;   /* the full width is used */
+          pq_params p = params(enc ? PQ_BIT_PACKED : PQ_RLE, PQ_INT32, 0);
+          p.bit_width = variant & 1 ? -1 : w;
+          if (enc) p.lsb_first = variant >> 1; else p.length_prefix = variant >> 1;
+          pq_buf out, dict;
+          pq_buf_init(&out);
+          pq_buf_init(&dict);
+          pq_error err;
+          int rc = encode(&p, u, n, &out, &dict, &err);
+          pq_params q = p;
+          q.count = (int64_t)n;
+          /* Inferred width: the least that holds the largest value. */
+          uint32_t mx = 0;
+          for (size_t i = 0; i < n; i++) mx = u[i] > mx ? u[i] : mx;
+          q.bit_width = p.bit_width >= 0 ? w : pq_bit_width64(mx);
+          size_t got = 0, where = 0;
+          if (rc == 0) {
+            rc = decode(&q, out.data, out.len, NULL, 0, vals_b, MAXN, &got, &err);
+          }
+          CHECK(rc == 0 && got == n && same_values(PQ_INT32, 0, u, vals_b, n, &where),
+                "%s width %d variant %d n=%zu: %s", enc ? "BIT_PACKED" : "RLE", w, variant, n,
+                rc ? err.msg : "values differ");
+          pq_buf_free(&out);
+          pq_buf_free(&dict);
+        }
+      }
+    }
+  }
+}
+
+/* ---- 5. Truncations and corruptions --------------------------------------- */
+
+static void test_corruption(void) {
+  static const struct { pq_encoding e; pq_type t; int32_t tl; } cases[] = {
+      {PQ_PLAIN, PQ_BYTE_ARRAY, 0}, {PQ_PLAIN, PQ_INT64, 0}, {PQ_PLAIN, PQ_BOOLEAN, 0},
+      {PQ_RLE, PQ_BOOLEAN, 0}, {PQ_RLE_DICTIONARY, PQ_BYTE_ARRAY, 0},
+      {PQ_RLE_DICTIONARY, PQ_INT32, 0}, {PQ_DELTA_BINARY_PACKED, PQ_INT32, 0},
+      {PQ_DELTA_BINARY_PACKED, PQ_INT64, 0}, {PQ_DELTA_LENGTH_BYTE_ARRAY, PQ_BYTE_ARRAY, 0},
+      {PQ_DELTA_BYTE_ARRAY, PQ_BYTE_ARRAY, 0}, {PQ_DELTA_BYTE_ARRAY, PQ_FIXED_LEN_BYTE_ARRAY, 7},
+      {PQ_BYTE_STREAM_SPLIT, PQ_DOUBLE, 0}, {PQ_GROUP_VAR_INT, PQ_INT64, 0},
+      {PQ_GROUP_VAR_INT, PQ_INT32, 0},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    pq_params p = params(cases[c].e, cases[c].t, cases[c].tl);
+    size_t n = 300;
+    gen_values(p.type, p.type_length, vals_a, n, SHAPE_SORTED, 0);
+    pq_buf out, dict;
+    pq_buf_init(&out);
+    pq_buf_init(&dict);
+    pq_error err;
+    int rc = encode(&p, vals_a, n, &out, &dict, &err);
+    CHECK(rc == 0, "corruption setup %zu", c);
+    int is_dict = p.encoding == PQ_RLE_DICTIONARY;
+    int crashes = 0, wrong_ok = 0;
+    /* Every truncation: into a fresh buffer of exactly that size, so that
+    ** the sanitizer sees any read past it.  With the count given, a cut
+    ** stream must fail, unless only padding was cut (the last bit-packed
+    ** group or miniblock), and then the values must be right. */
+    for (size_t cut = 0; cut < out.len; cut++) {
+      uint8_t *copy = malloc(cut ? cut : 1);
+      memcpy(copy, out.data, cut);
+      size_t got, where;
+      pq_params q = p;
+      q.count = (int64_t)n;
+      rc = decode(&q, copy, cut, is_dict ? dict.data : NULL, dict.len, vals_b, MAXN, &got, &err);
+      if (rc == PQ_OK && (got != n || !same_values(p.type, p.type_length, vals_a, vals_b, n, &where)))
+        wrong_ok++;
+      if (rc != PQ_OK && rc != PQ_CORRUPT) crashes++;
+      free(copy);
+    }
+    CHECK(wrong_ok == 0, "%s %s: %d truncations decoded to wrong values",
+          pq_encoding_name(p.encoding), pq_type_name(p.type), wrong_ok);
+    CHECK(crashes == 0, "%s: truncations gave odd status", pq_encoding_name(p.encoding));
+    /* Random byte corruptions: any outcome but a crash or a runaway. */
+    int odd = 0;
+    for (int trial = 0; trial < 2000; trial++) {
+      uint8_t *copy = malloc(out.len);
+      memcpy(copy, out.data, out.len);
+      int flips = 1 + (int)(rnd() % 4);
+      for (int f = 0; f < flips; f++) copy[rnd() % out.len] = (uint8_t)rnd();
+      uint64_t count;
+      pq_params q = p;
+      if (trial & 1) q.count = (int64_t)n;
+      rc = decode_discard(&q, copy, out.len, is_dict ? dict.data : NULL, dict.len, &count, &err);
+      if (rc != PQ_OK && rc != PQ_CORRUPT) odd++;
+      if (count > 50000000) odd++;
+      if (rc == PQ_CORRUPT && strncmp(err.msg, pq_encoding_name(p.encoding),
+                                      strlen(pq_encoding_name(p.encoding))) != 0)
+        odd++;   /* every message names the encoding */
+      free(copy);
+    }
+    CHECK(odd == 0, "%s %s: %d corruptions gave an odd outcome (last: %s)",
+          pq_encoding_name(p.encoding), pq_type_name(p.type), odd, err.msg);
+    pq_buf_free(&out);
+    pq_buf_free(&dict);
+  }
+}
+
+/* ---- Misc: names, options, UTF-8, JSON ------------------------------------ */
+
+static void test_misc(void) {
+  pq_encoding e;
+  pq_type t;
+  int32_t tl;
+  CHECK(pq_encoding_parse("delta_binary_packed", 19, &e) == 0 && e == PQ_DELTA_BINARY_PACKED,
+        "encoding names are case-insensitive");
+  CHECK(pq_encoding_parse("8", 1, &e) == 0 && e == PQ_RLE_DICTIONARY, "encoding numbers");
+  CHECK(pq_encoding_parse("11", 2, &e) != 0, "encoding 11 is unknown");
+  CHECK(pq_type_parse("fixed_len_byte_array( 16 )", 26, &t, &tl) == 0 &&
+            t == PQ_FIXED_LEN_BYTE_ARRAY && tl == 16,
+        "FIXED_LEN_BYTE_ARRAY(16)");
+  CHECK(pq_type_parse("FIXED_LEN_BYTE_ARRAY(0)", 23, &t, &tl) != 0, "FLBA(0) is refused");
+  CHECK(pq_type_parse("FIXED_LEN_BYTE_ARRAY", 20, &t, &tl) != 0, "FLBA needs a length");
+  pq_params p;
+  pq_error err;
+  pq_params_init(&p);
+  const char *o = "{\"count\": 5, \"bit_width\":3, \"length_prefix\":true, "
+                  "\"bit_order\":\"lsb\", \"block_size\":256, \"miniblocks\":2, "
+                  "\"part\":\"dictionary\", \"binary\":false}";
+  CHECK(pq_params_parse_options(&p, o, strlen(o), &err) == 0 && p.count == 5 &&
+            p.bit_width == 3 && p.length_prefix == 1 && p.lsb_first == 1 &&
+            p.block_size == 256 && p.miniblocks == 2 && p.dictionary_part == 1,
+        "options parse: %s", err.msg);
+  o = "{\"cuont\": 5}";
+  CHECK(pq_params_parse_options(&p, o, strlen(o), &err) == PQ_MISUSE &&
+            strstr(err.msg, "unknown option \"cuont\""),
+        "unknown options are refused: %s", err.msg);
+  o = "{\"count\": -1}";
+  CHECK(pq_params_parse_options(&p, o, strlen(o), &err) == PQ_MISUSE, "negative count");
+  o = "[1]";
+  CHECK(pq_params_parse_options(&p, o, strlen(o), &err) == PQ_MISUSE, "not an object");
+  CHECK(pq_utf8_valid((const uint8_t *)"h\xc3\xa9llo", 6), "UTF-8 accepted");
+  CHECK(!pq_utf8_valid((const uint8_t *)"\xc0\xaf", 2), "overlong refused");
+  CHECK(!pq_utf8_valid((const uint8_t *)"\xed\xa0\x80", 3), "surrogate refused");
+  CHECK(!pq_utf8_valid((const uint8_t *)"abcdefgh\xff", 9), "bad byte after ASCII");
+  CHECK(!pq_utf8_valid((const uint8_t *)"\xe2\x82", 2), "cut sequence refused");
+  /* JSON of reals: shortest round trip, -0.0, NaN, infinities. */
+  double d[] = {0.1, -0.0, NAN, INFINITY, -INFINITY, 1.0, 1e300, 5e-324};
+  pq_buf b;
+  pq_buf_init(&b);
+  pq_json_values(&b, PQ_DOUBLE, 0, 0, d, 8, 0);
+  pq_buf_byte(&b, 0);
+  CHECK(strcmp((char *)b.data, "0.1,-0.0,null,9e999,-9e999,1.0,1e+300,4.94065645841247e-324") == 0,
+        "JSON reals: %s", (char *)b.data);
+  b.len = 0;
+  float f[] = {0.1f, 3.4028235e38f};
+  pq_json_values(&b, PQ_FLOAT, 0, 0, f, 2, 0);
+  pq_buf_byte(&b, 0);
+  CHECK(strcmp((char *)b.data, "0.1,3.4028235e+38") == 0, "JSON floats: %s", (char *)b.data);
+  b.len = 0;
+  pq_bytes s[] = {str("a\"b\\\n\x01"), {(const uint8_t *)"\xff\x00", 2}};
+  pq_json_values(&b, PQ_BYTE_ARRAY, 0, 0, s, 2, 0);
+  pq_buf_byte(&b, 0);
+  CHECK(strcmp((char *)b.data, "\"a\\\"b\\\\\\n\\u0001\",\"FF00\"") == 0, "JSON strings: %s",
+        (char *)b.data);
+  b.len = 0;
+  int64_t ints[] = {INT64_MIN, 0, INT64_MAX};
+  pq_json_values(&b, PQ_INT64, 0, 0, ints, 3, 1);
+  pq_buf_byte(&b, 0);
+  CHECK(strcmp((char *)b.data, ",-9223372036854775808,0,9223372036854775807") == 0,
+        "JSON integers: %s", (char *)b.data);
+  pq_buf_free(&b);
+  /* ULEB128 limits. */
+  uint8_t u[11];
+  size_t pos = 0;
+  uint64_t x;
+  unhex("FFFFFFFFFFFFFFFFFF01", u);
+  CHECK(pq_uleb_read(u, 10, &pos, &x) == 0 && x == UINT64_MAX, "ULEB128 of 2^64-1");
+  pos = 0;
+  unhex("FFFFFFFFFFFFFFFFFF02", u);
+  CHECK(pq_uleb_read(u, 10, &pos, &x) == 2, "ULEB128 over 64 bits");
+  pos = 0;
+  CHECK(pq_uleb_read(u, 3, &pos, &x) == 1, "ULEB128 cut short");
+}
+
+int main(void) {
+  vals_a = malloc(MAXN * 24);
+  vals_b = malloc(MAXN * 24);
+  arena_cap = 64u << 20;
+  arena = malloc(arena_cap);
+  copies_cap = 64u << 20;
+  copies = malloc(copies_cap);
+  rng_state = 20261122;
+  test_bitpack();
+  test_spec_examples();
+  test_reader_acceptance();
+  test_round_trips();
+  test_corruption();
+  test_misc();
+  free(vals_a);
+  free(vals_b);
+  free(arena);
+  free(copies);
+  printf("%d passed, %d failed\n", npass, nfail);
+  return nfail != 0;
+}
