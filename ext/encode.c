@@ -116,10 +116,13 @@ static char *encConvert(EncodeState *s, sqlite3_value *v, uint8_t *slot,
       }
       size_t n = (size_t)sqlite3_value_bytes(v);
       if (n != w) {
+        /* (SQLite's printf has no %zu.) */
         return sqlite3_mprintf(
-            "parquet_encode: %s: value %llu is %zu bytes, %s needs %zu",
-            pq_encoding_name(s->p.encoding), (unsigned long long)s->n, n,
-            s->p.type == PQ_INT96 ? "INT96" : "FIXED_LEN_BYTE_ARRAY", w);
+            "parquet_encode: %s: value %llu is %lld bytes, %s needs %lld",
+            pq_encoding_name(s->p.encoding), (unsigned long long)s->n,
+            (long long)n,
+            s->p.type == PQ_INT96 ? "INT96" : "FIXED_LEN_BYTE_ARRAY",
+            (long long)w);
       }
       *fixed = p ? p : (const uint8_t *)"";
       return NULL;
@@ -212,8 +215,12 @@ static void encFinal(sqlite3_context *ctx) {
     } else if (rc || !s->enc) {
       sqlite3_result_error_nomem(ctx);
     } else {
+      int is_dict = s->p.encoding == PQ_PLAIN_DICTIONARY ||
+                    s->p.encoding == PQ_RLE_DICTIONARY;
       pq_buf *r = s->p.dictionary_part ? &dict : &out;
-      if (r->len == 0) {
+      if (s->p.dictionary_part && !is_dict) {
+        sqlite3_result_null(ctx);   /* no dictionary: sizes add up */
+      } else if (r->len == 0) {
         sqlite3_result_zeroblob(ctx, 0);
       } else {
         sqlite3_result_blob64(ctx, r->data, r->len, free);

@@ -472,11 +472,6 @@ int pq_params_resolve(pq_params *p, int need_type, pq_error *err) {
     return pq_fail(err, PQ_MISUSE, en, "type %s is not supported (%s)",
                    pq_type_name(p->type), encodings[p->encoding].types);
   }
-  if (p->dictionary_part && p->encoding != PQ_PLAIN_DICTIONARY &&
-      p->encoding != PQ_RLE_DICTIONARY) {
-    return pq_fail(err, PQ_MISUSE, en,
-                   "the option \"part\" applies to dictionary encodings only");
-  }
   if (p->encoding == PQ_RLE || p->encoding == PQ_BIT_PACKED) {
     if (p->type == PQ_BOOLEAN) {
       if (p->bit_width != -1 && p->bit_width != 1) {

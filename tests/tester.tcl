@@ -6,8 +6,9 @@
 #   do_test NAME SCRIPT EXPECTED          any Tcl script's result
 #   finish_test
 #
-# A test file runs in its own interpreter with ::EXT set to the extension
-# to load; `db` is an in-memory database with it loaded.
+# Run as `tclsh tests/tester.tcl EXTENSION FILE.test`: it loads the
+# extension into `db`, an in-memory database, sources the file and ends
+# with the line "N passed, N failed".
 
 package require sqlite3
 
@@ -62,4 +63,9 @@ proc finish_test {} {
   catch {db close}
 }
 
+set ::EXT [lindex $argv 0]
+set ::TESTFILE [file tail [lindex $argv 1]]
+set ::ROOT [file normalize [file join [file dirname [info script]] ..]]
 open_db
+source [lindex $argv 1]
+puts "$::nPass passed, $::nFail failed"
