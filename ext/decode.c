@@ -13,7 +13,8 @@
 #include "ext.h"
 
 static void decodeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;   /* NULL in, NULL out */
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
+    return; /* NULL in, NULL out */
   pq_params p;
   char *msg = pqx_params("parquet_decode", argv[1], argc > 2 ? argv[2] : 0,
                          argc > 3 ? argv[3] : 0, &p);
@@ -73,7 +74,7 @@ static void decodeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   } else {
     sqlite3_result_text64(ctx, (const char *)out.data, out.len, free,
                           SQLITE_UTF8);
-    sqlite3_result_subtype(ctx, 74);   /* 'J': JSON, for json_each() etc. */
+    sqlite3_result_subtype(ctx, 74); /* 'J': JSON, for json_each() etc. */
     pq_buf_init(&out);
   }
   pq_buf_free(&out);
@@ -86,8 +87,8 @@ int pqx_register_decode(sqlite3 *db) {
 #endif
   int rc = SQLITE_OK;
   for (int n = 2; n <= 5 && rc == SQLITE_OK; n++) {
-    rc = sqlite3_create_function(db, "parquet_decode", n, flags, 0,
-                                 decodeFunc, 0, 0);
+    rc = sqlite3_create_function(db, "parquet_decode", n, flags, 0, decodeFunc,
+                                 0, 0);
   }
   return rc;
 }

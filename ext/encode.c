@@ -17,16 +17,16 @@
 #include "ext.h"
 
 typedef struct EncodeState {
-  pq_encoder *enc;           /* opened at the first non-NULL value */
-  pq_params p;               /* from the first row's arguments */
-  int ready;                 /* p has been read */
-  int failed;                /* an error was reported */
-  int is_unsigned;           /* INT32 values are levels/indices: 0..2^32-1 */
-  uint64_t n;                /* values put */
+  pq_encoder *enc; /* opened at the first non-NULL value */
+  pq_params p;     /* from the first row's arguments */
+  int ready;       /* p has been read */
+  int failed;      /* an error was reported */
+  int is_unsigned; /* INT32 values are levels/indices: 0..2^32-1 */
+  uint64_t n;      /* values put */
 } EncodeState;
 
-static const char *const sql_type_names[] = {"?", "INTEGER", "REAL", "TEXT",
-                                             "BLOB", "NULL"};
+static const char *const sql_type_names[] = {"?",    "INTEGER", "REAL",
+                                             "TEXT", "BLOB",    "NULL"};
 
 /* Reports an error once and marks the state. */
 static void encFail(sqlite3_context *ctx, EncodeState *s, char *msg) {
@@ -64,8 +64,7 @@ static char *encConvert(EncodeState *s, sqlite3_value *v, uint8_t *slot,
         return sqlite3_mprintf(
             "parquet_encode: %s: value %llu: %lld is out of range for %s",
             pq_encoding_name(s->p.encoding), (unsigned long long)s->n, x,
-            s->is_unsigned ? "levels and indices (0 to 4294967295)"
-                           : "INT32");
+            s->is_unsigned ? "levels and indices (0 to 4294967295)" : "INT32");
       }
       uint32_t u = (uint32_t)x;
       memcpy(slot, &u, 4);
@@ -103,7 +102,7 @@ static char *encConvert(EncodeState *s, sqlite3_value *v, uint8_t *slot,
       b->len = (size_t)sqlite3_value_bytes(v);
       if (!b->ptr) b->ptr = (const uint8_t *)"";
       return NULL;
-    default: {   /* INT96, FIXED_LEN_BYTE_ARRAY(n): exactly n bytes */
+    default: { /* INT96, FIXED_LEN_BYTE_ARRAY(n): exactly n bytes */
       size_t w = pq_value_size(s->p.type, s->p.type_length);
       const void *p = NULL;
       if (vt == SQLITE_BLOB) {
@@ -183,7 +182,7 @@ static void encStep(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     encFail(ctx, s, msg);
     return;
   }
-  const void *val = fixed ? (const void *)fixed
+  const void *val = fixed                        ? (const void *)fixed
                     : s->p.type == PQ_BYTE_ARRAY ? (const void *)&b
                                                  : (const void *)slot;
   pq_error err;
@@ -197,7 +196,7 @@ static void encStep(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 
 static void encFinal(sqlite3_context *ctx) {
   EncodeState *s = sqlite3_aggregate_context(ctx, 0);
-  if (!s) return;   /* no rows: NULL */
+  if (!s) return; /* no rows: NULL */
   if (!s->failed && s->ready) {
     char *msg = s->enc ? NULL : encOpen(s, NULL);
     pq_buf out, dict;
@@ -219,12 +218,12 @@ static void encFinal(sqlite3_context *ctx) {
                     s->p.encoding == PQ_RLE_DICTIONARY;
       pq_buf *r = s->p.dictionary_part ? &dict : &out;
       if (s->p.dictionary_part && !is_dict) {
-        sqlite3_result_null(ctx);   /* no dictionary: sizes add up */
+        sqlite3_result_null(ctx); /* no dictionary: sizes add up */
       } else if (r->len == 0) {
         sqlite3_result_zeroblob(ctx, 0);
       } else {
         sqlite3_result_blob64(ctx, r->data, r->len, free);
-        pq_buf_init(r);   /* SQLite owns it now */
+        pq_buf_init(r); /* SQLite owns it now */
       }
     }
     pq_buf_free(&out);

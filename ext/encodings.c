@@ -19,39 +19,34 @@
 
 #include "ext.h"
 
-enum { COL_ID, COL_NAME, COL_TYPES, COL_STATUS, COL_SUMMARY, COL_SECTION,
-       COL_TYPE };
+enum {
+  COL_ID,
+  COL_NAME,
+  COL_TYPES,
+  COL_STATUS,
+  COL_SUMMARY,
+  COL_SECTION,
+  COL_TYPE
+};
 
 typedef struct EncodingsCursor {
   sqlite3_vtab_cursor base;
-  int id;                    /* current row: encoding enum value */
-  int filter;                /* only encodings that support `type` */
+  int id;     /* current row: encoding enum value */
+  int filter; /* only encodings that support `type` */
   pq_type type;
 } EncodingsCursor;
 
-static int encConnect(sqlite3 *db, void *aux, int argc,
-                      const char *const *argv, sqlite3_vtab **ppVtab,
-                      char **pzErr) {
+static int encConnect(sqlite3 *db, void *aux, int argc, const char *const *argv,
+                      sqlite3_vtab **ppVtab, char **pzErr) {
   (void)aux;
   (void)argc;
   (void)argv;
   (void)pzErr;
-  int rc = sqlite3_declare_vtab(
+  return pqx_vtab_connect(
       db,
       "CREATE TABLE x(id INTEGER, name TEXT, types TEXT, status TEXT, "
-      "summary TEXT, section TEXT, type HIDDEN)");
-  if (rc != SQLITE_OK) return rc;
-  sqlite3_vtab *v = sqlite3_malloc(sizeof *v);
-  if (!v) return SQLITE_NOMEM;
-  memset(v, 0, sizeof *v);
-  *ppVtab = v;
-  sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
-  return SQLITE_OK;
-}
-
-static int encDisconnect(sqlite3_vtab *v) {
-  sqlite3_free(v);
-  return SQLITE_OK;
+      "summary TEXT, section TEXT, type HIDDEN)",
+      ppVtab);
 }
 
 static int encOpenCursor(sqlite3_vtab *v, sqlite3_vtab_cursor **pp) {
@@ -92,8 +87,8 @@ static int encFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   if (idxNum & 1) {
     const char *s = (const char *)sqlite3_value_text(argv[0]);
     int32_t tl;
-    if (!s || pq_type_parse(s, (size_t)sqlite3_value_bytes(argv[0]), &c->type,
-                            &tl)) {
+    if (!s ||
+        pq_type_parse(s, (size_t)sqlite3_value_bytes(argv[0]), &c->type, &tl)) {
       sqlite3_free(cur->pVtab->zErrMsg);
       cur->pVtab->zErrMsg =
           sqlite3_mprintf("parquet_encodings: unknown type '%s'", s ? s : "");
@@ -155,7 +150,7 @@ static int encBestIndex(sqlite3_vtab *tab, sqlite3_index_info *info) {
 static sqlite3_module encodingsModule = {
     .xConnect = encConnect,
     .xBestIndex = encBestIndex,
-    .xDisconnect = encDisconnect,
+    .xDisconnect = pqx_vtab_disconnect,
     .xOpen = encOpenCursor,
     .xClose = encCloseCursor,
     .xFilter = encFilter,

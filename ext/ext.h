@@ -37,12 +37,16 @@ char *pqx_core_error(const char *fn, int rc, const pq_error *err);
 
 /* Sets the result of ctx to the value at index i of a decoded batch. */
 void pqx_result_value(sqlite3_context *ctx, const void *batch, size_t i,
-                      pq_type t, int32_t type_length, int is_index,
-                      int binary);
+                      pq_type t, int32_t type_length, int is_index, int binary);
 
 /* Values a decoded batch holds: as many as fit in about 64 KiB, at least
 ** one. */
 size_t pqx_batch_values(size_t value_size);
+
+/* xConnect and xDisconnect of the pure, eponymous table-valued functions:
+** declares the schema and marks the table innocuous. */
+int pqx_vtab_connect(sqlite3 *db, const char *schema, sqlite3_vtab **pp);
+int pqx_vtab_disconnect(sqlite3_vtab *v);
 
 int pqx_register_encode(sqlite3 *db);
 int pqx_register_decode(sqlite3 *db);

@@ -5,7 +5,8 @@
 **   .load ./parquet
 **   SELECT hex(parquet_encode(v, 'DELTA_BINARY_PACKED')) FROM t;
 **   SELECT parquet_decode(X'0801080E0302C03F', 'DELTA_BINARY_PACKED');
-**   SELECT idx, value FROM parquet_values(:blob, 'BYTE_STREAM_SPLIT', 'DOUBLE');
+**   SELECT idx, value FROM parquet_values(:blob, 'BYTE_STREAM_SPLIT',
+*'DOUBLE');
 **   SELECT * FROM parquet_encodings;
 **
 ** See README.md for every function, with examples.
@@ -51,7 +52,7 @@ char *pqx_params(const char *fn, sqlite3_value *enc, sqlite3_value *type,
 }
 
 char *pqx_core_error(const char *fn, int rc, const pq_error *err) {
-  if (rc == PQ_NOMEM) return NULL;   /* callers report SQLITE_NOMEM */
+  if (rc == PQ_NOMEM) return NULL; /* callers report SQLITE_NOMEM */
   return sqlite3_mprintf("%s: %s", fn, err->msg);
 }
 
@@ -72,15 +73,11 @@ void pqx_result_value(sqlite3_context *ctx, const void *batch, size_t i,
     case PQ_BOOLEAN:
       sqlite3_result_int(ctx, ((const uint8_t *)batch)[i]);
       break;
-    case PQ_INT32:
-      sqlite3_result_int(ctx, ((const int32_t *)batch)[i]);
-      break;
+    case PQ_INT32: sqlite3_result_int(ctx, ((const int32_t *)batch)[i]); break;
     case PQ_INT64:
       sqlite3_result_int64(ctx, ((const int64_t *)batch)[i]);
       break;
-    case PQ_FLOAT:
-      sqlite3_result_double(ctx, ((const float *)batch)[i]);
-      break;
+    case PQ_FLOAT: sqlite3_result_double(ctx, ((const float *)batch)[i]); break;
     case PQ_DOUBLE:
       sqlite3_result_double(ctx, ((const double *)batch)[i]);
       break;
@@ -102,6 +99,22 @@ void pqx_result_value(sqlite3_context *ctx, const void *batch, size_t i,
   }
 }
 
+int pqx_vtab_connect(sqlite3 *db, const char *schema, sqlite3_vtab **pp) {
+  int rc = sqlite3_declare_vtab(db, schema);
+  if (rc != SQLITE_OK) return rc;
+  sqlite3_vtab *v = sqlite3_malloc(sizeof *v);
+  if (!v) return SQLITE_NOMEM;
+  memset(v, 0, sizeof *v);
+  *pp = v;
+  sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
+  return SQLITE_OK;
+}
+
+int pqx_vtab_disconnect(sqlite3_vtab *v) {
+  sqlite3_free(v);
+  return SQLITE_OK;
+}
+
 static void pqxVersionFunc(sqlite3_context *ctx, int argc,
                            sqlite3_value **argv) {
   (void)argc;
@@ -114,8 +127,8 @@ __declspec(dllexport)
 #else
 __attribute__((visibility("default")))
 #endif
-int sqlite3_parquet_init(sqlite3 *db, char **pzErrMsg,
-                         const sqlite3_api_routines *pApi) {
+    int sqlite3_parquet_init(sqlite3 *db, char **pzErrMsg,
+                             const sqlite3_api_routines *pApi) {
   (void)pzErrMsg;
   SQLITE_EXTENSION_INIT2(pApi);
   int rc = sqlite3_create_function(db, "parquet_version", 0, PQX_PURE, 0,

@@ -20,20 +20,27 @@
 
 #include "ext.h"
 
-enum { COL_IDX, COL_VALUE, COL_BLOB, COL_ENCODING, COL_TYPE, COL_OPTIONS,
-       COL_DICTIONARY };
+enum {
+  COL_IDX,
+  COL_VALUE,
+  COL_BLOB,
+  COL_ENCODING,
+  COL_TYPE,
+  COL_OPTIONS,
+  COL_DICTIONARY
+};
 #define FIRST_ARG COL_BLOB
 #define NARGS 5
 
 typedef struct ValuesCursor {
   sqlite3_vtab_cursor base;
   pq_decoder *dec;
-  uint8_t *blob;             /* copies of the arguments the decoder reads */
+  uint8_t *blob; /* copies of the arguments the decoder reads */
   uint8_t *dict;
-  void *batch;               /* decoded values */
-  size_t cap, n, pos;        /* batch capacity, fill and position */
-  sqlite3_int64 idx;         /* index of the current value */
-  pq_type type;              /* what the decoder yields */
+  void *batch;        /* decoded values */
+  size_t cap, n, pos; /* batch capacity, fill and position */
+  sqlite3_int64 idx;  /* index of the current value */
+  pq_type type;       /* what the decoder yields */
   int32_t type_length;
   int is_index;
   int binary;
@@ -47,22 +54,11 @@ static int valuesConnect(sqlite3 *db, void *aux, int argc,
   (void)argc;
   (void)argv;
   (void)pzErr;
-  int rc = sqlite3_declare_vtab(
+  return pqx_vtab_connect(
       db,
       "CREATE TABLE x(idx INTEGER, value, blob HIDDEN, encoding HIDDEN, "
-      "type HIDDEN, options HIDDEN, dictionary HIDDEN)");
-  if (rc != SQLITE_OK) return rc;
-  sqlite3_vtab *v = sqlite3_malloc(sizeof *v);
-  if (!v) return SQLITE_NOMEM;
-  memset(v, 0, sizeof *v);
-  *ppVtab = v;
-  sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
-  return SQLITE_OK;
-}
-
-static int valuesDisconnect(sqlite3_vtab *v) {
-  sqlite3_free(v);
-  return SQLITE_OK;
+      "type HIDDEN, options HIDDEN, dictionary HIDDEN)",
+      ppVtab);
 }
 
 static int valuesOpen(sqlite3_vtab *v, sqlite3_vtab_cursor **pp) {
@@ -155,7 +151,8 @@ static int valuesFilter(sqlite3_vtab_cursor *cur, int idxNum,
   if (rc) return valuesError(c, pqx_core_error("parquet_values", rc, &err));
   c->type = pq_decoder_type(c->dec, &c->is_index, &c->type_length);
   c->binary = p.binary;
-  size_t vs = c->is_index ? sizeof(uint32_t) : pq_value_size(c->type, c->type_length);
+  size_t vs =
+      c->is_index ? sizeof(uint32_t) : pq_value_size(c->type, c->type_length);
   c->cap = pqx_batch_values(vs);
   c->batch = sqlite3_malloc64(c->cap * vs);
   if (!c->batch) return SQLITE_NOMEM;
@@ -232,7 +229,7 @@ static int valuesBestIndex(sqlite3_vtab *tab, sqlite3_index_info *info) {
 static sqlite3_module valuesModule = {
     .xConnect = valuesConnect,
     .xBestIndex = valuesBestIndex,
-    .xDisconnect = valuesDisconnect,
+    .xDisconnect = pqx_vtab_disconnect,
     .xOpen = valuesOpen,
     .xClose = valuesClose,
     .xFilter = valuesFilter,

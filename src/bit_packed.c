@@ -13,8 +13,8 @@
 typedef struct bp_dec {
   pq_decoder base;
   int w;
-  uint64_t bit;              /* next bit to read */
-  uint64_t avail;            /* values the bytes hold */
+  uint64_t bit;   /* next bit to read */
+  uint64_t avail; /* values the bytes hold */
 } bp_dec;
 
 static int bp_read(pq_decoder *d, void *out, size_t max, size_t *n,
@@ -74,13 +74,13 @@ int pq_bit_packed_decoder(pq_decoder **out, const pq_params *p,
   } else {
     avail = bits / (uint64_t)w;
     if (p->count >= 0 && (uint64_t)p->count > avail) {
-      return pq_fail(err, PQ_CORRUPT, "BIT_PACKED",
-                     "%lld values of %d bits need %llu bytes, the stream has "
-                     "%zu",
-                     (long long)p->count, w,
-                     (unsigned long long)(((uint64_t)p->count * (uint64_t)w +
-                                           7) / 8),
-                     len);
+      return pq_fail(
+          err, PQ_CORRUPT, "BIT_PACKED",
+          "%lld values of %d bits need %llu bytes, the stream has "
+          "%zu",
+          (long long)p->count, w,
+          (unsigned long long)(((uint64_t)p->count * (uint64_t)w + 7) / 8),
+          len);
     }
   }
   bp_dec *s = (bp_dec *)pq_decoder_alloc(sizeof *s, p, buf, len);
@@ -98,9 +98,9 @@ int pq_bit_packed_decoder(pq_decoder **out, const pq_params *p,
 typedef struct bp_enc {
   pq_encoder base;
   pq_buf out;
-  int w;                     /* current bit width */
-  int fixed;                 /* the width was given */
-  uint64_t acc;              /* bits not yet written */
+  int w;        /* current bit width */
+  int fixed;    /* the width was given */
+  uint64_t acc; /* bits not yet written */
   int nacc;
 } bp_enc;
 
@@ -165,7 +165,7 @@ static int bp_put(pq_encoder *e, const void *v, size_t n, pq_error *err) {
                        "value %llu is %u, which does not fit in bit width %d",
                        (unsigned long long)(e->count + i), u[i], s->w);
       }
-      e->count += i;   /* bp_widen re-packs what is already written */
+      e->count += i; /* bp_widen re-packs what is already written */
       int rc = bp_widen(s, pq_bit_width64(u[i]));
       e->count -= i;
       if (rc) return pq_nomem(err, "BIT_PACKED");
@@ -175,8 +175,7 @@ static int bp_put(pq_encoder *e, const void *v, size_t n, pq_error *err) {
   return PQ_OK;
 }
 
-static int bp_finish(pq_encoder *e, pq_buf *out, pq_buf *dict,
-                     pq_error *err) {
+static int bp_finish(pq_encoder *e, pq_buf *out, pq_buf *dict, pq_error *err) {
   (void)dict;
   (void)err;
   bp_enc *s = (bp_enc *)e;
@@ -185,10 +184,11 @@ static int bp_finish(pq_encoder *e, pq_buf *out, pq_buf *dict,
   return PQ_OK;
 }
 
-static void bp_destroy(pq_encoder *e) { pq_buf_free(&((bp_enc *)e)->out); }
+static void bp_destroy(pq_encoder *e) {
+  pq_buf_free(&((bp_enc *)e)->out);
+}
 
-int pq_bit_packed_encoder(pq_encoder **out, const pq_params *p,
-                          pq_error *err) {
+int pq_bit_packed_encoder(pq_encoder **out, const pq_params *p, pq_error *err) {
   bp_enc *s = (bp_enc *)pq_encoder_alloc(sizeof *s, p);
   if (!s) return pq_nomem(err, "BIT_PACKED");
   s->fixed = p->bit_width >= 0;

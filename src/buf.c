@@ -1,11 +1,13 @@
 /*
 ** buf.c -- growable buffers, error messages and varints.
 */
-#include "internal.h"
-
 #include <stdio.h>
 
-void pq_buf_init(pq_buf *b) { memset(b, 0, sizeof *b); }
+#include "internal.h"
+
+void pq_buf_init(pq_buf *b) {
+  memset(b, 0, sizeof *b);
+}
 
 void pq_buf_free(pq_buf *b) {
   free(b->data);
@@ -64,10 +66,10 @@ int pq_uleb_read(const uint8_t *p, size_t len, size_t *pos, uint64_t *out) {
   for (int shift = 0;; shift += 7) {
     if (i >= len) return 1;
     uint8_t c = p[i++];
-    if (shift == 63 && (c & 0x7e)) return 2;   /* bits beyond the 64th */
+    if (shift == 63 && (c & 0x7e)) return 2; /* bits beyond the 64th */
     v |= (uint64_t)(c & 0x7f) << shift;
     if (!(c & 0x80)) break;
-    if (shift == 63) return 2;                 /* an 11th byte */
+    if (shift == 63) return 2; /* an 11th byte */
   }
   *pos = i;
   *out = v;
@@ -114,11 +116,11 @@ int pq_utf8_valid(const uint8_t *p, size_t n) {
     } else if (c >= 0xe0 && c <= 0xef) {
       k = 2;
       if (c == 0xe0) lo = 0xa0;
-      if (c == 0xed) hi = 0x9f;                /* no surrogates */
+      if (c == 0xed) hi = 0x9f; /* no surrogates */
     } else if (c >= 0xf0 && c <= 0xf4) {
       k = 3;
       if (c == 0xf0) lo = 0x90;
-      if (c == 0xf4) hi = 0x8f;                /* nothing past U+10FFFF */
+      if (c == 0xf4) hi = 0x8f; /* nothing past U+10FFFF */
     } else {
       return 0;
     }

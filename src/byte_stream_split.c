@@ -11,9 +11,9 @@ static const char BSS[] = "BYTE_STREAM_SPLIT";
 
 typedef struct bss_dec {
   pq_decoder base;
-  size_t k;                  /* bytes per value */
-  size_t n;                  /* values in the stream */
-  size_t next;               /* next value */
+  size_t k;    /* bytes per value */
+  size_t n;    /* values in the stream */
+  size_t next; /* next value */
 } bss_dec;
 
 /* Gathers values [first, first+m) of an N-value stream of K-byte values
@@ -110,8 +110,7 @@ static int bss_put(pq_encoder *e, const void *v, size_t n, pq_error *err) {
   return PQ_OK;
 }
 
-static int bss_finish(pq_encoder *e, pq_buf *out, pq_buf *dict,
-                      pq_error *err) {
+static int bss_finish(pq_encoder *e, pq_buf *out, pq_buf *dict, pq_error *err) {
   (void)dict;
   (void)err;
   bss_enc *s = (bss_enc *)e;
@@ -131,7 +130,9 @@ static int bss_finish(pq_encoder *e, pq_buf *out, pq_buf *dict,
   return PQ_OK;
 }
 
-static void bss_destroy(pq_encoder *e) { pq_buf_free(&((bss_enc *)e)->plain); }
+static void bss_destroy(pq_encoder *e) {
+  pq_buf_free(&((bss_enc *)e)->plain);
+}
 
 int pq_bss_encoder(pq_encoder **out, const pq_params *p, pq_error *err) {
   bss_enc *s = (bss_enc *)pq_encoder_alloc(sizeof *s, p);

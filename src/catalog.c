@@ -2,9 +2,9 @@
 ** catalog.c -- names of types and encodings, the catalogue of encodings,
 ** and the parameters (options) of a stream.
 */
-#include "internal.h"
-
 #include <stdio.h>
+
+#include "internal.h"
 
 static const char *const type_names[8] = {
     "BOOLEAN", "INT32",  "INT64",      "INT96",
@@ -52,8 +52,8 @@ static const pq_encoding_info encodings[PQ_ENCODING_COUNT] = {
      "indices into a PLAIN dictionary as a bit width byte and RLE/bit-packed "
      "runs",
      "Encodings.md#DICTIONARY", 1},
-    {9, "BYTE_STREAM_SPLIT", "FLOAT, DOUBLE, INT32, INT64, FIXED_LEN_BYTE_ARRAY",
-     "current",
+    {9, "BYTE_STREAM_SPLIT",
+     "FLOAT, DOUBLE, INT32, INT64, FIXED_LEN_BYTE_ARRAY", "current",
      "byte k of every value in stream k, the streams concatenated; helps a "
      "codec that follows",
      "Encodings.md#BYTESTREAMSPLIT", 1},
@@ -79,22 +79,17 @@ int pq_encoding_supports(pq_encoding e, pq_type t) {
   switch (e) {
     case PQ_PLAIN:
     case PQ_PLAIN_DICTIONARY:
-    case PQ_RLE_DICTIONARY:
-      return 1;
-    case PQ_RLE:
-      return t == PQ_BOOLEAN;
+    case PQ_RLE_DICTIONARY: return 1;
+    case PQ_RLE: return t == PQ_BOOLEAN;
     case PQ_GROUP_VAR_INT:
-    case PQ_DELTA_BINARY_PACKED:
-      return t == PQ_INT32 || t == PQ_INT64;
-    case PQ_DELTA_LENGTH_BYTE_ARRAY:
-      return t == PQ_BYTE_ARRAY;
+    case PQ_DELTA_BINARY_PACKED: return t == PQ_INT32 || t == PQ_INT64;
+    case PQ_DELTA_LENGTH_BYTE_ARRAY: return t == PQ_BYTE_ARRAY;
     case PQ_DELTA_BYTE_ARRAY:
       return t == PQ_BYTE_ARRAY || t == PQ_FIXED_LEN_BYTE_ARRAY;
     case PQ_BYTE_STREAM_SPLIT:
       return t == PQ_FLOAT || t == PQ_DOUBLE || t == PQ_INT32 ||
              t == PQ_INT64 || t == PQ_FIXED_LEN_BYTE_ARRAY;
-    default:
-      return 0;
+    default: return 0;
   }
 }
 
@@ -258,7 +253,10 @@ static int jvalue_read(jscan *j, jvalue *v) {
     v->kind = JV_STRING;
     return jstring(j, v->str, sizeof v->str);
   }
-  static const struct { const char *w; int kind, val; } words[] = {
+  static const struct {
+    const char *w;
+    int kind, val;
+  } words[] = {
       {"true", JV_BOOL, 1}, {"false", JV_BOOL, 0}, {"null", JV_NULL, 0}};
   for (size_t k = 0; k < 3; k++) {
     size_t m = strlen(words[k].w);
@@ -279,8 +277,8 @@ static int jvalue_read(jscan *j, jvalue *v) {
     if (u > (uint64_t)INT64_MAX) return 0;
   }
   /* Only integers: a fraction or exponent is an error. */
-  if (j->i < j->n && (j->s[j->i] == '.' || j->s[j->i] == 'e' ||
-                      j->s[j->i] == 'E'))
+  if (j->i < j->n &&
+      (j->s[j->i] == '.' || j->s[j->i] == 'e' || j->s[j->i] == 'E'))
     return 0;
   v->kind = JV_INT;
   v->i = neg ? -(int64_t)u : (int64_t)u;
@@ -307,7 +305,8 @@ static int want_int(const jvalue *v, const char *key, int64_t lo, int64_t hi,
 static int want_bool(const jvalue *v, const char *key, int *out,
                      pq_error *err) {
   if (v->kind == JV_NULL) return PQ_OK;
-  if (v->kind != JV_BOOL) return opt_fail(err, "\"%s\" must be true or false", key);
+  if (v->kind != JV_BOOL)
+    return opt_fail(err, "\"%s\" must be true or false", key);
   *out = (int)v->i;
   return PQ_OK;
 }
@@ -364,7 +363,7 @@ int pq_params_parse_options(pq_params *p, const char *json, size_t n,
                             pq_error *err) {
   jscan j = {json, n, 0};
   jspace(&j);
-  if (j.i == j.n) return PQ_OK;              /* empty text: no options */
+  if (j.i == j.n) return PQ_OK; /* empty text: no options */
   if (j.s[j.i] != '{') {
     return pq_fail(err, PQ_MISUSE, "options", "expected a JSON object");
   }
@@ -419,15 +418,11 @@ int pq_params_parse_options(pq_params *p, const char *json, size_t n,
 static int default_type(pq_encoding e) {
   switch (e) {
     case PQ_RLE:
-    case PQ_BIT_PACKED:
-      return PQ_INT32;
-    case PQ_DELTA_BINARY_PACKED:
-      return PQ_INT64;
+    case PQ_BIT_PACKED: return PQ_INT32;
+    case PQ_DELTA_BINARY_PACKED: return PQ_INT64;
     case PQ_DELTA_LENGTH_BYTE_ARRAY:
-    case PQ_DELTA_BYTE_ARRAY:
-      return PQ_BYTE_ARRAY;
-    default:
-      return -1;
+    case PQ_DELTA_BYTE_ARRAY: return PQ_BYTE_ARRAY;
+    default: return -1;
   }
 }
 
@@ -459,14 +454,9 @@ int pq_params_resolve(pq_params *p, int need_type, pq_error *err) {
   }
   int ok;
   switch (p->encoding) {
-    case PQ_RLE:
-      ok = p->type == PQ_BOOLEAN || p->type == PQ_INT32;
-      break;
-    case PQ_BIT_PACKED:
-      ok = p->type == PQ_INT32;
-      break;
-    default:
-      ok = pq_encoding_supports(p->encoding, p->type);
+    case PQ_RLE: ok = p->type == PQ_BOOLEAN || p->type == PQ_INT32; break;
+    case PQ_BIT_PACKED: ok = p->type == PQ_INT32; break;
+    default: ok = pq_encoding_supports(p->encoding, p->type);
   }
   if (!ok) {
     return pq_fail(err, PQ_MISUSE, en, "type %s is not supported (%s)",
@@ -476,13 +466,12 @@ int pq_params_resolve(pq_params *p, int need_type, pq_error *err) {
     if (p->type == PQ_BOOLEAN) {
       if (p->bit_width != -1 && p->bit_width != 1) {
         return pq_fail(err, PQ_MISUSE, en,
-                       "BOOLEAN values have bit width 1, not %d",
-                       p->bit_width);
+                       "BOOLEAN values have bit width 1, not %d", p->bit_width);
       }
       p->bit_width = 1;
     } else if (p->bit_width > 32) {
-      return pq_fail(err, PQ_MISUSE, en,
-                     "bit width %d is above 32", p->bit_width);
+      return pq_fail(err, PQ_MISUSE, en, "bit width %d is above 32",
+                     p->bit_width);
     }
     if (p->length_prefix == -1) {
       p->length_prefix = p->encoding == PQ_RLE && p->type == PQ_BOOLEAN;

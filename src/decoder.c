@@ -9,8 +9,8 @@ int pq_decoder_open(pq_decoder **out, const pq_params *params,
                     size_t dict_len, pq_error *err) {
   *out = NULL;
   pq_params p = *params;
-  int is_dict = p.encoding == PQ_PLAIN_DICTIONARY ||
-                p.encoding == PQ_RLE_DICTIONARY;
+  int is_dict =
+      p.encoding == PQ_PLAIN_DICTIONARY || p.encoding == PQ_RLE_DICTIONARY;
   int rc = pq_params_resolve(&p, !is_dict || dict != NULL, err);
   if (rc) return rc;
   if (!buf) buf = (const uint8_t *)"";
@@ -23,11 +23,19 @@ int pq_decoder_open(pq_decoder **out, const pq_params *params,
       rc = pq_dict_decoder(&d, &p, buf, len, dict, dict_len, err);
       break;
     case PQ_RLE: rc = pq_rle_decoder(&d, &p, buf, len, err); break;
-    case PQ_BIT_PACKED: rc = pq_bit_packed_decoder(&d, &p, buf, len, err); break;
-    case PQ_DELTA_BINARY_PACKED: rc = pq_delta_decoder(&d, &p, buf, len, err); break;
-    case PQ_DELTA_LENGTH_BYTE_ARRAY: rc = pq_dlba_decoder(&d, &p, buf, len, err); break;
+    case PQ_BIT_PACKED:
+      rc = pq_bit_packed_decoder(&d, &p, buf, len, err);
+      break;
+    case PQ_DELTA_BINARY_PACKED:
+      rc = pq_delta_decoder(&d, &p, buf, len, err);
+      break;
+    case PQ_DELTA_LENGTH_BYTE_ARRAY:
+      rc = pq_dlba_decoder(&d, &p, buf, len, err);
+      break;
     case PQ_DELTA_BYTE_ARRAY: rc = pq_dba_decoder(&d, &p, buf, len, err); break;
-    case PQ_BYTE_STREAM_SPLIT: rc = pq_bss_decoder(&d, &p, buf, len, err); break;
+    case PQ_BYTE_STREAM_SPLIT:
+      rc = pq_bss_decoder(&d, &p, buf, len, err);
+      break;
     default:
       return pq_fail(err, PQ_UNSUPPORTED, pq_encoding_name(p.encoding),
                      "not implemented in this version");

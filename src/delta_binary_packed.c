@@ -74,12 +74,11 @@ int pq_delta_reader_init(pq_delta_reader *r, const uint8_t *buf, size_t len,
       return pq_fail(err, PQ_CORRUPT, label,
                      "header: %llu values need %llu blocks of at least %llu "
                      "bytes after offset %zu, %zu bytes remain",
-                     (unsigned long long)r->total,
-                     (unsigned long long)blocks, (unsigned long long)per,
-                     base + r->pos, left);
+                     (unsigned long long)r->total, (unsigned long long)blocks,
+                     (unsigned long long)per, base + r->pos, left);
     }
   }
-  r->mb = r->mb_count;       /* so the first miniblock starts a block */
+  r->mb = r->mb_count; /* so the first miniblock starts a block */
   return PQ_OK;
 }
 
@@ -124,7 +123,8 @@ static int delta_next_miniblock(pq_delta_reader *r, pq_error *err) {
                    r->base + (size_t)(r->widths + r->mb - r->buf), maxw);
   }
   /* Values still owed after the chunk in hand. */
-  uint64_t owed = r->total - r->yielded - (uint64_t)(r->chunk_len - r->chunk_pos);
+  uint64_t owed =
+      r->total - r->yielded - (uint64_t)(r->chunk_len - r->chunk_pos);
   uint64_t values = r->mb_values < owed ? r->mb_values : owed;
   uint64_t bytes = r->mb_values * (uint64_t)w / 8;
   size_t avail = r->len - r->pos;
@@ -175,11 +175,17 @@ static void delta_fill_chunk(pq_delta_reader *r) {
   r->chunk_pos = 0;
 }
 
-int pq_delta_reader_read(pq_delta_reader *r, int64_t *out, size_t max,
-                         size_t *n, pq_error *err) {
+int pq_delta_reader_read(pq_delta_reader *r, void *out, size_t max, size_t *n,
+                         pq_error *err) {
+  int32_t *o32 = out;
+  int64_t *o64 = out;
   size_t k = 0;
   if (r->yielded == 0 && r->total > 0 && max > 0) {
-    out[k++] = r->is32 ? (int64_t)(int32_t)(uint32_t)r->last : (int64_t)r->last;
+    if (r->is32) {
+      o32[k++] = (int32_t)(uint32_t)r->last;
+    } else {
+      o64[k++] = (int64_t)r->last;
+    }
     r->yielded = 1;
   }
   while (k < max && r->yielded < r->total) {
@@ -190,7 +196,6 @@ int pq_delta_reader_read(pq_delta_reader *r, int64_t *out, size_t max,
           *n = k;
           return rc;
         }
-        if (r->mb_left == 0) continue;
       }
       delta_fill_chunk(r);
     }
@@ -200,14 +205,16 @@ int pq_delta_reader_read(pq_delta_reader *r, int64_t *out, size_t max,
     const uint64_t *c = r->chunk + r->chunk_pos;
     uint64_t v = r->last, md = r->min_delta;
     if (r->is32) {
+      uint32_t v32 = (uint32_t)v, md32 = (uint32_t)md;
       for (uint64_t i = 0; i < m; i++) {
-        v = (uint32_t)(v + c[i] + md);
-        out[k + i] = (int32_t)(uint32_t)v;
+        v32 += (uint32_t)c[i] + md32;
+        o32[k + i] = (int32_t)v32;
       }
+      v = v32;
     } else {
       for (uint64_t i = 0; i < m; i++) {
         v += c[i] + md;
-        out[k + i] = (int64_t)v;
+        o64[k + i] = (int64_t)v;
       }
     }
     r->last = v;
@@ -215,7 +222,6 @@ int pq_delta_reader_read(pq_delta_reader *r, int64_t *out, size_t max,
     r->yielded += m;
     k += (size_t)m;
   }
-  if (r->yielded == r->total && r->chunk_pos == r->chunk_len) r->end = r->pos;
   *n = k;
   return PQ_OK;
 }
@@ -239,9 +245,8 @@ int pq_delta_reader_size(const pq_delta_reader *r0, size_t *size,
       return pq_fail(err, PQ_CORRUPT, r.label,
                      "block %llu: %llu bit widths at offset %zu, %zu bytes "
                      "remain",
-                     (unsigned long long)block,
-                     (unsigned long long)r.mb_count, r.base + pos,
-                     r.len - pos);
+                     (unsigned long long)block, (unsigned long long)r.mb_count,
+                     r.base + pos, r.len - pos);
     }
     const uint8_t *widths = r.buf + pos;
     pos += (size_t)r.mb_count;
@@ -252,8 +257,7 @@ int pq_delta_reader_size(const pq_delta_reader *r0, size_t *size,
                        "miniblock %llu of block %llu: bit width %d at offset "
                        "%zu is above %d",
                        (unsigned long long)m, (unsigned long long)block, w,
-                       r.base + (size_t)(widths + m - r.buf),
-                       r.is32 ? 32 : 64);
+                       r.base + (size_t)(widths + m - r.buf), r.is32 ? 32 : 64);
       }
       uint64_t bytes = r.mb_values * (uint64_t)w / 8;
       if (bytes > r.len - pos) {
@@ -377,8 +381,8 @@ void pq_delta_writer_put(pq_delta_writer *w, uint64_t v) {
 
 void pq_delta_writer_finish(pq_delta_writer *w, pq_buf *out) {
   delta_flush_block(w);
-  int64_t first = w->is32 ? (int64_t)(int32_t)(uint32_t)w->first
-                          : (int64_t)w->first;
+  int64_t first =
+      w->is32 ? (int64_t)(int32_t)(uint32_t)w->first : (int64_t)w->first;
   pq_buf_uleb(out, w->block_size);
   pq_buf_uleb(out, w->mb_count);
   pq_buf_uleb(out, w->total);
@@ -398,28 +402,11 @@ void pq_delta_writer_free(pq_delta_writer *w) {
 typedef struct delta_dec {
   pq_decoder base;
   pq_delta_reader r;
-  int64_t tmp[256];          /* INT32: values before narrowing */
 } delta_dec;
 
 static int delta_read(pq_decoder *d, void *out, size_t max, size_t *n,
                       pq_error *err) {
-  delta_dec *s = (delta_dec *)d;
-  if (d->out_type == PQ_INT64) return pq_delta_reader_read(&s->r, out, max, n, err);
-  int32_t *o = out;
-  size_t k = 0;
-  while (k < max) {
-    size_t got, want = max - k < 256 ? max - k : 256;
-    int rc = pq_delta_reader_read(&s->r, s->tmp, want, &got, err);
-    for (size_t i = 0; i < got; i++) o[k + i] = (int32_t)s->tmp[i];
-    k += got;
-    if (rc) {
-      *n = k;
-      return rc;
-    }
-    if (got < want) break;
-  }
-  *n = k;
-  return PQ_OK;
+  return pq_delta_reader_read(&((delta_dec *)d)->r, out, max, n, err);
 }
 
 int pq_delta_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
@@ -442,7 +429,8 @@ static int delta_put(pq_encoder *e, const void *v, size_t n, pq_error *err) {
   delta_enc *s = (delta_enc *)e;
   if (e->p.type == PQ_INT32) {
     const int32_t *x = v;
-    for (size_t i = 0; i < n; i++) pq_delta_writer_put(&s->w, (uint64_t)(int64_t)x[i]);
+    for (size_t i = 0; i < n; i++)
+      pq_delta_writer_put(&s->w, (uint64_t)(int64_t)x[i]);
   } else {
     const int64_t *x = v;
     for (size_t i = 0; i < n; i++) pq_delta_writer_put(&s->w, (uint64_t)x[i]);

@@ -16,12 +16,12 @@ static const char DBA[] = "DELTA_BYTE_ARRAY";
 typedef struct dba_dec {
   pq_decoder base;
   pq_delta_reader prefixes, suffixes;
-  size_t data;               /* offset of the next suffix's bytes */
-  pq_buf prev;               /* the previous value */
-  pq_buf arena;              /* BYTE_ARRAY: the values of the last batch */
-  int64_t pre[256], suf[256];
+  size_t data;  /* offset of the next suffix's bytes */
+  pq_buf prev;  /* the previous value */
+  pq_buf arena; /* BYTE_ARRAY: the values of the last batch */
+  int32_t pre[256], suf[256];
   pq_bytes sfx[256];
-  size_t ends[256];          /* end of each value in the arena */
+  size_t ends[256]; /* end of each value in the arena */
 } dba_dec;
 
 /* Decodes values first .. first+m-1 into fixed (FIXED_LEN_BYTE_ARRAY) or o
@@ -31,7 +31,8 @@ static int dba_batch(dba_dec *s, uint64_t first, uint8_t *fixed, pq_bytes *o,
   pq_decoder *d = &s->base;
   size_t got1, got2;
   int rc = pq_delta_reader_read(&s->prefixes, s->pre, m, &got1, err);
-  if (rc == PQ_OK) rc = pq_delta_reader_read(&s->suffixes, s->suf, m, &got2, err);
+  if (rc == PQ_OK)
+    rc = pq_delta_reader_read(&s->suffixes, s->suf, m, &got2, err);
   if (rc) return rc;
   if (got1 != m || got2 != m) {
     return pq_fail(err, PQ_CORRUPT, DBA,
@@ -40,19 +41,18 @@ static int dba_batch(dba_dec *s, uint64_t first, uint8_t *fixed, pq_bytes *o,
                    got1 < got2 ? "prefix" : "suffix",
                    got1 < got2 ? "suffix" : "prefix");
   }
-  rc = pq_slice_lengths(d->buf, d->len, &s->data, s->suf, m, s->sfx, first,
-                        DBA, err);
+  rc = pq_slice_lengths(d->buf, d->len, &s->data, s->suf, m, s->sfx, first, DBA,
+                        err);
   if (rc) return rc;
   int32_t tl = d->p.type_length;
   for (size_t i = 0; i < m; i++) {
     uint64_t at = first + i;
-    int64_t p = s->pre[i];
+    int32_t p = s->pre[i];
     if (p < 0 || (uint64_t)p > s->prev.len) {
-      return pq_fail(err, PQ_CORRUPT, DBA,
-                     "value %llu: prefix length %lld %s",
-                     (unsigned long long)at, (long long)p,
-                     p < 0 ? "is negative"
-                           : "is longer than the previous value");
+      return pq_fail(
+          err, PQ_CORRUPT, DBA, "value %llu: prefix length %d %s",
+          (unsigned long long)at, p,
+          p < 0 ? "is negative" : "is longer than the previous value");
     }
     size_t vlen = (size_t)p + s->sfx[i].len;
     if (fixed && vlen != (size_t)tl) {
@@ -98,10 +98,10 @@ static int dba_read(pq_decoder *d, void *out, size_t max, size_t *n,
   size_t k = 0;
   while (k < max) {
     size_t m = max - k < 256 ? max - k : 256;
-    int rc = dba_batch(
-        s, d->done + k,
-        fixed ? (uint8_t *)out + k * (size_t)d->p.type_length : NULL,
-        fixed ? NULL : (pq_bytes *)out + k, m, err);
+    int rc =
+        dba_batch(s, d->done + k,
+                  fixed ? (uint8_t *)out + k * (size_t)d->p.type_length : NULL,
+                  fixed ? NULL : (pq_bytes *)out + k, m, err);
     if (rc) {
       *n = k;
       return rc;
@@ -185,8 +185,7 @@ static int dba_put(pq_encoder *e, const void *v, size_t n, pq_error *err) {
   return s->prev.oom ? pq_nomem(err, DBA) : PQ_OK;
 }
 
-static int dba_finish(pq_encoder *e, pq_buf *out, pq_buf *dict,
-                      pq_error *err) {
+static int dba_finish(pq_encoder *e, pq_buf *out, pq_buf *dict, pq_error *err) {
   (void)dict;
   (void)err;
   dba_enc *s = (dba_enc *)e;

@@ -14,26 +14,26 @@ static const char DLBA[] = "DELTA_LENGTH_BYTE_ARRAY";
 typedef struct dlba_dec {
   pq_decoder base;
   pq_delta_reader lens;
-  size_t data;               /* offset of the next value's bytes */
-  int64_t tmp[256];
+  size_t data; /* offset of the next value's bytes */
+  int32_t tmp[256];
 } dlba_dec;
 
 int pq_slice_lengths(const uint8_t *buf, size_t len, size_t *data,
-                     const int64_t *lens, size_t n, pq_bytes *out,
+                     const int32_t *lens, size_t n, pq_bytes *out,
                      uint64_t first, const char *label, pq_error *err) {
   for (size_t i = 0; i < n; i++) {
-    int64_t l = lens[i];
+    int32_t l = lens[i];
     size_t left = len - *data;
     if (l < 0) {
-      return pq_fail(err, PQ_CORRUPT, label, "value %llu: length %lld is negative",
-                     (unsigned long long)(first + i), (long long)l);
+      return pq_fail(err, PQ_CORRUPT, label,
+                     "value %llu: length %d is negative",
+                     (unsigned long long)(first + i), l);
     }
     if ((uint64_t)l > left) {
       return pq_fail(err, PQ_CORRUPT, label,
-                     "value %llu: length %lld at offset %zu exceeds the %zu "
+                     "value %llu: length %d at offset %zu exceeds the %zu "
                      "bytes that remain",
-                     (unsigned long long)(first + i), (long long)l, *data,
-                     left);
+                     (unsigned long long)(first + i), l, *data, left);
     }
     out[i].ptr = buf + *data;
     out[i].len = (size_t)l;

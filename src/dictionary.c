@@ -11,9 +11,9 @@
 ** Values are equal when their bytes are: 0.0 and -0.0, or two NaNs with
 ** different payloads, are different entries.
 */
-#include "internal.h"
-
 #include <stdio.h>
+
+#include "internal.h"
 
 /* ---- Decoder ------------------------------------------------------------ */
 
@@ -23,10 +23,10 @@ typedef struct dict_dec {
   const char *label;
   /* The dictionary, when given. */
   int have_dict;
-  const uint8_t *dict;       /* fixed-width entries back to back */
+  const uint8_t *dict; /* fixed-width entries back to back */
   size_t entries;
-  size_t width;              /* bytes per entry; 0 for BYTE_ARRAY, BOOLEAN */
-  pq_bytes *strings;         /* BYTE_ARRAY entries */
+  size_t width;      /* bytes per entry; 0 for BYTE_ARRAY, BOOLEAN */
+  pq_bytes *strings; /* BYTE_ARRAY entries */
   uint32_t idx[256];
 } dict_dec;
 
@@ -53,7 +53,8 @@ static int dict_read(pq_decoder *d, void *out, size_t max, size_t *n,
     switch (d->out_type) {
       case PQ_BOOLEAN: {
         uint8_t *o = (uint8_t *)out + k;
-        for (size_t i = 0; i < got; i++) o[i] = (s->dict[ix[i] >> 3] >> (ix[i] & 7)) & 1;
+        for (size_t i = 0; i < got; i++)
+          o[i] = (s->dict[ix[i] >> 3] >> (ix[i] & 7)) & 1;
         break;
       }
       case PQ_BYTE_ARRAY: {
@@ -78,7 +79,8 @@ static int dict_read(pq_decoder *d, void *out, size_t max, size_t *n,
       default: {
         uint8_t *o = (uint8_t *)out + k * s->width;
         for (size_t i = 0; i < got; i++)
-          memcpy(o + i * s->width, s->dict + (size_t)ix[i] * s->width, s->width);
+          memcpy(o + i * s->width, s->dict + (size_t)ix[i] * s->width,
+                 s->width);
       }
     }
     k += got;
@@ -112,7 +114,7 @@ static int dict_load(dict_dec *s, const uint8_t *dict, size_t len,
   }
   if (p->type == PQ_BYTE_ARRAY) {
     size_t n = 0, pos = 0;
-    while (pos < len) {          /* count, checking every length */
+    while (pos < len) { /* count, checking every length */
       if (len - pos < 4 || pq_load32(dict + pos) > len - pos - 4) {
         return pq_fail(err, PQ_CORRUPT, label,
                        "entry %zu at offset %zu runs past the end (%zu bytes)",
@@ -143,7 +145,7 @@ static int dict_load(dict_dec *s, const uint8_t *dict, size_t len,
   uint8_t *copy = malloc(len ? len : 1);
   if (!copy) return pq_nomem(err, s->label);
   pq_buf tmp = {copy, 0, len ? len : 1, 0};
-  pq_put_le(&tmp, dict, s->entries, w, p->type);   /* LE -> host order */
+  pq_put_le(&tmp, dict, s->entries, w, p->type); /* LE -> host order */
   s->dict = copy;
   return PQ_OK;
 }
@@ -185,13 +187,13 @@ int pq_dict_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
 
 typedef struct dict_enc {
   pq_encoder base;
-  pq_buf keys;               /* the PLAIN dictionary (BOOLEAN: a byte each) */
-  size_t *offsets;           /* BYTE_ARRAY: where each entry starts in keys */
-  uint32_t *hashes;          /* of each entry */
+  pq_buf keys;      /* the PLAIN dictionary (BOOLEAN: a byte each) */
+  size_t *offsets;  /* BYTE_ARRAY: where each entry starts in keys */
+  uint32_t *hashes; /* of each entry */
   uint32_t entries, cap_entries;
-  uint32_t *slots;           /* open addressing: entry + 1, 0 = empty */
-  uint32_t nslots;           /* a power of two, at least 2 * entries */
-  size_t width;              /* PLAIN bytes of a fixed-width value */
+  uint32_t *slots; /* open addressing: entry + 1, 0 = empty */
+  uint32_t nslots; /* a power of two, at least 2 * entries */
+  size_t width;    /* PLAIN bytes of a fixed-width value */
   pq_rle_adaptive idx;
 } dict_enc;
 
@@ -309,7 +311,8 @@ static int dict_put(pq_encoder *e, const void *v, size_t n, pq_error *err) {
       klen = s->width;
     } else {
       pq_buf tmp = {le, 0, sizeof le, 0};
-      pq_put_le(&tmp, (const uint8_t *)v + i * s->width, 1, s->width, e->p.type);
+      pq_put_le(&tmp, (const uint8_t *)v + i * s->width, 1, s->width,
+                e->p.type);
       key = le;
       klen = s->width;
     }
@@ -334,7 +337,8 @@ static int dict_finish(pq_encoder *e, pq_buf *out, pq_buf *dict,
   if (!dict) return PQ_OK;
   if (e->p.type == PQ_BOOLEAN) {
     uint8_t bits = 0;
-    for (uint32_t i = 0; i < s->entries; i++) bits |= (uint8_t)(s->keys.data[i] << i);
+    for (uint32_t i = 0; i < s->entries; i++)
+      bits |= (uint8_t)(s->keys.data[i] << i);
     if (s->entries) pq_buf_byte(dict, bits);
   } else {
     pq_buf_move(dict, &s->keys);
@@ -359,7 +363,8 @@ int pq_dict_encoder(pq_encoder **out, const pq_params *p, pq_error *err) {
   s->base.finish = dict_finish;
   s->base.destroy = dict_enc_destroy;
   *out = &s->base;
-  s->width = p->type == PQ_BOOLEAN ? 1 : pq_plain_width(p->type, p->type_length);
+  s->width =
+      p->type == PQ_BOOLEAN ? 1 : pq_plain_width(p->type, p->type_length);
   pq_rle_adaptive_init(&s->idx);
   return dict_grow_slots(s) ? pq_nomem(err, label) : PQ_OK;
 }

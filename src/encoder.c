@@ -4,8 +4,7 @@
 */
 #include "internal.h"
 
-int pq_encoder_open(pq_encoder **out, const pq_params *params,
-                    pq_error *err) {
+int pq_encoder_open(pq_encoder **out, const pq_params *params, pq_error *err) {
   *out = NULL;
   pq_params p = *params;
   int rc = pq_params_resolve(&p, 0, err);
@@ -40,16 +39,14 @@ pq_encoder *pq_encoder_alloc(size_t size, const pq_params *p) {
   return e;
 }
 
-int pq_encoder_put(pq_encoder *e, const void *values, size_t n,
-                   pq_error *err) {
+int pq_encoder_put(pq_encoder *e, const void *values, size_t n, pq_error *err) {
   if (n == 0) return PQ_OK;
   int rc = e->put(e, values, n, err);
   if (rc == PQ_OK) e->count += n;
   return rc;
 }
 
-int pq_encoder_finish(pq_encoder *e, pq_buf *out, pq_buf *dict,
-                      pq_error *err) {
+int pq_encoder_finish(pq_encoder *e, pq_buf *out, pq_buf *dict, pq_error *err) {
   int rc = e->finish(e, out, dict, err);
   if (rc == PQ_OK && (out->oom || (dict && dict->oom))) {
     rc = pq_nomem(err, pq_encoding_name(e->p.encoding));

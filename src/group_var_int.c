@@ -18,10 +18,10 @@ static const char GVI[] = "GROUP_VAR_INT";
 
 typedef struct gvi_dec {
   pq_decoder base;
-  size_t pos;                /* next group header */
-  uint64_t vals[5];          /* the current group */
-  int next, have;            /* position in it */
-  uint64_t group;            /* groups read, for messages */
+  size_t pos;       /* next group header */
+  uint64_t vals[5]; /* the current group */
+  int next, have;   /* position in it */
+  uint64_t group;   /* groups read, for messages */
 } gvi_dec;
 
 /* Reads the group at s->pos. */
@@ -149,8 +149,7 @@ static int gvi_put(pq_encoder *e, const void *v, size_t n, pq_error *err) {
   return PQ_OK;
 }
 
-static int gvi_finish(pq_encoder *e, pq_buf *out, pq_buf *dict,
-                      pq_error *err) {
+static int gvi_finish(pq_encoder *e, pq_buf *out, pq_buf *dict, pq_error *err) {
   (void)dict;
   (void)err;
   gvi_enc *s = (gvi_enc *)e;
@@ -159,7 +158,9 @@ static int gvi_finish(pq_encoder *e, pq_buf *out, pq_buf *dict,
   return PQ_OK;
 }
 
-static void gvi_destroy(pq_encoder *e) { pq_buf_free(&((gvi_enc *)e)->out); }
+static void gvi_destroy(pq_encoder *e) {
+  pq_buf_free(&((gvi_enc *)e)->out);
+}
 
 int pq_gvi_encoder(pq_encoder **out, const pq_params *p, pq_error *err) {
   gvi_enc *s = (gvi_enc *)pq_encoder_alloc(sizeof *s, p);

@@ -4,12 +4,12 @@
 #ifndef PQ_INTERNAL_H
 #define PQ_INTERNAL_H
 
-#include "parquet.h"
-
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "parquet.h"
 
 #if defined(__GNUC__)
 #define PQ_LIKELY(x) __builtin_expect(!!(x), 1)
@@ -94,10 +94,10 @@ static inline void pq_buf_byte(pq_buf *b, uint8_t v) {
 /* ---- Bit packing (bitpack.c, bitpack_gen.h) -----------------------------
 ** LSB-first packing as the RLE hybrid and DELTA_BINARY_PACKED use it.
 ** The unrolled forms take 32 values and read or write exactly 4*w bytes. */
-void pq_unpack32(int w, const uint8_t *in, uint32_t *out);   /* w 0..32 */
-void pq_unpack64(int w, const uint8_t *in, uint64_t *out);   /* w 0..64 */
-void pq_pack32(int w, const uint32_t *in, uint8_t *out);     /* w 0..32 */
-void pq_pack64(int w, const uint64_t *in, uint8_t *out);     /* w 0..64 */
+void pq_unpack32(int w, const uint8_t *in, uint32_t *out); /* w 0..32 */
+void pq_unpack64(int w, const uint8_t *in, uint64_t *out); /* w 0..64 */
+void pq_pack32(int w, const uint32_t *in, uint8_t *out);   /* w 0..32 */
+void pq_pack64(int w, const uint64_t *in, uint8_t *out);   /* w 0..64 */
 /* The deprecated BIT_PACKED order, most significant bit first. */
 void pq_unpack32_msb(int w, const uint8_t *in, uint32_t *out);
 void pq_pack32_msb(int w, const uint32_t *in, uint8_t *out);
@@ -114,17 +114,16 @@ void pq_unpack_msb(const uint8_t *in, uint64_t bit, int w, size_t n,
 ** enforces the count option: it asks read() for at most `left` values and
 ** reports a stream that ends before the count. */
 struct pq_decoder {
-  pq_params p;               /* resolved parameters */
-  const uint8_t *buf;        /* the stream */
+  pq_params p;        /* resolved parameters */
+  const uint8_t *buf; /* the stream */
   size_t len;
-  uint64_t left;             /* values still to yield; UINT64_MAX = all */
-  uint64_t done;             /* values yielded so far */
-  pq_type out_type;          /* type of the values yielded */
-  int32_t out_length;        /* its type_length */
-  int is_index;              /* yields unsigned levels or indices */
-  int (*read)(pq_decoder *d, void *out, size_t max, size_t *n,
-              pq_error *err);
-  void (*destroy)(pq_decoder *d);   /* frees what the encoding owns */
+  uint64_t left;      /* values still to yield; UINT64_MAX = all */
+  uint64_t done;      /* values yielded so far */
+  pq_type out_type;   /* type of the values yielded */
+  int32_t out_length; /* its type_length */
+  int is_index;       /* yields unsigned levels or indices */
+  int (*read)(pq_decoder *d, void *out, size_t max, size_t *n, pq_error *err);
+  void (*destroy)(pq_decoder *d); /* frees what the encoding owns */
 };
 
 /* Allocates `size` bytes (an encoding's struct, which begins with
@@ -134,75 +133,74 @@ pq_decoder *pq_decoder_alloc(size_t size, const pq_params *p,
 
 /* Each encoding's decoder constructor.  They validate what they can before
 ** any value is read and allocate their state with calloc. */
-int pq_plain_decoder(pq_decoder **out, const pq_params *p,
-                      const uint8_t *buf, size_t len, pq_error *err);
-int pq_rle_decoder(pq_decoder **out, const pq_params *p,
-                      const uint8_t *buf, size_t len, pq_error *err);
+int pq_plain_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
+                     size_t len, pq_error *err);
+int pq_rle_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
+                   size_t len, pq_error *err);
 int pq_bit_packed_decoder(pq_decoder **out, const pq_params *p,
-                      const uint8_t *buf, size_t len, pq_error *err);
-int pq_dict_decoder(pq_decoder **out, const pq_params *p,
-                    const uint8_t *buf, size_t len, const uint8_t *dict,
-                    size_t dict_len, pq_error *err);
-int pq_delta_decoder(pq_decoder **out, const pq_params *p,
-                      const uint8_t *buf, size_t len, pq_error *err);
-int pq_dlba_decoder(pq_decoder **out, const pq_params *p,
-                      const uint8_t *buf, size_t len, pq_error *err);
-int pq_dba_decoder(pq_decoder **out, const pq_params *p,
-                      const uint8_t *buf, size_t len, pq_error *err);
-int pq_bss_decoder(pq_decoder **out, const pq_params *p,
-                      const uint8_t *buf, size_t len, pq_error *err);
-int pq_gvi_decoder(pq_decoder **out, const pq_params *p,
-                      const uint8_t *buf, size_t len, pq_error *err);
+                          const uint8_t *buf, size_t len, pq_error *err);
+int pq_dict_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
+                    size_t len, const uint8_t *dict, size_t dict_len,
+                    pq_error *err);
+int pq_delta_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
+                     size_t len, pq_error *err);
+int pq_dlba_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
+                    size_t len, pq_error *err);
+int pq_dba_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
+                   size_t len, pq_error *err);
+int pq_bss_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
+                   size_t len, pq_error *err);
+int pq_gvi_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
+                   size_t len, pq_error *err);
 
 /* ---- The RLE/bit-packing hybrid run reader, shared by RLE, the dictionary
 ** index streams and (later) page levels. */
 typedef struct pq_rle_reader {
-  const uint8_t *buf;        /* the runs: buf[0..len) */
+  const uint8_t *buf; /* the runs: buf[0..len) */
   size_t len;
-  size_t pos;                /* next run header */
-  size_t base;               /* offset of buf[0] in the caller's stream */
-  const char *label;         /* for messages */
-  int w;                     /* bit width 0..32 */
-  uint64_t limit;            /* values wanted, UINT64_MAX when unknown */
-  uint32_t run_left;         /* values left in the current run */
-  int run_packed;            /* current run is bit-packed */
-  uint32_t run_value;        /* repeated value of an RLE run */
-  const uint8_t *packed;     /* next byte of a bit-packed run */
-  size_t packed_bytes;       /* bytes of it present (may be short) */
-  uint32_t chunk[32];        /* unpacked values of a bit-packed run */
+  size_t pos;            /* next run header */
+  size_t base;           /* offset of buf[0] in the caller's stream */
+  const char *label;     /* for messages */
+  int w;                 /* bit width 0..32 */
+  uint64_t limit;        /* values wanted, UINT64_MAX when unknown */
+  uint32_t run_left;     /* values left in the current run */
+  int run_packed;        /* current run is bit-packed */
+  uint32_t run_value;    /* repeated value of an RLE run */
+  const uint8_t *packed; /* next byte of a bit-packed run */
+  size_t packed_bytes;   /* bytes of it present (may be short) */
+  uint32_t chunk[32];    /* unpacked values of a bit-packed run */
   int chunk_pos, chunk_len;
-  uint64_t runs;             /* runs read, for messages */
-  uint64_t produced;         /* values returned so far */
+  uint64_t runs;     /* runs read, for messages */
+  uint64_t produced; /* values returned so far */
 } pq_rle_reader;
 
 void pq_rle_reader_init(pq_rle_reader *r, const uint8_t *buf, size_t len,
                         size_t base, int w, const char *label);
 /* Reads up to max values; *n = 0 at the end of the runs. */
-int pq_rle_reader_read(pq_rle_reader *r, uint32_t *out, size_t max,
-                       size_t *n, pq_error *err);
+int pq_rle_reader_read(pq_rle_reader *r, uint32_t *out, size_t max, size_t *n,
+                       pq_error *err);
 
 /* ---- The DELTA_BINARY_PACKED reader, shared by the DELTA_* encodings. */
 typedef struct pq_delta_reader {
-  const uint8_t *buf;        /* the stream, starting at its header */
+  const uint8_t *buf; /* the stream, starting at its header */
   size_t len;
   size_t pos;
-  size_t base;               /* offset of buf[0] in the caller's stream */
+  size_t base; /* offset of buf[0] in the caller's stream */
   const char *label;
-  int is32;                  /* INT32 arithmetic (mod 2^32) */
+  int is32; /* INT32 arithmetic (mod 2^32) */
   uint64_t block_size, mb_count, mb_values;
-  uint64_t total;            /* values the header announces */
+  uint64_t total; /* values the header announces */
   uint64_t yielded;
-  uint64_t last;             /* previous value, as unsigned bits */
-  uint64_t block;            /* index of the current block */
-  uint64_t min_delta;        /* of the current block, as unsigned bits */
-  const uint8_t *widths;     /* bit widths of the current block */
-  uint64_t mb;               /* current miniblock in the block */
-  uint64_t mb_left;          /* values of it not yet unpacked */
-  int mb_w;                  /* its bit width */
-  const uint8_t *mb_data;    /* next unread byte of it */
-  uint64_t chunk[32];        /* unpacked deltas */
+  uint64_t last;          /* previous value, as unsigned bits */
+  uint64_t block;         /* index of the current block */
+  uint64_t min_delta;     /* of the current block, as unsigned bits */
+  const uint8_t *widths;  /* bit widths of the current block */
+  uint64_t mb;            /* current miniblock in the block */
+  uint64_t mb_left;       /* values of it not yet unpacked */
+  int mb_w;               /* its bit width */
+  const uint8_t *mb_data; /* next unread byte of it */
+  uint64_t chunk[32];     /* unpacked deltas */
   int chunk_pos, chunk_len;
-  size_t end;                /* offset just past the stream, once known */
 } pq_delta_reader;
 
 /* Reads the header; fails if it is malformed or announces more values than
@@ -210,26 +208,25 @@ typedef struct pq_delta_reader {
 int pq_delta_reader_init(pq_delta_reader *r, const uint8_t *buf, size_t len,
                          size_t base, int is32, const char *label,
                          pq_error *err);
-/* Reads up to max values as int64 (is32: sign-extended int32). */
-int pq_delta_reader_read(pq_delta_reader *r, int64_t *out, size_t max,
-                         size_t *n, pq_error *err);
+/* Reads up to max values into out: int32_t when is32, else int64_t. */
+int pq_delta_reader_read(pq_delta_reader *r, void *out, size_t max, size_t *n,
+                         pq_error *err);
 /* Walks the blocks without unpacking to find where the stream ends; sets
 ** *size to its length in bytes.  The reader is left unchanged. */
-int pq_delta_reader_size(const pq_delta_reader *r, size_t *size,
-                         pq_error *err);
+int pq_delta_reader_size(const pq_delta_reader *r, size_t *size, pq_error *err);
 
 /* Slices n values whose lengths are lens[] from buf[*data..len), advancing
 ** *data (DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY's suffixes).  first is
 ** the index of the first value, for messages. */
 int pq_slice_lengths(const uint8_t *buf, size_t len, size_t *data,
-                     const int64_t *lens, size_t n, pq_bytes *out,
+                     const int32_t *lens, size_t n, pq_bytes *out,
                      uint64_t first, const char *label, pq_error *err);
 
 /* ---- Encoders -----------------------------------------------------------
 ** Every encoder embeds pq_encoder first. */
 struct pq_encoder {
   pq_params p;
-  uint64_t count;            /* values put so far */
+  uint64_t count; /* values put so far */
   int (*put)(pq_encoder *e, const void *v, size_t n, pq_error *err);
   int (*finish)(pq_encoder *e, pq_buf *out, pq_buf *dict, pq_error *err);
   void (*destroy)(pq_encoder *e);
@@ -239,8 +236,7 @@ pq_encoder *pq_encoder_alloc(size_t size, const pq_params *p);
 
 int pq_plain_encoder(pq_encoder **out, const pq_params *p, pq_error *err);
 int pq_rle_encoder(pq_encoder **out, const pq_params *p, pq_error *err);
-int pq_bit_packed_encoder(pq_encoder **out, const pq_params *p,
-                          pq_error *err);
+int pq_bit_packed_encoder(pq_encoder **out, const pq_params *p, pq_error *err);
 int pq_dict_encoder(pq_encoder **out, const pq_params *p, pq_error *err);
 int pq_delta_encoder(pq_encoder **out, const pq_params *p, pq_error *err);
 int pq_dlba_encoder(pq_encoder **out, const pq_params *p, pq_error *err);
@@ -258,12 +254,12 @@ int pq_rle_prefix(const uint8_t *buf, size_t len, size_t base,
 typedef struct pq_rle_writer {
   pq_buf *out;
   int w;
-  uint32_t pending[8];       /* values not yet committed to a run */
+  uint32_t pending[8]; /* values not yet committed to a run */
   int npending;
-  uint32_t run_value;        /* value of the trailing repeat */
-  uint64_t run_len;          /* how often it repeats at the end */
-  size_t lit_header;         /* offset of the open bit-packed run's header */
-  uint32_t lit_groups;       /* groups of 8 in the open bit-packed run */
+  uint32_t run_value;  /* value of the trailing repeat */
+  uint64_t run_len;    /* how often it repeats at the end */
+  size_t lit_header;   /* offset of the open bit-packed run's header */
+  uint32_t lit_groups; /* groups of 8 in the open bit-packed run */
 } pq_rle_writer;
 
 void pq_rle_writer_init(pq_rle_writer *w, pq_buf *out, int bit_width);
@@ -293,10 +289,10 @@ typedef struct pq_delta_writer {
   int is32;
   uint64_t block_size, mb_count, mb_values;
   uint64_t total;
-  uint64_t first, last;      /* as unsigned bits */
-  uint64_t *block;           /* deltas of the open block */
+  uint64_t first, last; /* as unsigned bits */
+  uint64_t *block;      /* deltas of the open block */
   uint64_t nblock;
-  pq_buf body;               /* the finished blocks */
+  pq_buf body; /* the finished blocks */
 } pq_delta_writer;
 
 int pq_delta_writer_init(pq_delta_writer *w, const pq_params *p, int is32,
@@ -317,8 +313,6 @@ int pq_put_byte_array(pq_buf *b, const pq_bytes *v, size_t n, uint64_t first,
 /* The PLAIN size of one value of a fixed-width type (0 for BYTE_ARRAY,
 ** BOOLEAN counts as 0 too: it is bit-packed). */
 size_t pq_plain_width(pq_type t, int32_t type_length);
-
-
 
 /* Fills in the defaults of p and checks that its encoding, type and
 ** options go together.  need_type: the caller must name the type when the

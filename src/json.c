@@ -10,10 +10,10 @@
 ** and every BYTE_ARRAY under the binary option) are strings of uppercase
 ** hex digits, as SQLite's hex() writes them.
 */
-#include "internal.h"
-
 #include <math.h>
 #include <stdio.h>
+
+#include "internal.h"
 
 static const char hexdig[] = "0123456789ABCDEF";
 
@@ -44,7 +44,8 @@ static size_t fmt_real(char *p, double d, int is_float) {
   int n = 0;
   for (int prec = is_float ? 6 : 15; prec <= (is_float ? 9 : 17); prec++) {
     n = snprintf(p, 32, "%.*g", prec, d);
-    if (is_float ? (strtof(p, NULL) == (float)d) : (strtod(p, NULL) == d)) break;
+    if (is_float ? (strtof(p, NULL) == (float)d) : (strtod(p, NULL) == d))
+      break;
   }
   /* Keep it a real in readers that tell 1 from 1.0, and keep -0.0. */
   if (!strpbrk(p, ".eE")) {
@@ -68,7 +69,7 @@ static void json_hex(pq_buf *out, const uint8_t *v, size_t n) {
 
 static void json_string(pq_buf *out, const uint8_t *v, size_t n) {
   pq_buf_byte(out, '"');
-  size_t run = 0;   /* bytes that need no escape, not yet copied */
+  size_t run = 0; /* bytes that need no escape, not yet copied */
   for (size_t i = 0; i < n; i++) {
     uint8_t c = v[i];
     if (c >= 0x20 && c != '"' && c != '\\') {
@@ -109,7 +110,8 @@ void pq_json_values(pq_buf *out, pq_type t, int32_t type_length, int binary,
     const uint8_t *v = (const uint8_t *)values + i * w;
     switch (t) {
       case PQ_BOOLEAN:
-        k += (size_t)(*v ? snprintf(p + k, 8, "true") : snprintf(p + k, 8, "false"));
+        k += (size_t)(*v ? snprintf(p + k, 8, "true")
+                         : snprintf(p + k, 8, "false"));
         break;
       case PQ_INT32: {
         int32_t x;

@@ -42,16 +42,16 @@ extern "C" {
 ** when it is not PQ_OK, fills the pq_error it was given. */
 enum {
   PQ_OK = 0,
-  PQ_CORRUPT = 1,     /* the input stream is malformed or truncated */
-  PQ_NOMEM = 2,       /* an allocation failed */
-  PQ_MISUSE = 3,      /* bad parameters: unknown name, wrong type, bad option */
-  PQ_RANGE = 4,       /* a value given to an encoder does not fit */
-  PQ_UNSUPPORTED = 5  /* valid, but not implemented by this build */
+  PQ_CORRUPT = 1,    /* the input stream is malformed or truncated */
+  PQ_NOMEM = 2,      /* an allocation failed */
+  PQ_MISUSE = 3,     /* bad parameters: unknown name, wrong type, bad option */
+  PQ_RANGE = 4,      /* a value given to an encoder does not fit */
+  PQ_UNSUPPORTED = 5 /* valid, but not implemented by this build */
 };
 
 typedef struct pq_error {
-  int code;           /* one of the PQ_ codes */
-  char msg[256];      /* "ENCODING: what was wrong at offset N" */
+  int code;      /* one of the PQ_ codes */
+  char msg[256]; /* "ENCODING: what was wrong at offset N" */
 } pq_error;
 
 /* Physical types, numbered as in parquet.thrift's enum Type. */
@@ -106,17 +106,17 @@ typedef struct pq_bytes {
 ** field to "unset"; an unset field takes the encoding's default. */
 typedef struct pq_params {
   pq_encoding encoding;
-  pq_type type;          /* physical type of the values */
-  int type_set;          /* 0 when the caller gave no type */
-  int32_t type_length;   /* FIXED_LEN_BYTE_ARRAY(n): n */
-  int64_t count;         /* values to decode; -1 = all the stream holds */
-  int bit_width;         /* RLE, BIT_PACKED: 0..32; -1 = unset */
-  int length_prefix;     /* RLE: 4-byte length prefix; -1 = default */
-  int lsb_first;         /* BIT_PACKED: read LSB-first (nonstandard) order */
-  int64_t block_size;    /* DELTA_*: values per block; -1 = 128 */
-  int64_t miniblocks;    /* DELTA_*: miniblocks per block; -1 = 4 */
-  int dictionary_part;   /* dictionary encodings: 1 = emit the dictionary */
-  int binary;            /* BYTE_ARRAY: report values as bytes, not text */
+  pq_type type;        /* physical type of the values */
+  int type_set;        /* 0 when the caller gave no type */
+  int32_t type_length; /* FIXED_LEN_BYTE_ARRAY(n): n */
+  int64_t count;       /* values to decode; -1 = all the stream holds */
+  int bit_width;       /* RLE, BIT_PACKED: 0..32; -1 = unset */
+  int length_prefix;   /* RLE: 4-byte length prefix; -1 = default */
+  int lsb_first;       /* BIT_PACKED: read LSB-first (nonstandard) order */
+  int64_t block_size;  /* DELTA_*: values per block; -1 = 128 */
+  int64_t miniblocks;  /* DELTA_*: miniblocks per block; -1 = 4 */
+  int dictionary_part; /* dictionary encodings: 1 = emit the dictionary */
+  int binary;          /* BYTE_ARRAY: report values as bytes, not text */
 } pq_params;
 
 PQ_API void pq_params_init(pq_params *p);
@@ -136,13 +136,13 @@ PQ_API const char *pq_type_name(pq_type t);
 
 /* The catalogue of encodings, for the parquet_encodings table. */
 typedef struct pq_encoding_info {
-  int id;                  /* enum number */
-  const char *name;        /* spec spelling */
-  const char *types;       /* supported physical types, comma separated */
-  const char *status;      /* current, deprecated, historical, preview */
-  const char *summary;     /* one line */
-  const char *section;     /* where the spec describes it */
-  int implemented;         /* 1 when this build encodes and decodes it */
+  int id;              /* enum number */
+  const char *name;    /* spec spelling */
+  const char *types;   /* supported physical types, comma separated */
+  const char *status;  /* current, deprecated, historical, preview */
+  const char *summary; /* one line */
+  const char *section; /* where the spec describes it */
+  int implemented;     /* 1 when this build encodes and decodes it */
 } pq_encoding_info;
 
 PQ_API const pq_encoding_info *pq_encoding_info_get(pq_encoding e);
@@ -176,9 +176,8 @@ typedef struct pq_decoder pq_decoder;
 ** it the decoder yields values of p->type, without it the indices (uint32).
 ** The buffers must outlive the decoder. */
 PQ_API int pq_decoder_open(pq_decoder **out, const pq_params *p,
-                           const uint8_t *buf, size_t len,
-                           const uint8_t *dict, size_t dict_len,
-                           pq_error *err);
+                           const uint8_t *buf, size_t len, const uint8_t *dict,
+                           size_t dict_len, pq_error *err);
 
 /* Decodes up to max values into out (laid out as for pq_decoder_type()).
 ** *n is set to the number decoded; 0 means the stream is done. */
@@ -195,8 +194,7 @@ PQ_API void pq_decoder_free(pq_decoder *d);
 /* ---- Encoding ---------------------------------------------------------- */
 typedef struct pq_encoder pq_encoder;
 
-PQ_API int pq_encoder_open(pq_encoder **out, const pq_params *p,
-                           pq_error *err);
+PQ_API int pq_encoder_open(pq_encoder **out, const pq_params *p, pq_error *err);
 
 /* Appends n values laid out as for p->type (indices and levels: uint32). */
 PQ_API int pq_encoder_put(pq_encoder *e, const void *values, size_t n,
@@ -217,8 +215,7 @@ PQ_API void pq_encoder_free(pq_encoder *e);
 ** is 0, else a string of hex digits; INT96 and FIXED_LEN_BYTE_ARRAY are
 ** hex. */
 PQ_API void pq_json_values(pq_buf *out, pq_type t, int32_t type_length,
-                           int binary, const void *values, size_t n,
-                           int comma);
+                           int binary, const void *values, size_t n, int comma);
 /* The same for unsigned levels and indices. */
 PQ_API void pq_json_indices(pq_buf *out, const uint32_t *v, size_t n,
                             int comma);

@@ -9,9 +9,9 @@
 
 typedef struct plain_dec {
   pq_decoder base;
-  size_t pos;                /* next byte */
-  uint64_t bit;              /* BOOLEAN: next bit */
-  size_t width;              /* bytes per value; 0 for BYTE_ARRAY, BOOLEAN */
+  size_t pos;   /* next byte */
+  uint64_t bit; /* BOOLEAN: next bit */
+  size_t width; /* bytes per value; 0 for BYTE_ARRAY, BOOLEAN */
 } plain_dec;
 
 /* Copies n fixed-width values of `width` bytes from little-endian input;
@@ -19,8 +19,8 @@ typedef struct plain_dec {
 static void copy_le(void *out, const uint8_t *in, size_t n, size_t width,
                     pq_type t) {
   memcpy(out, in, n * width);
-  if (!pq_is_big_endian() || (t != PQ_INT32 && t != PQ_INT64 &&
-                              t != PQ_FLOAT && t != PQ_DOUBLE))
+  if (!pq_is_big_endian() ||
+      (t != PQ_INT32 && t != PQ_INT64 && t != PQ_FLOAT && t != PQ_DOUBLE))
     return;
   uint8_t *p = out;
   for (size_t i = 0; i < n; i++, p += width) {
@@ -107,18 +107,18 @@ int pq_plain_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
       return pq_fail(err, PQ_CORRUPT, "PLAIN",
                      "%llu BYTE_ARRAY values need at least %llu bytes, the "
                      "stream has %zu",
-                     (unsigned long long)count,
-                     (unsigned long long)count * 4, len);
+                     (unsigned long long)count, (unsigned long long)count * 4,
+                     len);
     }
   } else if (p->count >= 0) {
     if (count > len / width) {
-      return pq_fail(err, PQ_CORRUPT, "PLAIN",
-                     "%llu %s values need %llu bytes, the stream has %zu",
-                     (unsigned long long)count, type,
-                     (unsigned long long)(count > UINT64_MAX / width
-                                              ? UINT64_MAX
-                                              : count * width),
-                     len);
+      return pq_fail(
+          err, PQ_CORRUPT, "PLAIN",
+          "%llu %s values need %llu bytes, the stream has %zu",
+          (unsigned long long)count, type,
+          (unsigned long long)(count > UINT64_MAX / width ? UINT64_MAX
+                                                          : count * width),
+          len);
     }
   } else if (len % width != 0) {
     return pq_fail(err, PQ_CORRUPT, "PLAIN",
@@ -141,7 +141,7 @@ int pq_plain_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
 typedef struct plain_enc {
   pq_encoder base;
   pq_buf out;
-  uint8_t bits;              /* BOOLEAN: bits of the byte being filled */
+  uint8_t bits; /* BOOLEAN: bits of the byte being filled */
   int nbits;
 } plain_enc;
 
@@ -198,14 +198,16 @@ static int plain_finish(pq_encoder *e, pq_buf *out, pq_buf *dict,
   (void)dict;
   (void)err;
   plain_enc *s = (plain_enc *)e;
-  if (s->nbits) pq_buf_byte(&s->out, s->bits);   /* zero padding */
+  if (s->nbits) pq_buf_byte(&s->out, s->bits); /* zero padding */
   s->nbits = 0;
   if (s->out.oom) out->oom = 1;
   pq_buf_append(out, s->out.data, s->out.len);
   return PQ_OK;
 }
 
-static void plain_destroy(pq_encoder *e) { pq_buf_free(&((plain_enc *)e)->out); }
+static void plain_destroy(pq_encoder *e) {
+  pq_buf_free(&((plain_enc *)e)->out);
+}
 
 int pq_plain_encoder(pq_encoder **out, const pq_params *p, pq_error *err) {
   plain_enc *s = (plain_enc *)pq_encoder_alloc(sizeof *s, p);

@@ -11,7 +11,7 @@
 */
 #include "internal.h"
 
-#define RUN_MAX 0x7fffffffu   /* spec: run lengths are in [1, 2^31-1] */
+#define RUN_MAX 0x7fffffffu /* spec: run lengths are in [1, 2^31-1] */
 
 /* ---- Reader ------------------------------------------------------------- */
 
@@ -88,7 +88,8 @@ static int rle_next_run(pq_rle_reader *r, pq_error *err) {
                      (unsigned long long)r->runs, r->base + at, vb, avail);
     }
     uint32_t v = 0;
-    for (size_t i = 0; i < vb; i++) v |= (uint32_t)r->buf[r->pos + i] << (8 * i);
+    for (size_t i = 0; i < vb; i++)
+      v |= (uint32_t)r->buf[r->pos + i] << (8 * i);
     if (r->w < 32 && (v >> r->w) != 0) {
       return pq_fail(err, PQ_CORRUPT, r->label,
                      "run %llu at offset %zu: repeated value %u does not fit "
@@ -131,8 +132,8 @@ static void rle_fill_chunk(pq_rle_reader *r) {
   r->chunk_pos = 0;
 }
 
-int pq_rle_reader_read(pq_rle_reader *r, uint32_t *out, size_t max,
-                       size_t *n, pq_error *err) {
+int pq_rle_reader_read(pq_rle_reader *r, uint32_t *out, size_t max, size_t *n,
+                       pq_error *err) {
   const uint64_t start = r->produced;
   size_t k = 0;
   while (k < max) {
@@ -203,7 +204,8 @@ static void pack8(const uint32_t *v, int w, uint8_t *out) {
 
 static void close_literal(pq_rle_writer *w) {
   if (w->lit_groups == 0) return;
-  if (!w->out->oom) w->out->data[w->lit_header] = (uint8_t)(w->lit_groups << 1 | 1);
+  if (!w->out->oom)
+    w->out->data[w->lit_header] = (uint8_t)(w->lit_groups << 1 | 1);
   w->lit_groups = 0;
 }
 
@@ -211,7 +213,8 @@ static void write_repeat(pq_rle_writer *w) {
   close_literal(w);
   uint8_t tmp[16];
   size_t n = pq_uleb_write(tmp, w->run_len << 1);
-  for (int i = 0; i < (w->w + 7) / 8; i++) tmp[n++] = (uint8_t)(w->run_value >> (8 * i));
+  for (int i = 0; i < (w->w + 7) / 8; i++)
+    tmp[n++] = (uint8_t)(w->run_value >> (8 * i));
   pq_buf_append(w->out, tmp, n);
   w->run_len = 0;
   w->npending = 0;
@@ -235,7 +238,7 @@ static void flush_group(pq_rle_writer *w) {
     w->out->len += (size_t)w->w;
   }
   if (++w->lit_groups == 63) close_literal(w);
-  w->run_len = 0;   /* repeats are counted from a group boundary */
+  w->run_len = 0; /* repeats are counted from a group boundary */
 }
 
 void pq_rle_writer_put(pq_rle_writer *w, uint32_t v) {
@@ -297,7 +300,7 @@ static int rle_widen(pq_rle_adaptive *a, int nw) {
       if (pq_rle_reader_read(&r, tmp, left < 256 ? (size_t)left : 256, &got,
                              &e) ||
           got == 0)
-        break;   /* cannot happen on our own output */
+        break; /* cannot happen on our own output */
       for (size_t i = 0; i < got; i++) pq_rle_writer_put(&nwr, tmp[i]);
       left -= got;
     }
@@ -323,9 +326,13 @@ int pq_rle_adaptive_put(pq_rle_adaptive *a, const uint32_t *v, size_t n) {
   return a->buf.oom ? PQ_NOMEM : PQ_OK;
 }
 
-void pq_rle_adaptive_flush(pq_rle_adaptive *a) { pq_rle_writer_flush(&a->wr); }
+void pq_rle_adaptive_flush(pq_rle_adaptive *a) {
+  pq_rle_writer_flush(&a->wr);
+}
 
-void pq_rle_adaptive_free(pq_rle_adaptive *a) { pq_buf_free(&a->buf); }
+void pq_rle_adaptive_free(pq_rle_adaptive *a) {
+  pq_buf_free(&a->buf);
+}
 
 /* ---- The RLE encoding ----------------------------------------------------
 ** BOOLEAN values (bit width 1) or unsigned integers of a given bit width,
@@ -334,13 +341,14 @@ void pq_rle_adaptive_free(pq_rle_adaptive *a) { pq_buf_free(&a->buf); }
 typedef struct rle_dec {
   pq_decoder base;
   pq_rle_reader r;
-  uint32_t tmp[256];         /* BOOLEAN: values before narrowing */
+  uint32_t tmp[256]; /* BOOLEAN: values before narrowing */
 } rle_dec;
 
 static int rle_read(pq_decoder *d, void *out, size_t max, size_t *n,
                     pq_error *err) {
   rle_dec *s = (rle_dec *)d;
-  if (d->out_type != PQ_BOOLEAN) return pq_rle_reader_read(&s->r, out, max, n, err);
+  if (d->out_type != PQ_BOOLEAN)
+    return pq_rle_reader_read(&s->r, out, max, n, err);
   uint8_t *o = out;
   size_t k = 0;
   while (k < max) {
@@ -404,8 +412,8 @@ int pq_rle_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
 typedef struct rle_enc {
   pq_encoder base;
   pq_buf out;
-  pq_rle_writer wr;          /* with a given bit width */
-  pq_rle_adaptive ad;        /* without one */
+  pq_rle_writer wr;   /* with a given bit width */
+  pq_rle_adaptive ad; /* without one */
 } rle_enc;
 
 static int rle_put(pq_encoder *e, const void *v, size_t n, pq_error *err) {
@@ -431,8 +439,7 @@ static int rle_put(pq_encoder *e, const void *v, size_t n, pq_error *err) {
   return PQ_OK;
 }
 
-static int rle_finish(pq_encoder *e, pq_buf *out, pq_buf *dict,
-                      pq_error *err) {
+static int rle_finish(pq_encoder *e, pq_buf *out, pq_buf *dict, pq_error *err) {
   (void)dict;
   (void)err;
   rle_enc *s = (rle_enc *)e;
