@@ -48,7 +48,11 @@ static void decodeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     if (!batch) rc = PQ_NOMEM;
     pq_buf_append(&out, "[", 1);
     int comma = 0;
-    while (rc == PQ_OK) {
+    /* A few bytes of RLE can announce billions of values: stop at SQLite's
+    ** length limit rather than build what could not be returned. */
+    size_t most = (size_t)sqlite3_limit(sqlite3_context_db_handle(ctx),
+                                        SQLITE_LIMIT_LENGTH, -1);
+    while (rc == PQ_OK && out.len <= most) {
       size_t n;
       rc = pq_decoder_read(d, batch, cap, &n, &err);
       if (rc || n == 0) break;
@@ -65,7 +69,17 @@ static void decodeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   free(batch);
   pq_decoder_free(d);
   if (rc == PQ_OK && out.oom) rc = PQ_NOMEM;
-  if (rc == PQ_NOMEM) {
+  int limit = sqlite3_limit(sqlite3_context_db_handle(ctx),
+                            SQLITE_LIMIT_LENGTH, -1);
+  if (rc == PQ_OK && out.len > (size_t)limit) {
+    msg = sqlite3_mprintf(
+        "parquet_decode: %s: the values as JSON exceed SQLite's length "
+        "limit of %d bytes",
+        pq_encoding_name(p.encoding), limit);
+    sqlite3_result_error(ctx, msg, -1);
+    sqlite3_result_error_code(ctx, SQLITE_TOOBIG);
+    sqlite3_free(msg);
+  } else if (rc == PQ_NOMEM) {
     sqlite3_result_error_nomem(ctx);
   } else if (rc) {
     msg = pqx_core_error("parquet_decode", rc, &err);
