@@ -55,8 +55,8 @@ static int bp_read(pq_decoder *d, void *out, size_t max, size_t *n,
   return PQ_OK;
 }
 
-int pq_bit_packed_decoder(pq_decoder **out, const pq_params *p,
-                          const uint8_t *buf, size_t len, pq_error *err) {
+int pq_bit_packed_check(const pq_params *p, size_t len, uint64_t *values,
+                        pq_error *err) {
   int w = p->bit_width;
   if (w < 0) {
     return pq_fail(err, PQ_MISUSE, "BIT_PACKED",
@@ -83,9 +83,18 @@ int pq_bit_packed_decoder(pq_decoder **out, const pq_params *p,
           len);
     }
   }
+  *values = avail;
+  return PQ_OK;
+}
+
+int pq_bit_packed_decoder(pq_decoder **out, const pq_params *p,
+                          const uint8_t *buf, size_t len, pq_error *err) {
+  uint64_t avail;
+  int rc = pq_bit_packed_check(p, len, &avail, err);
+  if (rc) return rc;
   bp_dec *s = (bp_dec *)pq_decoder_alloc(sizeof *s, p, buf, len);
   if (!s) return pq_nomem(err, "BIT_PACKED");
-  s->w = w;
+  s->w = p->bit_width;
   s->avail = avail;
   s->base.is_index = 1;
   s->base.read = bp_read;

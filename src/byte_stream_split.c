@@ -69,8 +69,7 @@ static int bss_read(pq_decoder *d, void *out, size_t max, size_t *n,
   return PQ_OK;
 }
 
-int pq_bss_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
-                   size_t len, pq_error *err) {
+int pq_bss_check(const pq_params *p, size_t len, pq_error *err) {
   size_t k = pq_plain_width(p->type, p->type_length);
   if (len % k != 0) {
     return pq_fail(err, PQ_CORRUPT, BSS,
@@ -85,6 +84,14 @@ int pq_bss_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
                    (long long)p->count, pq_type_name(p->type), k,
                    (long long)p->count, len);
   }
+  return PQ_OK;
+}
+
+int pq_bss_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
+                   size_t len, pq_error *err) {
+  int rc = pq_bss_check(p, len, err);
+  if (rc) return rc;
+  size_t k = pq_plain_width(p->type, p->type_length);
   bss_dec *s = (bss_dec *)pq_decoder_alloc(sizeof *s, p, buf, len);
   if (!s) return pq_nomem(err, BSS);
   s->k = k;

@@ -61,6 +61,13 @@ pq_decoder *pq_decoder_alloc(size_t size, const pq_params *p,
   return d;
 }
 
+int pq_fail_count(pq_error *err, const char *label, uint64_t done,
+                  uint64_t count) {
+  return pq_fail(err, PQ_CORRUPT, label,
+                 "the stream ends after %llu values, the count is %llu",
+                 (unsigned long long)done, (unsigned long long)count);
+}
+
 int pq_decoder_read(pq_decoder *d, void *out, size_t max, size_t *n,
                     pq_error *err) {
   *n = 0;
@@ -70,10 +77,8 @@ int pq_decoder_read(pq_decoder *d, void *out, size_t max, size_t *n,
   int rc = d->read(d, out, max, &got, err);
   if (rc) return rc;
   if (got == 0 && d->left != UINT64_MAX) {
-    return pq_fail(err, PQ_CORRUPT, pq_encoding_name(d->p.encoding),
-                   "the stream ends after %llu values, the count is %llu",
-                   (unsigned long long)d->done,
-                   (unsigned long long)(d->done + d->left));
+    return pq_fail_count(err, pq_encoding_name(d->p.encoding), d->done,
+                         d->done + d->left);
   }
   if (d->left != UINT64_MAX) d->left -= got;
   d->done += got;

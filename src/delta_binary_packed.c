@@ -82,9 +82,7 @@ int pq_delta_reader_init(pq_delta_reader *r, const uint8_t *buf, size_t len,
   return PQ_OK;
 }
 
-/* Starts the next miniblock, reading a block header first when the block
-** is done. */
-static int delta_next_miniblock(pq_delta_reader *r, pq_error *err) {
+int pq_delta_next_miniblock(pq_delta_reader *r, pq_error *err) {
   if (r->mb + 1 >= r->mb_count || r->widths == NULL) {
     size_t at = r->pos;
     uint64_t zz;
@@ -191,7 +189,7 @@ int pq_delta_reader_read(pq_delta_reader *r, void *out, size_t max, size_t *n,
   while (k < max && r->yielded < r->total) {
     if (r->chunk_pos == r->chunk_len) {
       if (r->mb_left == 0) {
-        int rc = delta_next_miniblock(r, err);
+        int rc = pq_delta_next_miniblock(r, err);
         if (rc) {
           *n = k;
           return rc;

@@ -24,6 +24,26 @@ typedef struct dba_dec {
   size_t ends[256]; /* end of each value in the arena */
 } dba_dec;
 
+int pq_dba_rebuild(pq_buf *prev, int32_t prefix, pq_bytes suffix,
+                   uint64_t index, int32_t fixed_len, pq_error *err) {
+  if (prefix < 0 || (uint64_t)prefix > prev->len) {
+    return pq_fail(
+        err, PQ_CORRUPT, DBA, "value %llu: prefix length %d %s",
+        (unsigned long long)index, prefix,
+        prefix < 0 ? "is negative" : "is longer than the previous value");
+  }
+  size_t vlen = (size_t)prefix + suffix.len;
+  if (fixed_len >= 0 && vlen != (size_t)fixed_len) {
+    return pq_fail(err, PQ_CORRUPT, DBA,
+                   "value %llu is %zu bytes, FIXED_LEN_BYTE_ARRAY(%d) "
+                   "values are %d",
+                   (unsigned long long)index, vlen, fixed_len, fixed_len);
+  }
+  prev->len = (size_t)prefix;
+  pq_buf_append(prev, suffix.ptr, suffix.len);
+  return prev->oom ? pq_nomem(err, DBA) : PQ_OK;
+}
+
 /* Decodes values first .. first+m-1 into fixed (FIXED_LEN_BYTE_ARRAY) or o
 ** (BYTE_ARRAY, pointing into the arena). */
 static int dba_batch(dba_dec *s, uint64_t first, uint8_t *fixed, pq_bytes *o,
@@ -46,25 +66,10 @@ static int dba_batch(dba_dec *s, uint64_t first, uint8_t *fixed, pq_bytes *o,
   if (rc) return rc;
   int32_t tl = d->p.type_length;
   for (size_t i = 0; i < m; i++) {
-    uint64_t at = first + i;
-    int32_t p = s->pre[i];
-    if (p < 0 || (uint64_t)p > s->prev.len) {
-      return pq_fail(
-          err, PQ_CORRUPT, DBA, "value %llu: prefix length %d %s",
-          (unsigned long long)at, p,
-          p < 0 ? "is negative" : "is longer than the previous value");
-    }
-    size_t vlen = (size_t)p + s->sfx[i].len;
-    if (fixed && vlen != (size_t)tl) {
-      return pq_fail(err, PQ_CORRUPT, DBA,
-                     "value %llu is %zu bytes, FIXED_LEN_BYTE_ARRAY(%d) "
-                     "values are %d",
-                     (unsigned long long)at, vlen, tl, tl);
-    }
-    /* prev becomes this value: keep its prefix, append the suffix. */
-    s->prev.len = (size_t)p;
-    pq_buf_append(&s->prev, s->sfx[i].ptr, s->sfx[i].len);
-    if (s->prev.oom) return pq_nomem(err, DBA);
+    rc = pq_dba_rebuild(&s->prev, s->pre[i], s->sfx[i], first + i,
+                        fixed ? tl : -1, err);
+    if (rc) return rc;
+    size_t vlen = s->prev.len;
     if (fixed) {
       memcpy(fixed + i * (size_t)tl, s->prev.data, vlen);
     } else {

@@ -15,18 +15,138 @@
 
 #include "internal.h"
 
+/* ---- The dictionary ------------------------------------------------------ */
+
+/* Numbers are copied into host order (and aligned) so that lookups are
+** plain array reads; BYTE_ARRAY entries point into the dictionary. */
+int pq_dict_load(pq_dict *d, pq_type t, int32_t type_length, const uint8_t *buf,
+                 size_t len, const char *enc, pq_error *err) {
+  memset(d, 0, sizeof *d);
+  d->type = t;
+  char label[64];
+  snprintf(label, sizeof label, "%s: dictionary", enc);
+  if (t == PQ_BOOLEAN) {
+    d->fixed = buf;
+    d->entries = len * 8;
+    return PQ_OK;
+  }
+  if (t == PQ_BYTE_ARRAY) {
+    size_t n = 0, pos = 0;
+    while (pos < len) { /* count, checking every length */
+      if (len - pos < 4 || pq_load32(buf + pos) > len - pos - 4) {
+        return pq_fail(err, PQ_CORRUPT, label,
+                       "entry %zu at offset %zu runs past the end (%zu bytes)",
+                       n, pos, len);
+      }
+      pos += 4 + (size_t)pq_load32(buf + pos);
+      n++;
+    }
+    d->strings = malloc((n ? n : 1) * sizeof *d->strings);
+    if (!d->strings) return pq_nomem(err, enc);
+    pos = 0;
+    for (size_t i = 0; i < n; i++) {
+      d->strings[i].len = pq_load32(buf + pos);
+      d->strings[i].ptr = buf + pos + 4;
+      pos += 4 + d->strings[i].len;
+    }
+    d->entries = n;
+    return PQ_OK;
+  }
+  size_t w = pq_plain_width(t, type_length);
+  if (len % w != 0) {
+    return pq_fail(err, PQ_CORRUPT, label,
+                   "%zu bytes are not a whole number of %zu-byte %s entries",
+                   len, w, pq_type_name(t));
+  }
+  d->width = w;
+  d->entries = len / w;
+  d->owned = malloc(len ? len : 1);
+  if (!d->owned) return pq_nomem(err, enc);
+  pq_buf tmp = {d->owned, 0, len ? len : 1, 0};
+  pq_put_le(&tmp, buf, d->entries, w, t); /* LE -> host order */
+  d->fixed = d->owned;
+  return PQ_OK;
+}
+
+void pq_dict_free(pq_dict *d) {
+  free(d->strings);
+  free(d->owned);
+  memset(d, 0, sizeof *d);
+}
+
+int pq_dict_check(const pq_dict *d, const uint32_t *idx, size_t *n,
+                  uint64_t first, const char *enc, pq_error *err) {
+  for (size_t i = 0; i < *n; i++) {
+    if (idx[i] >= d->entries) {
+      *n = i;
+      return pq_fail(err, PQ_CORRUPT, enc,
+                     "value %llu: index %u is beyond the dictionary of %zu "
+                     "entries",
+                     (unsigned long long)(first + i), idx[i], d->entries);
+    }
+  }
+  return PQ_OK;
+}
+
+void pq_dict_gather(const pq_dict *d, const uint32_t *ix, size_t n, void *out) {
+  switch (d->type) {
+    case PQ_BOOLEAN: {
+      uint8_t *o = out;
+      for (size_t i = 0; i < n; i++)
+        o[i] = (d->fixed[ix[i] >> 3] >> (ix[i] & 7)) & 1;
+      break;
+    }
+    case PQ_BYTE_ARRAY: {
+      pq_bytes *o = out;
+      for (size_t i = 0; i < n; i++) o[i] = d->strings[ix[i]];
+      break;
+    }
+    case PQ_INT32:
+    case PQ_FLOAT: {
+      uint32_t *o = out;
+      const uint32_t *e = (const uint32_t *)(const void *)d->fixed;
+      for (size_t i = 0; i < n; i++) o[i] = e[ix[i]];
+      break;
+    }
+    case PQ_INT64:
+    case PQ_DOUBLE: {
+      uint64_t *o = out;
+      const uint64_t *e = (const uint64_t *)(const void *)d->fixed;
+      for (size_t i = 0; i < n; i++) o[i] = e[ix[i]];
+      break;
+    }
+    default: {
+      uint8_t *o = out;
+      for (size_t i = 0; i < n; i++)
+        memcpy(o + i * d->width, d->fixed + (size_t)ix[i] * d->width, d->width);
+    }
+  }
+}
+
+int pq_dict_bit_width(const uint8_t *buf, size_t len, int64_t count,
+                      const char *enc, int *w, pq_error *err) {
+  *w = 0;
+  if (len > 0) {
+    *w = buf[0];
+    if (*w > 32) {
+      return pq_fail(err, PQ_CORRUPT, enc,
+                     "bit width %d at offset 0 is above 32", *w);
+    }
+  } else if (count > 0) {
+    return pq_fail(err, PQ_CORRUPT, enc,
+                   "the stream is empty: no bit width byte");
+  }
+  return PQ_OK;
+}
+
 /* ---- Decoder ------------------------------------------------------------ */
 
 typedef struct dict_dec {
   pq_decoder base;
   pq_rle_reader r;
   const char *label;
-  /* The dictionary, when given. */
   int have_dict;
-  const uint8_t *dict; /* fixed-width entries back to back */
-  size_t entries;
-  size_t width;      /* bytes per entry; 0 for BYTE_ARRAY, BOOLEAN */
-  pq_bytes *strings; /* BYTE_ARRAY entries */
+  pq_dict dict;
   uint32_t idx[256];
 } dict_dec;
 
@@ -34,59 +154,17 @@ static int dict_read(pq_decoder *d, void *out, size_t max, size_t *n,
                      pq_error *err) {
   dict_dec *s = (dict_dec *)d;
   if (!s->have_dict) return pq_rle_reader_read(&s->r, out, max, n, err);
-  size_t k = 0;
+  size_t k = 0, vs = pq_value_size(d->out_type, d->out_length);
   while (k < max) {
     size_t got, want = max - k < 256 ? max - k : 256;
     int rc = pq_rle_reader_read(&s->r, s->idx, want, &got, err);
     /* Every index is checked, also those read before a fault. */
-    for (size_t i = 0; i < got; i++) {
-      uint32_t x = s->idx[i];
-      if (x >= s->entries) {
-        rc = pq_fail(err, PQ_CORRUPT, s->label,
-                     "value %llu: index %u is beyond the dictionary of %zu "
-                     "entries",
-                     (unsigned long long)(d->done + k + i), x, s->entries);
-        got = i;
-      }
-    }
-    const uint32_t *ix = s->idx;
-    switch (d->out_type) {
-      case PQ_BOOLEAN: {
-        uint8_t *o = (uint8_t *)out + k;
-        for (size_t i = 0; i < got; i++)
-          o[i] = (s->dict[ix[i] >> 3] >> (ix[i] & 7)) & 1;
-        break;
-      }
-      case PQ_BYTE_ARRAY: {
-        pq_bytes *o = (pq_bytes *)out + k;
-        for (size_t i = 0; i < got; i++) o[i] = s->strings[ix[i]];
-        break;
-      }
-      case PQ_INT32:
-      case PQ_FLOAT: {
-        uint32_t *o = (uint32_t *)out + k;
-        const uint32_t *e = (const uint32_t *)(const void *)s->dict;
-        for (size_t i = 0; i < got; i++) o[i] = e[ix[i]];
-        break;
-      }
-      case PQ_INT64:
-      case PQ_DOUBLE: {
-        uint64_t *o = (uint64_t *)out + k;
-        const uint64_t *e = (const uint64_t *)(const void *)s->dict;
-        for (size_t i = 0; i < got; i++) o[i] = e[ix[i]];
-        break;
-      }
-      default: {
-        uint8_t *o = (uint8_t *)out + k * s->width;
-        for (size_t i = 0; i < got; i++)
-          memcpy(o + i * s->width, s->dict + (size_t)ix[i] * s->width,
-                 s->width);
-      }
-    }
+    int bad = pq_dict_check(&s->dict, s->idx, &got, d->done + k, s->label, err);
+    pq_dict_gather(&s->dict, s->idx, got, (uint8_t *)out + k * vs);
     k += got;
-    if (rc) {
+    if (rc || bad) {
       *n = k;
-      return rc;
+      return bad ? bad : rc;
     }
     if (got < want) break;
   }
@@ -95,76 +173,16 @@ static int dict_read(pq_decoder *d, void *out, size_t max, size_t *n,
 }
 
 static void dict_destroy(pq_decoder *d) {
-  dict_dec *s = (dict_dec *)d;
-  free(s->strings);
-  if (s->have_dict && s->width && s->dict) free((void *)s->dict);
-}
-
-/* Reads the PLAIN dictionary.  Numbers are copied into host order (and
-** aligned) so that lookups are plain array reads. */
-static int dict_load(dict_dec *s, const uint8_t *dict, size_t len,
-                     pq_error *err) {
-  const pq_params *p = &s->base.p;
-  char label[64];
-  snprintf(label, sizeof label, "%s: dictionary", s->label);
-  if (p->type == PQ_BOOLEAN) {
-    s->dict = dict;
-    s->entries = len * 8;
-    return PQ_OK;
-  }
-  if (p->type == PQ_BYTE_ARRAY) {
-    size_t n = 0, pos = 0;
-    while (pos < len) { /* count, checking every length */
-      if (len - pos < 4 || pq_load32(dict + pos) > len - pos - 4) {
-        return pq_fail(err, PQ_CORRUPT, label,
-                       "entry %zu at offset %zu runs past the end (%zu bytes)",
-                       n, pos, len);
-      }
-      pos += 4 + (size_t)pq_load32(dict + pos);
-      n++;
-    }
-    s->strings = malloc((n ? n : 1) * sizeof *s->strings);
-    if (!s->strings) return pq_nomem(err, s->label);
-    pos = 0;
-    for (size_t i = 0; i < n; i++) {
-      s->strings[i].len = pq_load32(dict + pos);
-      s->strings[i].ptr = dict + pos + 4;
-      pos += 4 + s->strings[i].len;
-    }
-    s->entries = n;
-    return PQ_OK;
-  }
-  size_t w = pq_plain_width(p->type, p->type_length);
-  if (len % w != 0) {
-    return pq_fail(err, PQ_CORRUPT, label,
-                   "%zu bytes are not a whole number of %zu-byte %s entries",
-                   len, w, pq_type_name(p->type));
-  }
-  s->width = w;
-  s->entries = len / w;
-  uint8_t *copy = malloc(len ? len : 1);
-  if (!copy) return pq_nomem(err, s->label);
-  pq_buf tmp = {copy, 0, len ? len : 1, 0};
-  pq_put_le(&tmp, dict, s->entries, w, p->type); /* LE -> host order */
-  s->dict = copy;
-  return PQ_OK;
+  pq_dict_free(&((dict_dec *)d)->dict);
 }
 
 int pq_dict_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
                     size_t len, const uint8_t *dict, size_t dict_len,
                     pq_error *err) {
   const char *label = pq_encoding_name(p->encoding);
-  int w = 0;
-  if (len > 0) {
-    w = buf[0];
-    if (w > 32) {
-      return pq_fail(err, PQ_CORRUPT, label,
-                     "bit width %d at offset 0 is above 32", w);
-    }
-  } else if (p->count > 0) {
-    return pq_fail(err, PQ_CORRUPT, label,
-                   "the stream is empty: no bit width byte");
-  }
+  int w;
+  int rc = pq_dict_bit_width(buf, len, p->count, label, &w, err);
+  if (rc) return rc;
   dict_dec *s = (dict_dec *)pq_decoder_alloc(sizeof *s, p, buf, len);
   if (!s) return pq_nomem(err, label);
   *out = &s->base;
@@ -175,7 +193,8 @@ int pq_dict_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
   if (p->count >= 0) s->r.limit = (uint64_t)p->count;
   if (dict) {
     s->have_dict = 1;
-    return dict_load(s, dict, dict_len, err);
+    return pq_dict_load(&s->dict, p->type, p->type_length, dict, dict_len,
+                        label, err);
   }
   s->base.out_type = PQ_INT32;
   s->base.out_length = 0;

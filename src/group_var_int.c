@@ -24,21 +24,19 @@ typedef struct gvi_dec {
   uint64_t group;   /* groups read, for messages */
 } gvi_dec;
 
-/* Reads the group at s->pos. */
-static int gvi_group(gvi_dec *s, pq_error *err) {
-  pq_decoder *d = &s->base;
-  int wide = d->p.type == PQ_INT64;
+int pq_gvi_group(const uint8_t *buf, size_t len, size_t at, int wide,
+                 uint64_t group, int lens[5], uint64_t vals[5],
+                 pq_error *err) {
   int per = wide ? 5 : 4;
   size_t hb = wide ? 2 : 1;
-  size_t at = s->pos, left = d->len - s->pos;
+  size_t left = len - at;
   if (left < hb) {
     return pq_fail(err, PQ_CORRUPT, GVI,
                    "group %llu: its length byte%s at offset %zu %s cut short",
-                   (unsigned long long)s->group, wide ? "s" : "", at,
+                   (unsigned long long)group, wide ? "s" : "", at,
                    wide ? "are" : "is");
   }
-  unsigned h = wide ? (unsigned)d->buf[at] << 8 | d->buf[at + 1] : d->buf[at];
-  int lens[5];
+  unsigned h = wide ? (unsigned)buf[at] << 8 | buf[at + 1] : buf[at];
   size_t need = 0;
   for (int i = 0; i < per; i++) {
     lens[i] = wide ? (int)((h >> (12 - 3 * i)) & 7) + 1
@@ -49,18 +47,30 @@ static int gvi_group(gvi_dec *s, pq_error *err) {
     return pq_fail(err, PQ_CORRUPT, GVI,
                    "group %llu at offset %zu needs %zu bytes of values, %zu "
                    "remain",
-                   (unsigned long long)s->group, at, need, left - hb);
+                   (unsigned long long)group, at, need, left - hb);
   }
-  const uint8_t *p = d->buf + at + hb;
+  const uint8_t *p = buf + at + hb;
   for (int i = 0; i < per; i++) {
     uint64_t v = 0;
-    for (int b = 0; b < lens[i]; b++) v |= (uint64_t)p[b] << (8 * b);
-    s->vals[i] = v;
+    for (int k = 0; k < lens[i]; k++) v |= (uint64_t)p[k] << (8 * k);
+    vals[i] = v;
     p += lens[i];
   }
-  s->pos = at + hb + need;
+  return PQ_OK;
+}
+
+/* Reads the group at s->pos. */
+static int gvi_group(gvi_dec *s, pq_error *err) {
+  pq_decoder *d = &s->base;
+  int wide = d->p.type == PQ_INT64;
+  int lens[5];
+  int rc = pq_gvi_group(d->buf, d->len, s->pos, wide, s->group, lens, s->vals,
+                        err);
+  if (rc) return rc;
+  s->have = wide ? 5 : 4;
+  s->pos += (size_t)(wide ? 2 : 1);
+  for (int i = 0; i < s->have; i++) s->pos += (size_t)lens[i];
   s->next = 0;
-  s->have = per;
   s->group++;
   return PQ_OK;
 }
@@ -89,8 +99,7 @@ static int gvi_read(pq_decoder *d, void *out, size_t max, size_t *n,
   return PQ_OK;
 }
 
-int pq_gvi_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
-                   size_t len, pq_error *err) {
+int pq_gvi_check(const pq_params *p, size_t len, pq_error *err) {
   /* Each group holds 4 or 5 values in at least 5 or 7 bytes. */
   int wide = p->type == PQ_INT64;
   uint64_t cap = (uint64_t)(len / (wide ? 7 : 5)) * (wide ? 5 : 4);
@@ -99,6 +108,13 @@ int pq_gvi_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
                    "%lld values need more than the %zu bytes of the stream",
                    (long long)p->count, len);
   }
+  return PQ_OK;
+}
+
+int pq_gvi_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
+                   size_t len, pq_error *err) {
+  int rc = pq_gvi_check(p, len, err);
+  if (rc) return rc;
   gvi_dec *s = (gvi_dec *)pq_decoder_alloc(sizeof *s, p, buf, len);
   if (!s) return pq_nomem(err, GVI);
   s->base.read = gvi_read;

@@ -30,6 +30,10 @@
 int pq_fail(pq_error *err, int code, const char *label, const char *fmt, ...)
     PQ_PRINTF(4, 5);
 int pq_nomem(pq_error *err, const char *label);
+/* A stream that ends after `done` values when the count option asked for
+** `count`. */
+int pq_fail_count(pq_error *err, const char *label, uint64_t done,
+                  uint64_t count);
 
 /* ---- Little-endian loads and stores through memcpy ----------------------
 ** The compiler turns these into single moves on little-endian targets. */
@@ -176,6 +180,12 @@ typedef struct pq_rle_reader {
 
 void pq_rle_reader_init(pq_rle_reader *r, const uint8_t *buf, size_t len,
                         size_t base, int w, const char *label);
+/* Reads the next run header at r->pos (which must be < r->len), checks it
+** and the bytes of its value or body, and sets up the run: run_packed,
+** run_left, run_value or packed/packed_bytes; pos moves past the run.  For
+** a bit-packed run cut short, r->produced and r->limit say how many values
+** are still wanted. */
+int pq_rle_next_run(pq_rle_reader *r, pq_error *err);
 /* Reads up to max values; *n = 0 at the end of the runs. */
 int pq_rle_reader_read(pq_rle_reader *r, uint32_t *out, size_t max, size_t *n,
                        pq_error *err);
@@ -211,6 +221,10 @@ int pq_delta_reader_init(pq_delta_reader *r, const uint8_t *buf, size_t len,
 /* Reads up to max values into out: int32_t when is32, else int64_t. */
 int pq_delta_reader_read(pq_delta_reader *r, void *out, size_t max, size_t *n,
                          pq_error *err);
+/* Starts the next miniblock (r->mb_left must be 0 and values must remain),
+** reading the next block's min delta and bit widths first when the block
+** is done; checks the width and the bytes.  Sets mb_w, mb_data, mb_left. */
+int pq_delta_next_miniblock(pq_delta_reader *r, pq_error *err);
 /* Walks the blocks without unpacking to find where the stream ends; sets
 ** *size to its length in bytes.  The reader is left unchanged. */
 int pq_delta_reader_size(const pq_delta_reader *r, size_t *size, pq_error *err);
@@ -301,6 +315,56 @@ void pq_delta_writer_put(pq_delta_writer *w, uint64_t v);
 /* Appends header and blocks to out; the writer can then be freed. */
 void pq_delta_writer_finish(pq_delta_writer *w, pq_buf *out);
 void pq_delta_writer_free(pq_delta_writer *w);
+
+/* ---- Checks the decoders and the explainer share --------------------------
+** Each returns PQ_OK or fills err with the message a decoder gives. */
+
+/* PLAIN: a count against the bytes, or the length a whole number of
+** values. */
+int pq_plain_check(const pq_params *p, size_t len, pq_error *err);
+/* PLAIN BYTE_ARRAY: the value at *pos (index `index`); moves *pos past it. */
+int pq_plain_byte_array(const uint8_t *buf, size_t len, size_t *pos,
+                        uint64_t index, pq_bytes *v, pq_error *err);
+
+/* Dictionary encodings: a loaded PLAIN dictionary. */
+typedef struct pq_dict {
+  pq_type type;
+  size_t entries;
+  size_t width;         /* bytes of a fixed-width entry */
+  const uint8_t *fixed; /* entries in host order (BOOLEAN: the bits) */
+  uint8_t *owned;       /* what fixed points to, when a copy */
+  pq_bytes *strings;    /* BYTE_ARRAY entries */
+} pq_dict;
+int pq_dict_load(pq_dict *d, pq_type t, int32_t type_length, const uint8_t *buf,
+                 size_t len, const char *enc, pq_error *err);
+void pq_dict_free(pq_dict *d);
+/* Checks n indices (value numbers first..); on a bad one sets *n to the
+** good ones before it and fails. */
+int pq_dict_check(const pq_dict *d, const uint32_t *idx, size_t *n,
+                  uint64_t first, const char *enc, pq_error *err);
+/* Looks up n checked indices into out, laid out as for the type. */
+void pq_dict_gather(const pq_dict *d, const uint32_t *idx, size_t n, void *out);
+/* The bit width byte of an index stream (0 for an empty stream). */
+int pq_dict_bit_width(const uint8_t *buf, size_t len, int64_t count,
+                      const char *enc, int *w, pq_error *err);
+
+/* DELTA_BYTE_ARRAY: turns prev, the previous value, into value number
+** `index` from its prefix length and suffix; fixed_len >= 0 for
+** FIXED_LEN_BYTE_ARRAY. */
+int pq_dba_rebuild(pq_buf *prev, int32_t prefix, pq_bytes suffix,
+                   uint64_t index, int32_t fixed_len, pq_error *err);
+/* BYTE_STREAM_SPLIT: the length a whole number of values, the count. */
+int pq_bss_check(const pq_params *p, size_t len, pq_error *err);
+/* BIT_PACKED: the bit width given, the count against the bytes; *values is
+** how many values the stream holds. */
+int pq_bit_packed_check(const pq_params *p, size_t len, uint64_t *values,
+                        pq_error *err);
+/* GROUP_VAR_INT: the count against the bytes. */
+int pq_gvi_check(const pq_params *p, size_t len, pq_error *err);
+/* GROUP_VAR_INT: reads group number `group` at offset at: the byte lengths
+** and the values (zero-extended). */
+int pq_gvi_group(const uint8_t *buf, size_t len, size_t at, int wide,
+                 uint64_t group, int lens[5], uint64_t vals[5], pq_error *err);
 
 /* ---- Values ------------------------------------------------------------ */
 /* Appends n fixed-width values (INT32 ... FIXED_LEN_BYTE_ARRAY) in their

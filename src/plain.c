@@ -65,32 +65,38 @@ static int plain_read_bytes(pq_decoder *d, void *out, size_t max, size_t *n,
   pq_bytes *o = out;
   size_t k = 0;
   while (k < max && s->pos < d->len) {
-    if (d->len - s->pos < 4) {
-      return pq_fail(err, PQ_CORRUPT, "PLAIN",
-                     "value %llu: its 4-byte length at offset %zu is cut "
-                     "short, %zu bytes remain",
-                     (unsigned long long)(d->done + k), s->pos,
-                     d->len - s->pos);
-    }
-    uint32_t vlen = pq_load32(d->buf + s->pos);
-    if (vlen > d->len - s->pos - 4) {
-      return pq_fail(err, PQ_CORRUPT, "PLAIN",
-                     "value %llu: length %u at offset %zu exceeds the %zu "
-                     "bytes that remain",
-                     (unsigned long long)(d->done + k), vlen, s->pos,
-                     d->len - s->pos - 4);
-    }
-    o[k].ptr = d->buf + s->pos + 4;
-    o[k].len = vlen;
-    s->pos += 4 + (size_t)vlen;
+    int rc = pq_plain_byte_array(d->buf, d->len, &s->pos, d->done + k, &o[k],
+                                 err);
+    if (rc) return rc;
     k++;
   }
   *n = k;
   return PQ_OK;
 }
 
-int pq_plain_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
-                     size_t len, pq_error *err) {
+int pq_plain_byte_array(const uint8_t *buf, size_t len, size_t *pos,
+                        uint64_t index, pq_bytes *v, pq_error *err) {
+  size_t at = *pos;
+  if (len - at < 4) {
+    return pq_fail(err, PQ_CORRUPT, "PLAIN",
+                   "value %llu: its 4-byte length at offset %zu is cut "
+                   "short, %zu bytes remain",
+                   (unsigned long long)index, at, len - at);
+  }
+  uint32_t vlen = pq_load32(buf + at);
+  if (vlen > len - at - 4) {
+    return pq_fail(err, PQ_CORRUPT, "PLAIN",
+                   "value %llu: length %u at offset %zu exceeds the %zu "
+                   "bytes that remain",
+                   (unsigned long long)index, vlen, at, len - at - 4);
+  }
+  v->ptr = buf + at + 4;
+  v->len = vlen;
+  *pos = at + 4 + (size_t)vlen;
+  return PQ_OK;
+}
+
+int pq_plain_check(const pq_params *p, size_t len, pq_error *err) {
   const char *type = pq_type_name(p->type);
   size_t width = pq_plain_width(p->type, p->type_length);
   uint64_t count = p->count >= 0 ? (uint64_t)p->count : 0;
@@ -126,6 +132,14 @@ int pq_plain_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
                    "%s values (%zu bytes left over at offset %zu)",
                    len, width, type, len % width, len - len % width);
   }
+  return PQ_OK;
+}
+
+int pq_plain_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
+                     size_t len, pq_error *err) {
+  int rc = pq_plain_check(p, len, err);
+  if (rc) return rc;
+  size_t width = pq_plain_width(p->type, p->type_length);
   plain_dec *s = (plain_dec *)pq_decoder_alloc(sizeof *s, p, buf, len);
   if (!s) return pq_nomem(err, "PLAIN");
   s->width = width;

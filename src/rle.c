@@ -26,9 +26,7 @@ void pq_rle_reader_init(pq_rle_reader *r, const uint8_t *buf, size_t len,
   r->limit = UINT64_MAX;
 }
 
-/* Reads the next run header and sets up the run.  Returns PQ_OK with
-** r->run_left == 0 at the end of the data. */
-static int rle_next_run(pq_rle_reader *r, pq_error *err) {
+int pq_rle_next_run(pq_rle_reader *r, pq_error *err) {
   size_t at = r->pos;
   uint64_t h;
   int bad = pq_uleb_read(r->buf, r->len, &r->pos, &h);
@@ -148,7 +146,7 @@ int pq_rle_reader_read(pq_rle_reader *r, uint32_t *out, size_t max, size_t *n,
     if (r->run_left == 0) {
       if (r->pos >= r->len) break;
       r->produced = start + k;
-      int rc = rle_next_run(r, err);
+      int rc = pq_rle_next_run(r, err);
       if (rc) {
         *n = k;
         return rc;
