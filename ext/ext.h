@@ -48,9 +48,31 @@ size_t pqx_batch_values(size_t value_size);
 int pqx_vtab_connect(sqlite3 *db, const char *schema, sqlite3_vtab **pp);
 int pqx_vtab_disconnect(sqlite3_vtab *v);
 
+/* The arguments of parquet_values and parquet_explain, hidden columns in
+** this order: blob, encoding, type, options, dictionary. */
+#define PQX_NARGS 5
+typedef struct pqx_args {
+  pq_params p;
+  uint8_t *blob; /* copies: the scan outlives the arguments */
+  size_t len;
+  uint8_t *dict; /* NULL when not given */
+  size_t dict_len;
+} pqx_args;
+
+/* xBestIndex: idxNum gets bit i set when argument i is given by an
+** equality constraint (argv follows that order).  Blob and encoding are
+** required: a plan without them costs the most, and fails in xFilter. */
+int pqx_args_best_index(sqlite3_index_info *info, int first_col);
+/* xFilter: reads and copies the arguments into a.  *no_rows is set when
+** the blob is NULL. */
+int pqx_args_filter(sqlite3_vtab_cursor *cur, const char *fn, int idxNum,
+                    sqlite3_value **argv, pqx_args *a, int *no_rows);
+void pqx_args_free(pqx_args *a);
+
 int pqx_register_encode(sqlite3 *db);
 int pqx_register_decode(sqlite3 *db);
 int pqx_register_values(sqlite3 *db);
 int pqx_register_encodings(sqlite3 *db);
+int pqx_register_explain(sqlite3 *db);
 
 #endif /* PQX_EXT_H */

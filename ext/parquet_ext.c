@@ -115,6 +115,85 @@ int pqx_vtab_disconnect(sqlite3_vtab *v) {
   return SQLITE_OK;
 }
 
+/* ---- The stream arguments of parquet_values and parquet_explain ---------- */
+
+/* Copies an argument's bytes: the scan reads them after xFilter returns,
+** longer than SQLite promises to keep the argument. */
+static int copyArg(sqlite3_value *v, uint8_t **out, size_t *len) {
+  const void *p = sqlite3_value_blob(v);
+  *len = (size_t)sqlite3_value_bytes(v);
+  *out = sqlite3_malloc64(*len ? *len : 1);
+  if (!*out) return SQLITE_NOMEM;
+  if (*len) memcpy(*out, p, *len);
+  return SQLITE_OK;
+}
+
+int pqx_args_filter(sqlite3_vtab_cursor *cur, const char *fn, int idxNum,
+                    sqlite3_value **argv, pqx_args *a, int *no_rows) {
+  sqlite3_value *args[PQX_NARGS] = {0};
+  for (int i = 0, j = 0; i < PQX_NARGS; i++) {
+    if (idxNum & (1 << i)) args[i] = argv[j++];
+  }
+  if (!args[0] || !args[1]) {
+    sqlite3_free(cur->pVtab->zErrMsg);
+    cur->pVtab->zErrMsg = sqlite3_mprintf(
+        "%s: the encoded BLOB and the encoding are required, as in "
+        "%s(blob, 'PLAIN', 'INT32')",
+        fn, fn);
+    return SQLITE_ERROR;
+  }
+  *no_rows = sqlite3_value_type(args[0]) == SQLITE_NULL;
+  if (*no_rows) return SQLITE_OK;
+  char *msg = pqx_params(fn, args[1], args[2], args[3], &a->p);
+  if (msg) {
+    sqlite3_free(cur->pVtab->zErrMsg);
+    cur->pVtab->zErrMsg = msg;
+    return SQLITE_ERROR;
+  }
+  if (copyArg(args[0], &a->blob, &a->len)) return SQLITE_NOMEM;
+  if (args[4] && sqlite3_value_type(args[4]) != SQLITE_NULL &&
+      copyArg(args[4], &a->dict, &a->dict_len))
+    return SQLITE_NOMEM;
+  return SQLITE_OK;
+}
+
+void pqx_args_free(pqx_args *a) {
+  sqlite3_free(a->blob);
+  sqlite3_free(a->dict);
+  memset(a, 0, sizeof *a);
+}
+
+int pqx_args_best_index(sqlite3_index_info *info, int first_col) {
+  int where[PQX_NARGS];
+  int unusable = 0, mask = 0;
+  for (int i = 0; i < PQX_NARGS; i++) where[i] = -1;
+  const struct sqlite3_index_constraint *con = info->aConstraint;
+  for (int i = 0; i < info->nConstraint; i++, con++) {
+    int col = con->iColumn - first_col;
+    if (col < 0 || col >= PQX_NARGS) continue;
+    if (con->op != SQLITE_INDEX_CONSTRAINT_EQ) continue;
+    if (!con->usable) {
+      unusable |= 1 << col;
+      continue;
+    }
+    where[col] = i;
+    mask |= 1 << col;
+  }
+  if ((unusable & ~mask) & 3) return SQLITE_CONSTRAINT;
+  int argv = 0;
+  for (int i = 0; i < PQX_NARGS; i++) {
+    if (where[i] < 0) continue;
+    info->aConstraintUsage[where[i]].argvIndex = ++argv;
+    info->aConstraintUsage[where[i]].omit = 1;
+  }
+  info->idxNum = mask;
+  /* Without blob and encoding the plan is possible but fails in xFilter:
+  ** make it the last resort of the planner. */
+  info->estimatedCost = (mask & 3) == 3 ? 1000 : 1e99;
+  info->estimatedRows = (mask & 3) == 3 ? 1000 : 2147483647;
+  return SQLITE_OK;
+}
+
 static void pqxVersionFunc(sqlite3_context *ctx, int argc,
                            sqlite3_value **argv) {
   (void)argc;
@@ -137,5 +216,6 @@ __attribute__((visibility("default")))
   if (rc == SQLITE_OK) rc = pqx_register_decode(db);
   if (rc == SQLITE_OK) rc = pqx_register_values(db);
   if (rc == SQLITE_OK) rc = pqx_register_encodings(db);
+  if (rc == SQLITE_OK) rc = pqx_register_explain(db);
   return rc;
 }

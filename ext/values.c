@@ -29,14 +29,11 @@ enum {
   COL_OPTIONS,
   COL_DICTIONARY
 };
-#define FIRST_ARG COL_BLOB
-#define NARGS 5
 
 typedef struct ValuesCursor {
   sqlite3_vtab_cursor base;
   pq_decoder *dec;
-  uint8_t *blob; /* copies of the arguments the decoder reads */
-  uint8_t *dict;
+  pqx_args args; /* the arguments, copied */
   void *batch;        /* decoded values */
   size_t cap, n, pos; /* batch capacity, fill and position */
   sqlite3_int64 idx;  /* index of the current value */
@@ -74,10 +71,8 @@ static int valuesOpen(sqlite3_vtab *v, sqlite3_vtab_cursor **pp) {
 static void valuesReset(ValuesCursor *c) {
   pq_decoder_free(c->dec);
   c->dec = NULL;
-  sqlite3_free(c->blob);
-  sqlite3_free(c->dict);
+  pqx_args_free(&c->args);
   sqlite3_free(c->batch);
-  c->blob = c->dict = NULL;
   c->batch = NULL;
   c->n = c->pos = 0;
   c->eof = 1;
@@ -114,17 +109,6 @@ static int valuesNext(sqlite3_vtab_cursor *cur) {
   return valuesFill(c);
 }
 
-/* Copies an argument's bytes (the decoder reads them for the whole scan,
-** longer than SQLite promises to keep the argument). */
-static int copyArg(sqlite3_value *v, uint8_t **out, size_t *len) {
-  const void *p = sqlite3_value_blob(v);
-  *len = (size_t)sqlite3_value_bytes(v);
-  *out = sqlite3_malloc64(*len ? *len : 1);
-  if (!*out) return SQLITE_NOMEM;
-  if (*len) memcpy(*out, p, *len);
-  return SQLITE_OK;
-}
-
 static int valuesFilter(sqlite3_vtab_cursor *cur, int idxNum,
                         const char *idxStr, int argc, sqlite3_value **argv) {
   (void)idxStr;
@@ -132,22 +116,14 @@ static int valuesFilter(sqlite3_vtab_cursor *cur, int idxNum,
   ValuesCursor *c = (ValuesCursor *)cur;
   valuesReset(c);
   c->idx = 0;
-  /* argv holds the constrained arguments in column order (see BestIndex). */
-  sqlite3_value *args[NARGS] = {0};
-  for (int i = 0, j = 0; i < NARGS; i++) {
-    if (idxNum & (1 << i)) args[i] = argv[j++];
-  }
-  if (!args[0] || sqlite3_value_type(args[0]) == SQLITE_NULL) return SQLITE_OK;
-  pq_params p;
-  char *msg = pqx_params("parquet_values", args[1], args[2], args[3], &p);
-  if (msg) return valuesError(c, msg);
-  size_t len, dict_len = 0;
-  if (copyArg(args[0], &c->blob, &len)) return SQLITE_NOMEM;
-  if (args[4] && sqlite3_value_type(args[4]) != SQLITE_NULL &&
-      copyArg(args[4], &c->dict, &dict_len))
-    return SQLITE_NOMEM;
+  int no_rows;
+  int rc = pqx_args_filter(cur, "parquet_values", idxNum, argv, &c->args,
+                           &no_rows);
+  if (rc || no_rows) return rc;
+  pq_params p = c->args.p;
   pq_error err;
-  int rc = pq_decoder_open(&c->dec, &p, c->blob, len, c->dict, dict_len, &err);
+  rc = pq_decoder_open(&c->dec, &p, c->args.blob, c->args.len, c->args.dict,
+                       c->args.dict_len, &err);
   if (rc) return valuesError(c, pqx_core_error("parquet_values", rc, &err));
   c->type = pq_decoder_type(c->dec, &c->is_index, &c->type_length);
   c->binary = p.binary;
@@ -182,47 +158,14 @@ static int valuesRowid(sqlite3_vtab_cursor *cur, sqlite_int64 *pRowid) {
   return SQLITE_OK;
 }
 
-/* idxNum has bit i set when argument i (blob, encoding, type, options,
-** dictionary) is given by an equality constraint; argv follows that order.
-** The blob and the encoding are required. */
 static int valuesBestIndex(sqlite3_vtab *tab, sqlite3_index_info *info) {
-  int where[NARGS];
-  int unusable = 0, mask = 0;
-  for (int i = 0; i < NARGS; i++) where[i] = -1;
-  const struct sqlite3_index_constraint *con = info->aConstraint;
-  for (int i = 0; i < info->nConstraint; i++, con++) {
-    int col = con->iColumn - FIRST_ARG;
-    if (col < 0 || col >= NARGS) continue;
-    if (con->op != SQLITE_INDEX_CONSTRAINT_EQ) continue;
-    if (!con->usable) {
-      unusable |= 1 << col;
-      continue;
-    }
-    where[col] = i;
-    mask |= 1 << col;
-  }
-  if ((unusable & ~mask) & 3) return SQLITE_CONSTRAINT;
-  if ((mask & 3) != 3) {
-    sqlite3_free(tab->zErrMsg);
-    tab->zErrMsg = sqlite3_mprintf(
-        "parquet_values: the encoded BLOB and the encoding are required, as "
-        "in parquet_values(blob, 'PLAIN', 'INT32')");
-    return SQLITE_ERROR;
-  }
-  int argv = 0;
-  for (int i = 0; i < NARGS; i++) {
-    if (where[i] < 0) continue;
-    info->aConstraintUsage[where[i]].argvIndex = ++argv;
-    info->aConstraintUsage[where[i]].omit = 1;
-  }
-  info->idxNum = mask;
-  info->estimatedCost = 1000;
-  info->estimatedRows = 1000;
+  (void)tab;
+  int rc = pqx_args_best_index(info, COL_BLOB);
   /* Rows come out in idx order. */
-  if (info->nOrderBy == 1 && info->aOrderBy[0].iColumn == COL_IDX &&
-      !info->aOrderBy[0].desc)
+  if (rc == SQLITE_OK && info->nOrderBy == 1 &&
+      info->aOrderBy[0].iColumn == COL_IDX && !info->aOrderBy[0].desc)
     info->orderByConsumed = 1;
-  return SQLITE_OK;
+  return rc;
 }
 
 /* Eponymous only: no xCreate. */

@@ -129,7 +129,8 @@ int pq_delta_next_miniblock(pq_delta_reader *r, pq_error *err) {
   if (bytes > avail) {
     /* The padding of the last miniblock may be missing; the values are
     ** enough. */
-    if (values < r->mb_values && (values * (uint64_t)w + 7) / 8 <= avail) {
+    if (!r->strict && values < r->mb_values &&
+        (values * (uint64_t)w + 7) / 8 <= avail) {
       bytes = avail;
     } else {
       return pq_fail(err, PQ_CORRUPT, r->label,
@@ -227,50 +228,15 @@ int pq_delta_reader_read(pq_delta_reader *r, void *out, size_t max, size_t *n,
 int pq_delta_reader_size(const pq_delta_reader *r0, size_t *size,
                          pq_error *err) {
   pq_delta_reader r = *r0;
-  uint64_t left = r.total > 0 ? r.total - 1 : 0;
-  size_t pos = r.pos;
-  uint64_t block = 0;
-  while (left > 0) {
-    size_t at = pos;
-    uint64_t zz;
-    if (pq_uleb_read(r.buf, r.len, &pos, &zz)) {
-      return pq_fail(err, PQ_CORRUPT, r.label,
-                     "block %llu: min delta at offset %zu is cut short or "
-                     "over 64 bits",
-                     (unsigned long long)block, r.base + at);
-    }
-    if (r.mb_count > r.len - pos) {
-      return pq_fail(err, PQ_CORRUPT, r.label,
-                     "block %llu: %llu bit widths at offset %zu, %zu bytes "
-                     "remain",
-                     (unsigned long long)block, (unsigned long long)r.mb_count,
-                     r.base + pos, r.len - pos);
-    }
-    const uint8_t *widths = r.buf + pos;
-    pos += (size_t)r.mb_count;
-    for (uint64_t m = 0; m < r.mb_count && left > 0; m++) {
-      int w = widths[m];
-      if (w > (r.is32 ? 32 : 64)) {
-        return pq_fail(err, PQ_CORRUPT, r.label,
-                       "miniblock %llu of block %llu: bit width %d at offset "
-                       "%zu is above %d",
-                       (unsigned long long)m, (unsigned long long)block, w,
-                       r.base + (size_t)(widths + m - r.buf), r.is32 ? 32 : 64);
-      }
-      uint64_t bytes = r.mb_values * (uint64_t)w / 8;
-      if (bytes > r.len - pos) {
-        return pq_fail(err, PQ_CORRUPT, r.label,
-                       "miniblock %llu of block %llu needs %llu bytes at "
-                       "offset %zu, %zu remain",
-                       (unsigned long long)m, (unsigned long long)block,
-                       (unsigned long long)bytes, r.base + pos, r.len - pos);
-      }
-      pos += (size_t)bytes;
-      left -= left < r.mb_values ? left : r.mb_values;
-    }
-    block++;
+  r.strict = 1; /* what follows the stream starts after its padding */
+  if (r.yielded == 0 && r.total > 0) r.yielded = 1;
+  while (r.yielded < r.total) {
+    int rc = pq_delta_next_miniblock(&r, err);
+    if (rc) return rc;
+    r.yielded += r.mb_left;
+    r.mb_left = 0;
   }
-  *size = pos;
+  *size = r.pos;
   return PQ_OK;
 }
 

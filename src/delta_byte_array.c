@@ -61,13 +61,15 @@ static int dba_batch(dba_dec *s, uint64_t first, uint8_t *fixed, pq_bytes *o,
                    got1 < got2 ? "prefix" : "suffix",
                    got1 < got2 ? "suffix" : "prefix");
   }
-  rc = pq_slice_lengths(d->buf, d->len, &s->data, s->suf, m, s->sfx, first, DBA,
-                        err);
-  if (rc) return rc;
   int32_t tl = d->p.type_length;
   for (size_t i = 0; i < m; i++) {
-    rc = pq_dba_rebuild(&s->prev, s->pre[i], s->sfx[i], first + i,
-                        fixed ? tl : -1, err);
+    /* Value by value, so that the first bad value is the one reported. */
+    rc = pq_slice_lengths(d->buf, d->len, &s->data, s->suf + i, 1, s->sfx + i,
+                          first + i, DBA, err);
+    if (rc == PQ_OK) {
+      rc = pq_dba_rebuild(&s->prev, s->pre[i], s->sfx[i], first + i,
+                          fixed ? tl : -1, err);
+    }
     if (rc) return rc;
     size_t vlen = s->prev.len;
     if (fixed) {

@@ -211,6 +211,7 @@ typedef struct pq_delta_reader {
   const uint8_t *mb_data; /* next unread byte of it */
   uint64_t chunk[32];     /* unpacked deltas */
   int chunk_pos, chunk_len;
+  int strict;                /* the last miniblock must have its padding */
 } pq_delta_reader;
 
 /* Reads the header; fails if it is malformed or announces more values than

@@ -207,6 +207,51 @@ PQ_API int pq_encoder_finish(pq_encoder *e, pq_buf *out, pq_buf *dict,
 
 PQ_API void pq_encoder_free(pq_encoder *e);
 
+/* ---- Explaining ---------------------------------------------------------
+** An explainer walks a stream field by field, in byte order, one row at a
+** time: where each field is, its path ("block[0].miniblock[2].bit_width"),
+** its bits where bits matter, its decoded value and a note in plain words.
+** On a malformed stream the rows run up to the fault and a last row (fault
+** set) says what is wrong, in the words a decoder would use. */
+
+enum {
+  PQ_FV_NONE = 0,  /* no value */
+  PQ_FV_INT = 1,   /* i */
+  PQ_FV_UINT = 2,  /* u */
+  PQ_FV_REAL = 3,  /* r */
+  PQ_FV_BYTES = 4  /* bytes[0..nbytes); text: they are meant as text */
+};
+
+typedef struct pq_field {
+  uint64_t offset;      /* first byte of the field */
+  uint64_t length;      /* bytes it touches */
+  char path[96];        /* where it sits in the stream's grammar */
+  char bits[1024];      /* its bytes in bits, MSB first, or its value's bits */
+  char labels[1024];    /* under bits: which value each bit belongs to */
+  char note[512];       /* the field in plain words */
+  int kind;             /* PQ_FV_*: the decoded value */
+  int64_t i;
+  uint64_t u;
+  double r;
+  const uint8_t *bytes; /* valid until the next pq_explainer_next() */
+  size_t nbytes;
+  int text;
+  int fault; /* this row names what is wrong; it is the last */
+} pq_field;
+
+typedef struct pq_explainer pq_explainer;
+
+/* Opens an explainer over buf[0..len) (and, for dictionary encodings, an
+** optional PLAIN dictionary).  Fails only on bad parameters: a malformed
+** stream is explained up to its fault. */
+PQ_API int pq_explainer_open(pq_explainer **out, const pq_params *p,
+                             const uint8_t *buf, size_t len,
+                             const uint8_t *dict, size_t dict_len,
+                             pq_error *err);
+/* Fills f with the next row: 1, or 0 when there is none. */
+PQ_API int pq_explainer_next(pq_explainer *x, pq_field *f);
+PQ_API void pq_explainer_free(pq_explainer *x);
+
 /* ---- JSON text --------------------------------------------------------- */
 /* Appends n values of type t as JSON array elements separated by commas,
 ** with a leading comma when `comma` is set.  Numbers are exact (reals in

@@ -183,6 +183,46 @@ static int decode_discard(const pq_params *p, const uint8_t *buf, size_t len,
   return rc;
 }
 
+/* Explains a stream to its end.  Returns 1 when the last row is a fault
+** (its note copied to msg).  Counts in *bad the rows that leave the stream
+** or go back in it. */
+static int explain_all(const pq_params *p, const uint8_t *buf, size_t len,
+                       const uint8_t *dict, size_t dict_len, char *msg,
+                       int *bad, uint64_t *rows) {
+  static pq_field f;
+  pq_explainer *x;
+  pq_error err;
+  *rows = 0;
+  msg[0] = 0;
+  if (pq_explainer_open(&x, p, buf, len, dict, dict_len, &err)) {
+    snprintf(msg, 256, "open: %.240s", err.msg);
+    (*bad)++;
+    return 1;
+  }
+  uint64_t last = 0;
+  int fault = 0;
+  while (pq_explainer_next(x, &f)) {
+    (*rows)++;
+    if (f.offset < last || f.offset > len || f.length > len - f.offset) {
+      if (!*bad && getenv("PQ_DUMP")) {
+        printf("out of place: %s at %llu+%llu after %llu (len %zu): %s\n",
+               f.path, (unsigned long long)f.offset,
+               (unsigned long long)f.length, (unsigned long long)last, len,
+               f.note);
+      }
+      (*bad)++;
+    }
+    last = f.offset;
+    if (f.fault) {
+      fault = 1;
+      snprintf(msg, 256, "%.250s", f.note);
+    }
+    if (*rows > 50000000) break;
+  }
+  pq_explainer_free(x);
+  return fault;
+}
+
 /* ---- 1. Bit packing ------------------------------------------------------ */
 
 static void ref_pack_lsb(const uint64_t *v, size_t n, int w, uint8_t *out) {
@@ -904,9 +944,17 @@ static void test_corruption(void) {
       {PQ_BYTE_STREAM_SPLIT, PQ_DOUBLE, 0},
       {PQ_GROUP_VAR_INT, PQ_INT64, 0},
       {PQ_GROUP_VAR_INT, PQ_INT32, 0},
+      {PQ_RLE, PQ_INT32, 0},
+      {PQ_BIT_PACKED, PQ_INT32, 0},
+      {PQ_PLAIN_DICTIONARY, PQ_DOUBLE, 0},
+      {PQ_BYTE_STREAM_SPLIT, PQ_FIXED_LEN_BYTE_ARRAY, 3},
+      {PQ_PLAIN, PQ_FIXED_LEN_BYTE_ARRAY, 5},
   };
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
     pq_params p = params(cases[c].e, cases[c].t, cases[c].tl);
+    if (p.type == PQ_INT32 &&
+        (p.encoding == PQ_RLE || p.encoding == PQ_BIT_PACKED))
+      p.bit_width = 20;
     size_t n = 300;
     gen_values(p.type, p.type_length, vals_a, n, SHAPE_SORTED, 0);
     pq_buf out, dict;
@@ -915,8 +963,48 @@ static void test_corruption(void) {
     pq_error err;
     int rc = encode(&p, vals_a, n, &out, &dict, &err);
     CHECK(rc == 0, "corruption setup %zu", c);
-    int is_dict = p.encoding == PQ_RLE_DICTIONARY;
+    int is_dict = p.encoding == PQ_RLE_DICTIONARY ||
+                  p.encoding == PQ_PLAIN_DICTIONARY;
     int crashes = 0, wrong_ok = 0;
+    /* The explainer faults exactly when a decoder fails, with its words. */
+    int disagree = 0, bad_rows = 0;
+    char xmsg[256] = "", dmsg[256] = "";
+#define AGREE(q, b, l)                                                      \
+  do {                                                                      \
+    uint64_t cnt, rows;                                                     \
+    pq_error e;                                                             \
+    int drc = decode_discard(q, b, l, is_dict ? dict.data : NULL, dict.len, \
+                             &cnt, &e);                                     \
+    int xf = explain_all(q, b, l, is_dict ? dict.data : NULL, dict.len,     \
+                         xmsg, &bad_rows, &rows);                           \
+    if ((drc != PQ_OK) != xf || (xf && strcmp(xmsg, e.msg) != 0)) {         \
+      if (!disagree && getenv("PQ_DUMP")) {                                 \
+        char dname[300];                                                    \
+        snprintf(dname, sizeof dname, "%s.%zu", getenv("PQ_DUMP"), c);      \
+        FILE *dump = fopen(dname, "wb");                                    \
+        fwrite(b, 1, l, dump);                                              \
+        fclose(dump);                                                       \
+        if (is_dict) {                                                      \
+          dump = fopen("/tmp/pq_dump_dict.bin", "wb");                      \
+          fwrite(dict.data, 1, dict.len, dump);                             \
+          fclose(dump);                                                     \
+        }                                                                   \
+      }                                                                     \
+      disagree++;                                                           \
+      snprintf(dmsg, sizeof dmsg, "%s", drc ? e.msg : "(decodes)");         \
+    }                                                                       \
+  } while (0)
+    {
+      pq_params q = p;
+      AGREE(&q, out.data, out.len);
+      q.count = (int64_t)n;
+      AGREE(&q, out.data, out.len);
+      q.count = (int64_t)n / 2;
+      AGREE(&q, out.data, out.len);
+      CHECK(disagree == 0 && bad_rows == 0,
+            "%s %s: the explainer disagrees on the valid stream: %s / %s",
+            pq_encoding_name(p.encoding), pq_type_name(p.type), xmsg, dmsg);
+    }
     /* Every truncation: into a fresh buffer of exactly that size, so that
     ** the sanitizer sees any read past it.  With the count given, a cut
     ** stream must fail, unless only padding was cut (the last bit-packed
@@ -933,8 +1021,15 @@ static void test_corruption(void) {
                                                    vals_a, vals_b, n, &where)))
         wrong_ok++;
       if (rc != PQ_OK && rc != PQ_CORRUPT) crashes++;
+      AGREE(&q, copy, cut);
       free(copy);
     }
+    CHECK(disagree == 0 && bad_rows == 0,
+          "%s %s: on %d truncations the explainer and the decoder disagree "
+          "(%d rows out of place); last: explain '%s', decode '%s'",
+          pq_encoding_name(p.encoding), pq_type_name(p.type), disagree,
+          bad_rows, xmsg, dmsg);
+    disagree = bad_rows = 0;
     CHECK(wrong_ok == 0, "%s %s: %d truncations decoded to wrong values",
           pq_encoding_name(p.encoding), pq_type_name(p.type), wrong_ok);
     CHECK(crashes == 0, "%s: truncations gave odd status",
@@ -957,8 +1052,15 @@ static void test_corruption(void) {
           strncmp(err.msg, pq_encoding_name(p.encoding),
                   strlen(pq_encoding_name(p.encoding))) != 0)
         odd++; /* every message names the encoding */
+      AGREE(&q, copy, out.len);
       free(copy);
     }
+    CHECK(disagree == 0 && bad_rows == 0,
+          "%s %s: on %d corruptions the explainer and the decoder disagree "
+          "(%d rows out of place); last: explain '%s', decode '%s'",
+          pq_encoding_name(p.encoding), pq_type_name(p.type), disagree,
+          bad_rows, xmsg, dmsg);
+#undef AGREE
     CHECK(odd == 0, "%s %s: %d corruptions gave an odd outcome (last: %s)",
           pq_encoding_name(p.encoding), pq_type_name(p.type), odd, err.msg);
     pq_buf_free(&out);
@@ -1059,6 +1161,7 @@ static void test_misc(void) {
 }
 
 int main(void) {
+  setvbuf(stdout, NULL, _IONBF, 0);
   vals_a = malloc(MAXN * 24);
   vals_b = malloc(MAXN * 24);
   arena_cap = 64u << 20;

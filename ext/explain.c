@@ -1,0 +1,205 @@
+/*
+** explain.c -- parquet_explain, a table-valued function: one row per
+** field of an encoded stream, in byte order.
+**
+**   SELECT path, hex, value, note
+**     FROM parquet_explain(X'0801080E0302C03F', 'DELTA_BINARY_PACKED');
+**   SELECT bits, labels FROM parquet_explain(X'0388C6FA', 'RLE', 'INT32',
+**                                            '{"bit_width":3}')
+**    WHERE path = 'run[0].bit_packed';
+**   -- 10001000 11000110 11111010 | HIDEFABC RMNOJKLG VWXSTUPQ
+**
+** How it works: the table has the schema
+**
+**   CREATE TABLE x(offset, length, hex, bits, labels, path, value, note,
+**                  blob HIDDEN, encoding HIDDEN, type HIDDEN,
+**                  options HIDDEN, dictionary HIDDEN);
+**
+** The core's explainer (src/explain.c) yields one row at a time, so a
+** stream of any length is explained in constant memory.  A malformed
+** stream is explained up to its fault; the last row, with path 'error',
+** says what is wrong.
+*/
+#include <string.h>
+
+#include "ext.h"
+
+enum { COL_OFFSET, COL_LENGTH, COL_HEX, COL_BITS, COL_LABELS, COL_PATH,
+       COL_VALUE, COL_NOTE, COL_BLOB };
+
+typedef struct ExplainCursor {
+  sqlite3_vtab_cursor base;
+  pq_explainer *x;
+  pqx_args args;             /* the arguments, copied */
+  pq_field f;                /* the current row */
+  sqlite3_int64 row;
+  int eof;
+} ExplainCursor;
+
+static int explainConnect(sqlite3 *db, void *aux, int argc,
+                          const char *const *argv, sqlite3_vtab **ppVtab,
+                          char **pzErr) {
+  (void)aux;
+  (void)argc;
+  (void)argv;
+  (void)pzErr;
+  return pqx_vtab_connect(
+      db,
+      "CREATE TABLE x(offset INTEGER, length INTEGER, hex TEXT, bits TEXT, "
+      "labels TEXT, path TEXT, value, note TEXT, blob HIDDEN, "
+      "encoding HIDDEN, type HIDDEN, options HIDDEN, dictionary HIDDEN)",
+      ppVtab);
+}
+
+static int explainOpen(sqlite3_vtab *v, sqlite3_vtab_cursor **pp) {
+  (void)v;
+  ExplainCursor *c = sqlite3_malloc(sizeof *c);
+  if (!c) return SQLITE_NOMEM;
+  memset(c, 0, sizeof *c);
+  c->eof = 1;
+  *pp = &c->base;
+  return SQLITE_OK;
+}
+
+static void explainReset(ExplainCursor *c) {
+  pq_explainer_free(c->x);
+  c->x = NULL;
+  pqx_args_free(&c->args);
+  c->eof = 1;
+}
+
+static int explainClose(sqlite3_vtab_cursor *cur) {
+  explainReset((ExplainCursor *)cur);
+  sqlite3_free(cur);
+  return SQLITE_OK;
+}
+
+static int explainNext(sqlite3_vtab_cursor *cur) {
+  ExplainCursor *c = (ExplainCursor *)cur;
+  c->row++;
+  c->eof = !pq_explainer_next(c->x, &c->f);
+  return SQLITE_OK;
+}
+
+static int explainFilter(sqlite3_vtab_cursor *cur, int idxNum,
+                         const char *idxStr, int argc, sqlite3_value **argv) {
+  (void)idxStr;
+  (void)argc;
+  ExplainCursor *c = (ExplainCursor *)cur;
+  explainReset(c);
+  c->row = 0;
+  int no_rows;
+  int rc = pqx_args_filter(cur, "parquet_explain", idxNum, argv, &c->args,
+                           &no_rows);
+  if (rc || no_rows) return rc;
+  pq_error err;
+  rc = pq_explainer_open(&c->x, &c->args.p, c->args.blob, c->args.len,
+                         c->args.dict, c->args.dict_len, &err);
+  if (rc) {
+    char *msg = pqx_core_error("parquet_explain", rc, &err);
+    sqlite3_free(cur->pVtab->zErrMsg);
+    cur->pVtab->zErrMsg = msg;
+    return msg ? SQLITE_ERROR : SQLITE_NOMEM;
+  }
+  c->eof = !pq_explainer_next(c->x, &c->f);
+  return SQLITE_OK;
+}
+
+static int explainEof(sqlite3_vtab_cursor *cur) {
+  return ((ExplainCursor *)cur)->eof;
+}
+
+/* The field's bytes in hex, a space between bytes. */
+static void resultHex(sqlite3_context *ctx, const uint8_t *p, size_t n) {
+  static const char hex[] = "0123456789ABCDEF";
+  if (n == 0) {
+    sqlite3_result_text(ctx, "", 0, SQLITE_STATIC);
+    return;
+  }
+  char *s = sqlite3_malloc64(3 * n);
+  if (!s) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  for (size_t i = 0; i < n; i++) {
+    s[3 * i] = hex[p[i] >> 4];
+    s[3 * i + 1] = hex[p[i] & 15];
+    s[3 * i + 2] = ' ';
+  }
+  sqlite3_result_text64(ctx, s, 3 * n - 1, sqlite3_free, SQLITE_UTF8);
+}
+
+static void resultText(sqlite3_context *ctx, const char *s) {
+  if (s[0]) sqlite3_result_text(ctx, s, -1, SQLITE_TRANSIENT);
+}
+
+static int explainColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
+                         int col) {
+  ExplainCursor *c = (ExplainCursor *)cur;
+  const pq_field *f = &c->f;
+  switch (col) {
+    case COL_OFFSET: sqlite3_result_int64(ctx, (sqlite3_int64)f->offset); break;
+    case COL_LENGTH: sqlite3_result_int64(ctx, (sqlite3_int64)f->length); break;
+    case COL_HEX: {
+      uint64_t n = f->length;
+      if (f->offset > c->args.len) n = 0;
+      if (n > c->args.len - f->offset) n = c->args.len - f->offset;
+      resultHex(ctx, c->args.blob + f->offset, (size_t)n);
+      break;
+    }
+    case COL_BITS: resultText(ctx, f->bits); break;
+    case COL_LABELS: resultText(ctx, f->labels); break;
+    case COL_PATH: resultText(ctx, f->path); break;
+    case COL_NOTE: resultText(ctx, f->note); break;
+    case COL_VALUE:
+      switch (f->kind) {
+        case PQ_FV_INT: sqlite3_result_int64(ctx, f->i); break;
+        case PQ_FV_UINT:
+          if (f->u <= (uint64_t)INT64_MAX) {
+            sqlite3_result_int64(ctx, (sqlite3_int64)f->u);
+          } else {
+            sqlite3_result_double(ctx, (double)f->u);
+          }
+          break;
+        case PQ_FV_REAL: sqlite3_result_double(ctx, f->r); break;
+        case PQ_FV_BYTES:
+          if (f->text && !c->args.p.binary &&
+              pq_utf8_valid(f->bytes, f->nbytes)) {
+            sqlite3_result_text64(ctx, (const char *)f->bytes, f->nbytes,
+                                  SQLITE_TRANSIENT, SQLITE_UTF8);
+          } else {
+            sqlite3_result_blob64(ctx, f->bytes, f->nbytes, SQLITE_TRANSIENT);
+          }
+          break;
+      }
+      break;
+  }
+  return SQLITE_OK;
+}
+
+static int explainRowid(sqlite3_vtab_cursor *cur, sqlite_int64 *pRowid) {
+  *pRowid = ((ExplainCursor *)cur)->row;
+  return SQLITE_OK;
+}
+
+static int explainBestIndex(sqlite3_vtab *tab, sqlite3_index_info *info) {
+  (void)tab;
+  return pqx_args_best_index(info, COL_BLOB);
+}
+
+static sqlite3_module explainModule = {
+    .xConnect = explainConnect,
+    .xBestIndex = explainBestIndex,
+    .xDisconnect = pqx_vtab_disconnect,
+    .xOpen = explainOpen,
+    .xClose = explainClose,
+    .xFilter = explainFilter,
+    .xNext = explainNext,
+    .xEof = explainEof,
+    .xColumn = explainColumn,
+    .xRowid = explainRowid,
+};
+
+int pqx_register_explain(sqlite3 *db) {
+  return sqlite3_create_module(db, "parquet_explain", &explainModule, 0);
+}
