@@ -307,10 +307,11 @@ static int bit_packed_step(pq_explainer *x, pq_field *f) {
     ex_row(f, 0, bytes, "values");
     ex_bits_bytes(f, x->buf, (size_t)bytes);
     ex_labels(f, (size_t)bytes, n, w, msb);
-    ex_note(f, "%llu values x %d bits = %llu bits in %llu bytes, packed from "
-            "the %s significant bit of each byte%s",
-            (unsigned long long)n, w, (unsigned long long)n * (uint64_t)w,
-            (unsigned long long)bytes, msb ? "most" : "least",
+    ex_note(f, "%llu values x %d bit%s = %llu bits in %llu byte%s, packed "
+            "from the %s significant bit of each byte%s",
+            (unsigned long long)n, w, ex_s((uint64_t)w),
+            (unsigned long long)n * (uint64_t)w, (unsigned long long)bytes,
+            ex_s(bytes), msb ? "most" : "least",
             msb ? " (the deprecated order)" : "");
     return 1;
   }
@@ -326,8 +327,14 @@ static int bit_packed_step(pq_explainer *x, pq_field *f) {
     ex_bits_value(f, v, w);
     f->kind = PQ_FV_UINT;
     f->u = v;
-    ex_note(f, "bits %llu to %llu: %llu", (unsigned long long)bit,
-            (unsigned long long)(bit + (uint64_t)w - 1), (unsigned long long)v);
+    if (w == 1) {
+      ex_note(f, "bit %llu: %llu", (unsigned long long)bit,
+              (unsigned long long)v);
+    } else {
+      ex_note(f, "bits %llu to %llu: %llu", (unsigned long long)bit,
+              (unsigned long long)(bit + (uint64_t)w - 1),
+              (unsigned long long)v);
+    }
     if (w == 0) ex_note(f, "bit width 0: every value is 0 and takes no bits");
     x->i++;
     return 1;
@@ -428,8 +435,8 @@ static int gvi_step(pq_explainer *x, pq_field *f) {
     f->kind = PQ_FV_UINT;
     f->u = wide ? (unsigned)x->buf[x->pos] << 8 | x->buf[x->pos + 1]
                 : x->buf[x->pos];
-    ex_note(f, "%d bits per value, first value first, each the byte length "
-            "less one: ",
+    ex_note(f, "%d bits per value, the first value's on top, each its byte "
+            "length less one: lengths ",
             wide ? 3 : 2);
     size_t at = x->pos + hb;
     for (int i = 0; i < per; i++) {

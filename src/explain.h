@@ -79,6 +79,10 @@ struct pq_explainer {
 
 /* ---- Rows ---------------------------------------------------------------- */
 
+/* "s" unless n is 1, for notes. */
+static inline const char *ex_s(uint64_t n) { return n == 1 ? "" : "s"; }
+
+
 /* Starts a row: clears f and sets where it is and its path. */
 void ex_row(pq_field *f, uint64_t offset, uint64_t length, const char *fmt,
             ...) PQ_PRINTF(4, 5);

@@ -144,9 +144,10 @@ int ex_delta_step(pq_explainer *x, ex_delta *d, pq_field *f) {
         f->kind = PQ_FV_INT;
         f->i = w;
         if (i < used) {
-          ex_note(f, "%llu values x %d bits = %llu bytes",
-                  (unsigned long long)r->mb_values, w,
-                  (unsigned long long)(r->mb_values * (uint64_t)w / 8));
+          uint64_t nb = r->mb_values * (uint64_t)w / 8;
+          ex_note(f, "%llu values x %d bit%s = %llu byte%s",
+                  (unsigned long long)r->mb_values, w, ex_s((uint64_t)w),
+                  (unsigned long long)nb, ex_s(nb));
         } else {
           ex_note(f, "unused: the values end before this miniblock, so the "
                   "byte means nothing and no bytes follow for it");
@@ -165,10 +166,11 @@ int ex_delta_step(pq_explainer *x, ex_delta *d, pq_field *f) {
         ex_bits_bytes(f, r->mb_data, d->mb_len);
         ex_labels(f, d->mb_len, r->mb_values, w, 0);
         if (w) {
-          ex_note(f, "%llu relative deltas x %d bits = %llu bytes, packed "
+          uint64_t nb = r->mb_values * (uint64_t)w / 8;
+          ex_note(f, "%llu relative deltas x %d bit%s = %llu byte%s, packed "
                   "from the least significant bit; values %llu to %llu",
-                  (unsigned long long)r->mb_values, w,
-                  (unsigned long long)(r->mb_values * (uint64_t)w / 8),
+                  (unsigned long long)r->mb_values, w, ex_s((uint64_t)w),
+                  (unsigned long long)nb, ex_s(nb),
                   (unsigned long long)r->yielded,
                   (unsigned long long)(r->yielded + d->vn - 1));
         } else {
@@ -207,7 +209,7 @@ int ex_delta_step(pq_explainer *x, ex_delta *d, pq_field *f) {
                   (unsigned long long)rel, (long long)md, delta,
                   (unsigned long long)(r->yielded + j), (long long)pv,
                   delta < 0 ? "-" : "+", mag, (long long)f->i);
-          if (r->is32) ex_note_add(f, " (modulo 2^32)");
+          if (f->i != pv + delta) ex_note_add(f, " (wrapping around)");
           return 1;
         }
         r->yielded += d->vn;
@@ -315,7 +317,7 @@ static int dlba_step(pq_explainer *x, pq_field *f) {
   ex_row(f, at, v.len, "value[%llu]", (unsigned long long)x->i);
   ex_value(f, PQ_BYTE_ARRAY, 0, &v);
   ex_describe(d, sizeof d, PQ_BYTE_ARRAY, 0, &v);
-  ex_note(f, "%d byte%s (length %llu): %s", l, l == 1 ? "" : "s",
+  ex_note(f, "%d byte%s, as length %llu says: %s", l, ex_s((uint64_t)l),
           (unsigned long long)x->i, d);
   x->i++;
   return 1;

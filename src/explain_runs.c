@@ -94,9 +94,10 @@ int ex_runs_step(pq_explainer *x, pq_field *f) {
       ex_row(f, u->data_at, u->data_len, "run[%llu].bit_packed", run);
       ex_bits_bytes(f, x->buf + u->data_at, u->data_len);
       ex_labels(f, u->data_len, u->slots, w, 0);
-      ex_note(f, "%llu values x %d bits = %llu bytes, packed from the least "
+      ex_note(f, "%llu values x %d bit%s = %llu byte%s, packed from the least "
               "significant bit of each byte",
-              (unsigned long long)u->slots, w, (unsigned long long)full);
+              (unsigned long long)u->slots, w, ex_s((uint64_t)w),
+              (unsigned long long)full, ex_s(full));
       if (u->data_len < full) {
         ex_note_add(f, "; cut short after the values the count needs");
       }
@@ -115,7 +116,10 @@ int ex_runs_step(pq_explainer *x, pq_field *f) {
         ex_bits_value(f, v, w);
         f->kind = PQ_FV_UINT;
         f->u = v;
-        if (w) {
+        if (w == 1) {
+          ex_note(f, "bit %llu of the run: %llu", (unsigned long long)bit,
+                  (unsigned long long)v);
+        } else if (w) {
           ex_note(f, "bits %llu to %llu of the run: %llu",
                   (unsigned long long)bit,
                   (unsigned long long)(bit + (uint64_t)w - 1),

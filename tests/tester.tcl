@@ -34,7 +34,9 @@ proc do_test {name script expected} {
   if {[catch {uplevel #0 $script} result]} {
     set result "ERROR: $result"
   }
-  if {$result eq $expected} {
+  # A multi-line expected list matches its canonical form.
+  if {$result eq $expected ||
+      ([string is list $expected] && $result eq [list {*}$expected])} {
     incr ::nPass
   } else {
     incr ::nFail
