@@ -66,7 +66,7 @@ gen: $(BUILD)/gen_bitpack
 	$(BUILD)/gen_bitpack > src/bitpack_gen.h
 
 demo: all test-deps
-	sqlite3 -bail -cmd '.load ./parquet' < sql/demo.sql
+	sqlite3 -bail < sql/demo.sql
 
 # The runner prints one line per failure and ends with "N passed, N failed".
 test: test-deps $(BUILD)/$(EXT) $(BUILD)/unit $(BUILD)/gen_bitpack

@@ -1,9 +1,10 @@
 -- demo.sql: how big is a column under each Parquet encoding?
 --
---   sqlite3 -cmd '.load ./parquet' < sql/demo.sql      (or: make demo)
+--   sqlite3 < sql/demo.sql        (from the top folder after make; or: make demo)
 --
 -- A sample table of 10 000 rows with columns like real ones: sorted
 -- timestamps, prices, small counts, a status with four values, URLs.
+.load ./parquet
 .headers on
 .mode column
 

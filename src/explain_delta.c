@@ -209,7 +209,10 @@ int ex_delta_step(pq_explainer *x, ex_delta *d, pq_field *f) {
                   (unsigned long long)rel, (long long)md, delta,
                   (unsigned long long)(r->yielded + j), (long long)pv,
                   delta < 0 ? "-" : "+", mag, (long long)f->i);
-          if (f->i != pv + delta) ex_note_add(f, " (wrapping around)");
+          long long sum;
+          if (__builtin_add_overflow((long long)pv, delta, &sum) ||
+              sum != f->i)
+            ex_note_add(f, " (wrapping around)");
           return 1;
         }
         r->yielded += d->vn;

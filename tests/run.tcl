@@ -23,11 +23,14 @@ proc fail {what {detail ""}} {
 }
 
 proc slurp {path} {
-  set f [open $path rb]
+  set f [open $path r]
+  fconfigure $f -encoding utf-8
   set d [read $f]
   close $f
   return $d
 }
+# What programs print is read as UTF-8, as the expected files are.
+encoding system utf-8
 
 # 1. Generated code.
 if {[catch {exec $build/gen_bitpack} gen]} {
@@ -73,12 +76,23 @@ foreach file [lsort [glob -nocomplain tests/*.test]] {
   }
 }
 
-# 4. SQL scripts with expected output: X.sql beside X.out.
+# 4. SQL scripts with expected output: X.sql beside X.out.  The scripts
+# load ./parquet themselves; they run in a folder where that is this build.
+set rundir [file normalize $build/sqlrun]
+file mkdir $rundir
+file delete $rundir/parquet.so
+file link -symbolic $rundir/parquet.so $ext
 foreach script [lsort [concat [glob -nocomplain sql/*.sql] \
                               [glob -nocomplain sql/tutorial/*.sql]]] {
   set expect [file rootname $script].out
-  if {![file exists $expect]} continue
-  set rc [catch {exec sqlite3 -bail -cmd ".load $ext" < $script 2>@1} out]
+  if {![file exists $expect]} {
+    fail "$script has no expected output beside it ([file tail $expect])"
+    continue
+  }
+  set here [pwd]
+  cd $rundir
+  set rc [catch {exec sqlite3 -bail < [file join $root $script] 2>@1} out]
+  cd $here
   if {$rc == 0 && $out eq [string trimright [slurp $expect] "\n"]} {
     incr pass
   } else {
