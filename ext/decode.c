@@ -69,8 +69,8 @@ static void decodeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   free(batch);
   pq_decoder_free(d);
   if (rc == PQ_OK && out.oom) rc = PQ_NOMEM;
-  int limit = sqlite3_limit(sqlite3_context_db_handle(ctx),
-                            SQLITE_LIMIT_LENGTH, -1);
+  int limit =
+      sqlite3_limit(sqlite3_context_db_handle(ctx), SQLITE_LIMIT_LENGTH, -1);
   if (rc == PQ_OK && out.len > (size_t)limit) {
     msg = sqlite3_mprintf(
         "parquet_decode: %s: the values as JSON exceed SQLite's length "

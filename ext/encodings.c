@@ -36,24 +36,14 @@ typedef struct EncodingsCursor {
   pq_type type;
 } EncodingsCursor;
 
-static int encConnect(sqlite3 *db, void *aux, int argc, const char *const *argv,
-                      sqlite3_vtab **ppVtab, char **pzErr) {
-  (void)aux;
-  (void)argc;
-  (void)argv;
-  (void)pzErr;
-  return pqx_vtab_connect(
-      db,
-      "CREATE TABLE x(id INTEGER, name TEXT, types TEXT, status TEXT, "
-      "summary TEXT, section TEXT, type HIDDEN)",
-      ppVtab);
-}
+#define ENCODINGS_SCHEMA                                            \
+  "CREATE TABLE x(id INTEGER, name TEXT, types TEXT, status TEXT, " \
+  "summary TEXT, section TEXT, type HIDDEN)"
 
 static int encOpenCursor(sqlite3_vtab *v, sqlite3_vtab_cursor **pp) {
   (void)v;
-  EncodingsCursor *c = sqlite3_malloc(sizeof *c);
+  EncodingsCursor *c = pqx_cursor_new(sizeof *c);
   if (!c) return SQLITE_NOMEM;
-  memset(c, 0, sizeof *c);
   *pp = &c->base;
   return SQLITE_OK;
 }
@@ -148,7 +138,7 @@ static int encBestIndex(sqlite3_vtab *tab, sqlite3_index_info *info) {
 }
 
 static sqlite3_module encodingsModule = {
-    .xConnect = encConnect,
+    .xConnect = pqx_vtab_connect,
     .xBestIndex = encBestIndex,
     .xDisconnect = pqx_vtab_disconnect,
     .xOpen = encOpenCursor,
@@ -161,5 +151,6 @@ static sqlite3_module encodingsModule = {
 };
 
 int pqx_register_encodings(sqlite3 *db) {
-  return sqlite3_create_module(db, "parquet_encodings", &encodingsModule, 0);
+  return sqlite3_create_module(db, "parquet_encodings", &encodingsModule,
+                               (void *)ENCODINGS_SCHEMA);
 }

@@ -24,38 +24,36 @@
 
 #include "ext.h"
 
-enum { COL_OFFSET, COL_LENGTH, COL_HEX, COL_BITS, COL_LABELS, COL_PATH,
-       COL_VALUE, COL_NOTE, COL_BLOB };
+enum {
+  COL_OFFSET,
+  COL_LENGTH,
+  COL_HEX,
+  COL_BITS,
+  COL_LABELS,
+  COL_PATH,
+  COL_VALUE,
+  COL_NOTE,
+  COL_BLOB
+};
 
 typedef struct ExplainCursor {
   sqlite3_vtab_cursor base;
   pq_explainer *x;
-  pqx_args args;             /* the arguments, copied */
-  pq_field f;                /* the current row */
+  pqx_args args; /* the arguments, copied */
+  pq_field f;    /* the current row */
   sqlite3_int64 row;
   int eof;
 } ExplainCursor;
 
-static int explainConnect(sqlite3 *db, void *aux, int argc,
-                          const char *const *argv, sqlite3_vtab **ppVtab,
-                          char **pzErr) {
-  (void)aux;
-  (void)argc;
-  (void)argv;
-  (void)pzErr;
-  return pqx_vtab_connect(
-      db,
-      "CREATE TABLE x(offset INTEGER, length INTEGER, hex TEXT, bits TEXT, "
-      "labels TEXT, path TEXT, value, note TEXT, blob HIDDEN, "
-      "encoding HIDDEN, type HIDDEN, options HIDDEN, dictionary HIDDEN)",
-      ppVtab);
-}
+#define EXPLAIN_SCHEMA                                                   \
+  "CREATE TABLE x(offset INTEGER, length INTEGER, hex TEXT, bits TEXT, " \
+  "labels TEXT, path TEXT, value, note TEXT, blob HIDDEN, "              \
+  "encoding HIDDEN, type HIDDEN, options HIDDEN, dictionary HIDDEN)"
 
 static int explainOpen(sqlite3_vtab *v, sqlite3_vtab_cursor **pp) {
   (void)v;
-  ExplainCursor *c = sqlite3_malloc(sizeof *c);
+  ExplainCursor *c = pqx_cursor_new(sizeof *c);
   if (!c) return SQLITE_NOMEM;
-  memset(c, 0, sizeof *c);
   c->eof = 1;
   *pp = &c->base;
   return SQLITE_OK;
@@ -89,8 +87,8 @@ static int explainFilter(sqlite3_vtab_cursor *cur, int idxNum,
   explainReset(c);
   c->row = 0;
   int no_rows;
-  int rc = pqx_args_filter(cur, "parquet_explain", idxNum, argv, &c->args,
-                           &no_rows);
+  int rc =
+      pqx_args_filter(cur, "parquet_explain", idxNum, argv, &c->args, &no_rows);
   if (rc || no_rows) return rc;
   pq_error err;
   rc = pq_explainer_open(&c->x, &c->args.p, c->args.blob, c->args.len,
@@ -188,7 +186,7 @@ static int explainBestIndex(sqlite3_vtab *tab, sqlite3_index_info *info) {
 }
 
 static sqlite3_module explainModule = {
-    .xConnect = explainConnect,
+    .xConnect = pqx_vtab_connect,
     .xBestIndex = explainBestIndex,
     .xDisconnect = pqx_vtab_disconnect,
     .xOpen = explainOpen,
@@ -201,5 +199,6 @@ static sqlite3_module explainModule = {
 };
 
 int pqx_register_explain(sqlite3 *db) {
-  return sqlite3_create_module(db, "parquet_explain", &explainModule, 0);
+  return sqlite3_create_module(db, "parquet_explain", &explainModule,
+                               (void *)EXPLAIN_SCHEMA);
 }

@@ -44,9 +44,14 @@ void pqx_result_value(sqlite3_context *ctx, const void *batch, size_t i,
 size_t pqx_batch_values(size_t value_size);
 
 /* xConnect and xDisconnect of the pure, eponymous table-valued functions:
-** declares the schema and marks the table innocuous. */
-int pqx_vtab_connect(sqlite3 *db, const char *schema, sqlite3_vtab **pp);
+** the module's client data is the schema to declare; the table is marked
+** innocuous. */
+int pqx_vtab_connect(sqlite3 *db, void *schema, int argc,
+                     const char *const *argv, sqlite3_vtab **pp,
+                     char **pzErr);
 int pqx_vtab_disconnect(sqlite3_vtab *v);
+/* A zeroed cursor of `size` bytes, or NULL. */
+void *pqx_cursor_new(size_t size);
 
 /* The arguments of parquet_values and parquet_explain, hidden columns in
 ** this order: blob, encoding, type, options, dictionary. */

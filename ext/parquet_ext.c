@@ -99,8 +99,12 @@ void pqx_result_value(sqlite3_context *ctx, const void *batch, size_t i,
   }
 }
 
-int pqx_vtab_connect(sqlite3 *db, const char *schema, sqlite3_vtab **pp) {
-  int rc = sqlite3_declare_vtab(db, schema);
+int pqx_vtab_connect(sqlite3 *db, void *schema, int argc,
+                     const char *const *argv, sqlite3_vtab **pp, char **pzErr) {
+  (void)argc;
+  (void)argv;
+  (void)pzErr;
+  int rc = sqlite3_declare_vtab(db, (const char *)schema);
   if (rc != SQLITE_OK) return rc;
   sqlite3_vtab *v = sqlite3_malloc(sizeof *v);
   if (!v) return SQLITE_NOMEM;
@@ -108,6 +112,12 @@ int pqx_vtab_connect(sqlite3 *db, const char *schema, sqlite3_vtab **pp) {
   *pp = v;
   sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
   return SQLITE_OK;
+}
+
+void *pqx_cursor_new(size_t size) {
+  void *c = sqlite3_malloc64(size);
+  if (c) memset(c, 0, size);
+  return c;
 }
 
 int pqx_vtab_disconnect(sqlite3_vtab *v) {

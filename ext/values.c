@@ -33,7 +33,7 @@ enum {
 typedef struct ValuesCursor {
   sqlite3_vtab_cursor base;
   pq_decoder *dec;
-  pqx_args args; /* the arguments, copied */
+  pqx_args args;      /* the arguments, copied */
   void *batch;        /* decoded values */
   size_t cap, n, pos; /* batch capacity, fill and position */
   sqlite3_int64 idx;  /* index of the current value */
@@ -44,25 +44,14 @@ typedef struct ValuesCursor {
   int eof;
 } ValuesCursor;
 
-static int valuesConnect(sqlite3 *db, void *aux, int argc,
-                         const char *const *argv, sqlite3_vtab **ppVtab,
-                         char **pzErr) {
-  (void)aux;
-  (void)argc;
-  (void)argv;
-  (void)pzErr;
-  return pqx_vtab_connect(
-      db,
-      "CREATE TABLE x(idx INTEGER, value, blob HIDDEN, encoding HIDDEN, "
-      "type HIDDEN, options HIDDEN, dictionary HIDDEN)",
-      ppVtab);
-}
+#define VALUES_SCHEMA                                                 \
+  "CREATE TABLE x(idx INTEGER, value, blob HIDDEN, encoding HIDDEN, " \
+  "type HIDDEN, options HIDDEN, dictionary HIDDEN)"
 
 static int valuesOpen(sqlite3_vtab *v, sqlite3_vtab_cursor **pp) {
   (void)v;
-  ValuesCursor *c = sqlite3_malloc(sizeof *c);
+  ValuesCursor *c = pqx_cursor_new(sizeof *c);
   if (!c) return SQLITE_NOMEM;
-  memset(c, 0, sizeof *c);
   c->eof = 1;
   *pp = &c->base;
   return SQLITE_OK;
@@ -117,8 +106,8 @@ static int valuesFilter(sqlite3_vtab_cursor *cur, int idxNum,
   valuesReset(c);
   c->idx = 0;
   int no_rows;
-  int rc = pqx_args_filter(cur, "parquet_values", idxNum, argv, &c->args,
-                           &no_rows);
+  int rc =
+      pqx_args_filter(cur, "parquet_values", idxNum, argv, &c->args, &no_rows);
   if (rc || no_rows) return rc;
   pq_params p = c->args.p;
   pq_error err;
@@ -170,7 +159,7 @@ static int valuesBestIndex(sqlite3_vtab *tab, sqlite3_index_info *info) {
 
 /* Eponymous only: no xCreate. */
 static sqlite3_module valuesModule = {
-    .xConnect = valuesConnect,
+    .xConnect = pqx_vtab_connect,
     .xBestIndex = valuesBestIndex,
     .xDisconnect = pqx_vtab_disconnect,
     .xOpen = valuesOpen,
@@ -183,5 +172,6 @@ static sqlite3_module valuesModule = {
 };
 
 int pqx_register_values(sqlite3 *db) {
-  return sqlite3_create_module(db, "parquet_values", &valuesModule, 0);
+  return sqlite3_create_module(db, "parquet_values", &valuesModule,
+                               (void *)VALUES_SCHEMA);
 }
