@@ -207,6 +207,48 @@ PQ_API int pq_encoder_finish(pq_encoder *e, pq_buf *out, pq_buf *dict,
 
 PQ_API void pq_encoder_free(pq_encoder *e);
 
+/* ---- Codecs --------------------------------------------------------------
+** Compression as Parquet pages use it (spec/Compression.md), through the
+** codecs' own libraries.  A build may leave any library out (see README,
+** "Building"); a codec left out is PQ_UNSUPPORTED with a message that says
+** so.  Numbered as in parquet.thrift's enum CompressionCodec. */
+typedef enum pq_codec {
+  PQ_UNCOMPRESSED = 0,
+  PQ_SNAPPY = 1,
+  PQ_GZIP = 2,
+  PQ_LZO = 3,     /* never implemented: always PQ_UNSUPPORTED */
+  PQ_BROTLI = 4,
+  PQ_LZ4 = 5,     /* deprecated: Hadoop's framing of LZ4 blocks */
+  PQ_ZSTD = 6,
+  PQ_LZ4_RAW = 7
+} pq_codec;
+#define PQ_CODEC_COUNT 8
+
+/* Names as in the spec, case-insensitive, or the enum number. */
+PQ_API int pq_codec_parse(const char *s, size_t n, pq_codec *out);
+PQ_API const char *pq_codec_name(pq_codec c);
+/* 1 when this build can compress and decompress with c. */
+PQ_API int pq_codec_available(pq_codec c);
+
+/* Compresses src[0..n) and appends the result to out.  PQ_LZ4 writes
+** Hadoop's framing. */
+PQ_API int pq_compress(pq_codec c, const uint8_t *src, size_t n, pq_buf *out,
+                       pq_error *err);
+
+/* Decompresses src[0..n), appending to out.  `expected` is the size the
+** caller knows the result must have (a page header's uncompressed size), or
+** -1; a result of another size is PQ_CORRUPT.  Never produces more than
+** `limit` bytes (PQ_CORRUPT: "would exceed ...").  GZIP reads concatenated
+** members; PQ_LZ4 reads Hadoop's framing and falls back to a raw LZ4 block,
+** as files in the wild have both. */
+PQ_API int pq_decompress(pq_codec c, const uint8_t *src, size_t n,
+                         int64_t expected, size_t limit, pq_buf *out,
+                         pq_error *err);
+
+/* CRC-32 (the one of gzip and zlib, reflected, polynomial 0xEDB88320) of
+** p[0..n), continuing from crc (0 to start). */
+PQ_API uint32_t pq_crc32(uint32_t crc, const uint8_t *p, size_t n);
+
 /* ---- Explaining ---------------------------------------------------------
 ** An explainer walks a stream field by field, in byte order, one row at a
 ** time: where each field is, its path ("block[0].miniblock[2].bit_width"),
