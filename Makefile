@@ -5,6 +5,9 @@
 #   make test        C unit tests of the core and the Tcl tests of the SQL
 #   make test-asan   the same, built with -fsanitize=address,undefined
 #   make gen         regenerates src/bitpack_gen.h
+#   make WITHOUT="snappy zstd"   leaves codec libraries out (any of snappy,
+#                    zlib, zstd, lz4, brotli); their codecs then fail with
+#                    an error that says so
 #
 # Missing Debian packages are installed with apt-get when run as root;
 # otherwise the exact apt-get line is printed.
@@ -23,10 +26,36 @@ CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/core/%.o)
 EXT_OBJ  = $(EXT_SRC:ext/%.c=$(BUILD)/ext/%.o)
 HEADERS  = $(wildcard src/*.h) $(wildcard ext/*.h)
 
-BUILD_DEPS = libsqlite3-dev
+# The codecs' libraries, each optional (WITHOUT=...): its Debian package,
+# its link flags, and the macro that leaves it out of src/codec.c.
+CODECS      = snappy zlib zstd lz4 brotli
+DEB_snappy  = libsnappy-dev
+DEB_zlib    = zlib1g-dev
+DEB_zstd    = libzstd-dev
+DEB_lz4     = liblz4-dev
+DEB_brotli  = libbrotli-dev
+LIB_snappy  = -lsnappy
+LIB_zlib    = -lz
+LIB_zstd    = -lzstd
+LIB_lz4     = -llz4
+LIB_brotli  = -lbrotlienc -lbrotlidec
+NO_snappy   = -DPQ_NO_SNAPPY
+NO_zlib     = -DPQ_NO_ZLIB
+NO_zstd     = -DPQ_NO_ZSTD
+NO_lz4      = -DPQ_NO_LZ4
+NO_brotli   = -DPQ_NO_BROTLI
+WITHOUT    ?=
+ifneq ($(filter-out $(CODECS),$(WITHOUT)),)
+$(error WITHOUT: unknown library '$(filter-out $(CODECS),$(WITHOUT))' (one of: $(CODECS)))
+endif
+WITH        = $(filter-out $(WITHOUT),$(CODECS))
+CODEC_DEFS  = $(foreach c,$(sort $(WITHOUT)),$(NO_$(c)))
+CODEC_LIBS  = $(foreach c,$(WITH),$(LIB_$(c)))
+
+BUILD_DEPS = libsqlite3-dev $(foreach c,$(WITH),$(DEB_$(c)))
 TEST_DEPS  = sqlite3 tcl libsqlite3-tcl
 
-.PHONY: all deps test-deps demo test test-asan gen clean
+.PHONY: all deps test-deps demo test test-asan gen clean FORCE
 
 all: deps $(BUILD)/$(EXT) $(BUILD)/libpqcore.a $(if $(SAN),,$(EXT))
 
@@ -38,7 +67,14 @@ test-deps:
 
 $(BUILD)/core/%.o: src/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SAN) $(WARN) $(PIC) -c $< -o $@
+	$(CC) $(CFLAGS) $(SAN) $(WARN) $(PIC) $(CODEC_DEFS) -c $< -o $@
+
+# codec.c is rebuilt when WITHOUT changes: the stamp holds the last value
+# and is rewritten only when it differs.
+$(BUILD)/core/codec.o: $(BUILD)/without
+$(BUILD)/without: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(sort $(WITHOUT))' | cmp -s - $@ || echo '$(sort $(WITHOUT))' > $@
 
 $(BUILD)/ext/%.o: ext/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -49,14 +85,17 @@ $(BUILD)/libpqcore.a: $(CORE_OBJ)
 	ar rcs $@ $^
 
 $(BUILD)/$(EXT): $(EXT_OBJ) $(BUILD)/libpqcore.a
-	$(CC) $(CFLAGS) $(SAN) -shared -o $@ $(EXT_OBJ) $(BUILD)/libpqcore.a -lm
+	$(CC) $(CFLAGS) $(SAN) -shared -o $@ $(EXT_OBJ) $(BUILD)/libpqcore.a -lm $(CODEC_LIBS)
 
 # The extension at the top, so that `.load ./parquet` finds it.
 $(EXT): $(BUILD)/$(EXT)
 	cp $< $@
 
 $(BUILD)/unit: tests/unit.c $(BUILD)/libpqcore.a $(HEADERS)
-	$(CC) $(CFLAGS) $(SAN) $(WARN) -Isrc -o $@ tests/unit.c $(BUILD)/libpqcore.a -lm
+	$(CC) $(CFLAGS) $(SAN) $(WARN) -Isrc -o $@ tests/unit.c $(BUILD)/libpqcore.a -lm $(CODEC_LIBS)
+
+$(BUILD)/unit_codec: tests/unit_codec.c $(BUILD)/libpqcore.a $(HEADERS)
+	$(CC) $(CFLAGS) $(SAN) $(WARN) -Isrc -o $@ tests/unit_codec.c $(BUILD)/libpqcore.a -lm $(CODEC_LIBS)
 
 $(BUILD)/gen_bitpack: tools/gen_bitpack.c
 	@mkdir -p $(dir $@)
@@ -69,7 +108,7 @@ demo: all test-deps
 	sqlite3 -bail < sql/demo.sql
 
 # The runner prints one line per failure and ends with "N passed, N failed".
-test: test-deps $(BUILD)/$(EXT) $(BUILD)/unit $(BUILD)/gen_bitpack
+test: test-deps $(BUILD)/$(EXT) $(BUILD)/unit $(BUILD)/unit_codec $(BUILD)/gen_bitpack
 	tclsh tests/run.tcl $(BUILD)
 
 # tclsh and sqlite3 are not built with the sanitizers, so ASan is preloaded
@@ -77,7 +116,7 @@ test: test-deps $(BUILD)/$(EXT) $(BUILD)/unit $(BUILD)/gen_bitpack
 ASAN_LIB = $(shell $(CC) -print-file-name=libasan.so)
 test-asan:
 	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	  build-asan/$(EXT) build-asan/unit build-asan/gen_bitpack test-deps
+	  build-asan/$(EXT) build-asan/unit build-asan/unit_codec build-asan/gen_bitpack test-deps
 	LD_PRELOAD=$(ASAN_LIB) ASAN_OPTIONS=detect_leaks=1 tclsh tests/run.tcl build-asan
 
 clean:

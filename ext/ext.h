@@ -79,5 +79,6 @@ int pqx_register_decode(sqlite3 *db);
 int pqx_register_values(sqlite3 *db);
 int pqx_register_encodings(sqlite3 *db);
 int pqx_register_explain(sqlite3 *db);
+int pqx_register_codec(sqlite3 *db);
 
 #endif /* PQX_EXT_H */

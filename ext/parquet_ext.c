@@ -227,5 +227,6 @@ __attribute__((visibility("default")))
   if (rc == SQLITE_OK) rc = pqx_register_values(db);
   if (rc == SQLITE_OK) rc = pqx_register_encodings(db);
   if (rc == SQLITE_OK) rc = pqx_register_explain(db);
+  if (rc == SQLITE_OK) rc = pqx_register_codec(db);
   return rc;
 }

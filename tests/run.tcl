@@ -2,7 +2,7 @@
 # "N passed, N failed".
 #
 #   1. the generated bit packers are current (tools/gen_bitpack.c)
-#   2. the C unit tests of the core (BUILD/unit)
+#   2. the C unit tests of the core (BUILD/unit*: unit, unit_codec)
 #   3. every tests/*.test file, each in its own tclsh, against
 #      BUILD/parquet.so
 #   4. every sql/tutorial and demo script whose expected output is beside it
@@ -41,18 +41,23 @@ if {[catch {exec $build/gen_bitpack} gen]} {
   incr pass
 }
 
-# 2. C unit tests.
-set rc [catch {exec $build/unit 2>@1} out]
-foreach line [split $out "\n"] {
-  if {[string match "!*" $line]} { puts $line }
-}
-if {[regexp -line {^(\d+) passed, (\d+) failed$} $out -> p f]} {
-  incr pass $p
-  incr fail $f
-  puts "unit: $p passed, $f failed"
-  if {$rc && $f == 0} { fail "unit exited with an error" [string range $out end-3000 end] }
-} else {
-  fail "unit did not finish" [string range $out end-2000 end]
+# 2. C unit tests: every BUILD/unit* program (unit, unit_codec, ...).
+set progs [lsort [glob -nocomplain -types {f x} $build/unit*]]
+if {[llength $progs] == 0} { fail "no unit test program in $build" }
+foreach prog $progs {
+  set name [file tail $prog]
+  set rc [catch {exec $prog 2>@1} out]
+  foreach line [split $out "\n"] {
+    if {[string match "!*" $line]} { puts $line }
+  }
+  if {[regexp -line {^(\d+) passed, (\d+) failed$} $out -> p f]} {
+    incr pass $p
+    incr fail $f
+    puts "$name: $p passed, $f failed"
+    if {$rc && $f == 0} { fail "$name exited with an error" [string range $out end-3000 end] }
+  } else {
+    fail "$name did not finish" [string range $out end-2000 end]
+  }
 }
 
 # 3. Tcl tests, each file in its own tclsh so that a crash is a failure

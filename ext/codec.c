@@ -1,0 +1,113 @@
+/*
+** codec.c -- parquet_compress(blob, codec) and parquet_decompress(blob,
+** codec [, size]), scalars over the codecs of the core (src/codec.c).
+**
+**   SELECT hex(parquet_compress('hello', 'SNAPPY'));      -- 051068656C6C6F
+**   SELECT CAST(parquet_decompress(X'051068656C6C6F', 'SNAPPY') AS TEXT);
+**   -- hello
+**
+** `size` is the size the result must have (a page header's
+** uncompressed_page_size), NULL when unknown.  Either way the result stops
+** at SQLite's length limit.  TEXT is compressed as its UTF-8 bytes; the
+** result is always a BLOB.
+*/
+#include <stdlib.h>
+
+#include "ext.h"
+
+/* Reads the codec argument v into *c.  On failure sets the error of ctx,
+** prefixed with fn, and returns 1. */
+static int codecArg(sqlite3_context *ctx, const char *fn, sqlite3_value *v,
+                    pq_codec *c) {
+  char *msg;
+  if (sqlite3_value_type(v) == SQLITE_NULL) {
+    msg = sqlite3_mprintf("%s: the codec is NULL", fn);
+  } else {
+    const char *s = (const char *)sqlite3_value_text(v);
+    int n = sqlite3_value_bytes(v);
+    if (s && pq_codec_parse(s, (size_t)n, c) == PQ_OK) return 0;
+    msg = sqlite3_mprintf(
+        "%s: unknown codec '%s' (UNCOMPRESSED, SNAPPY, GZIP, BROTLI, LZ4, "
+        "ZSTD, LZ4_RAW)",
+        fn, s ? s : "");
+  }
+  if (msg) {
+    sqlite3_result_error(ctx, msg, -1);
+    sqlite3_free(msg);
+  } else {
+    sqlite3_result_error_nomem(ctx);
+  }
+  return 1;
+}
+
+/* Sets the result of ctx from a finished core call: the bytes of out as a
+** BLOB (taking its memory), or the error, prefixed with fn. */
+static void codecResult(sqlite3_context *ctx, const char *fn, int rc,
+                        pq_buf *out, const pq_error *err) {
+  if (rc == PQ_OK && out->oom) rc = PQ_NOMEM;
+  char *msg = rc ? pqx_core_error(fn, rc, err) : NULL;
+  if (rc && !msg) {
+    sqlite3_result_error_nomem(ctx);
+  } else if (rc) {
+    sqlite3_result_error(ctx, msg, -1);
+    sqlite3_free(msg);
+  } else if (out->len == 0) {
+    sqlite3_result_zeroblob(ctx, 0);
+  } else {
+    sqlite3_result_blob64(ctx, out->data, out->len, free);
+    pq_buf_init(out);
+  }
+  pq_buf_free(out);
+}
+
+static void compressFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return; /* NULL: NULL */
+  pq_codec c;
+  if (codecArg(ctx, "parquet_compress", argv[1], &c)) return;
+  const uint8_t *src = sqlite3_value_blob(argv[0]);
+  size_t n = (size_t)sqlite3_value_bytes(argv[0]);
+  pq_buf out;
+  pq_buf_init(&out);
+  pq_error err;
+  int rc = pq_compress(c, src, n, &out, &err);
+  codecResult(ctx, "parquet_compress", rc, &out, &err);
+}
+
+static void decompressFunc(sqlite3_context *ctx, int argc,
+                           sqlite3_value **argv) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return; /* NULL: NULL */
+  pq_codec c;
+  if (codecArg(ctx, "parquet_decompress", argv[1], &c)) return;
+  int64_t expected = -1;
+  if (argc > 2 && sqlite3_value_type(argv[2]) != SQLITE_NULL) {
+    if (sqlite3_value_type(argv[2]) != SQLITE_INTEGER ||
+        sqlite3_value_int64(argv[2]) < 0) {
+      sqlite3_result_error(ctx,
+                           "parquet_decompress: the size must be NULL or an "
+                           "INTEGER of 0 or more",
+                           -1);
+      return;
+    }
+    expected = sqlite3_value_int64(argv[2]);
+  }
+  const uint8_t *src = sqlite3_value_blob(argv[0]);
+  size_t n = (size_t)sqlite3_value_bytes(argv[0]);
+  size_t limit = (size_t)sqlite3_limit(sqlite3_context_db_handle(ctx),
+                                       SQLITE_LIMIT_LENGTH, -1);
+  pq_buf out;
+  pq_buf_init(&out);
+  pq_error err;
+  int rc = pq_decompress(c, src, n, expected, limit, &out, &err);
+  codecResult(ctx, "parquet_decompress", rc, &out, &err);
+}
+
+int pqx_register_codec(sqlite3 *db) {
+  int rc = sqlite3_create_function(db, "parquet_compress", 2, PQX_PURE, 0,
+                                   compressFunc, 0, 0);
+  for (int n = 2; n <= 3 && rc == SQLITE_OK; n++) {
+    rc = sqlite3_create_function(db, "parquet_decompress", n, PQX_PURE, 0,
+                                 decompressFunc, 0, 0);
+  }
+  return rc;
+}
