@@ -249,6 +249,210 @@ PQ_API int pq_decompress(pq_codec c, const uint8_t *src, size_t n,
 ** p[0..n), continuing from crc (0 to start). */
 PQ_API uint32_t pq_crc32(uint32_t crc, const uint8_t *p, size_t n);
 
+/* ---- Files -----------------------------------------------------------------
+** A file image (the whole file in memory, or mapped) is opened once: its
+** footer is parsed into the structures below, which point into the image
+** and into memory the pq_file owns.  Field names follow parquet.thrift;
+** has_* flags say whether an optional field was present. */
+
+typedef struct pq_keyvalue {
+  pq_bytes key;
+  pq_bytes value;
+  int has_value;
+} pq_keyvalue;
+
+typedef struct pq_statistics {
+  pq_bytes max, min, max_value, min_value;
+  int has_max, has_min, has_max_value, has_min_value;
+  int64_t null_count, distinct_count, nan_count;
+  int has_null_count, has_distinct_count, has_nan_count;
+  int is_max_value_exact, is_min_value_exact; /* -1 when absent */
+} pq_statistics;
+
+typedef struct pq_schema_element {
+  pq_bytes name;
+  int has_type;
+  pq_type type;
+  int32_t type_length;
+  int repetition;     /* 0 REQUIRED, 1 OPTIONAL, 2 REPEATED; -1 absent */
+  int32_t num_children; /* -1 absent: a leaf */
+  int32_t converted_type; /* -1 absent */
+  int32_t scale, precision, field_id; /* -1 absent */
+  int logical_type;   /* union member id of LogicalType, 0 absent */
+  /* LogicalType details: DECIMAL scale/precision; TIME/TIMESTAMP
+  ** is_adjusted_to_utc and unit (1 MILLIS, 2 MICROS, 3 NANOS); INTEGER
+  ** bit_width and is_signed. */
+  int32_t logical_scale, logical_precision;
+  int logical_utc, logical_unit;
+  int logical_bit_width, logical_signed;
+} pq_schema_element;
+
+typedef struct pq_column_meta {
+  pq_type type;
+  int32_t *encodings;
+  uint32_t n_encodings;
+  pq_bytes *path;
+  uint32_t n_path;
+  int32_t codec;
+  int64_t num_values;
+  int64_t total_uncompressed_size;
+  int64_t total_compressed_size;
+  pq_keyvalue *key_value;
+  uint32_t n_key_value;
+  int64_t data_page_offset;
+  int64_t index_page_offset, dictionary_page_offset; /* -1 absent */
+  int has_statistics;
+  pq_statistics statistics;
+  int64_t bloom_filter_offset;  /* -1 absent */
+  int32_t bloom_filter_length;  /* -1 absent */
+} pq_column_meta;
+
+typedef struct pq_column_chunk {
+  pq_bytes file_path;
+  int has_file_path;
+  int64_t file_offset;
+  int has_meta_data;
+  pq_column_meta meta;
+  int64_t offset_index_offset, column_index_offset; /* -1 absent */
+  int32_t offset_index_length, column_index_length; /* -1 absent */
+  int encrypted;      /* crypto_metadata or encrypted_column_metadata */
+} pq_column_chunk;
+
+typedef struct pq_row_group {
+  pq_column_chunk *columns;
+  uint32_t n_columns;
+  int64_t total_byte_size;
+  int64_t num_rows;
+  int64_t file_offset, total_compressed_size; /* -1 absent */
+  int32_t ordinal;    /* -1 absent */
+} pq_row_group;
+
+typedef struct pq_file_meta {
+  int32_t version;
+  pq_schema_element *schema;
+  uint32_t n_schema;
+  int64_t num_rows;
+  pq_row_group *row_groups;
+  uint32_t n_row_groups;
+  pq_keyvalue *key_value;
+  uint32_t n_key_value;
+  pq_bytes created_by;
+  int has_created_by;
+  int encrypted;      /* an encryption_algorithm is present */
+} pq_file_meta;
+
+/* The schema as a tree: one node per schema element, with the levels
+** Dremel's encoding gives each. */
+typedef struct pq_schema_node {
+  const pq_schema_element *elem;
+  struct pq_schema_node *parent;
+  struct pq_schema_node **children;
+  uint32_t n_children;
+  int max_def, max_rep;  /* at this node */
+  int leaf;              /* index of the leaf column, -1 for groups */
+  char *path;            /* dotted, for messages: "a.list.element" */
+} pq_schema_node;
+
+typedef struct pq_file pq_file;
+
+/* Opens the file image buf[0..len) (which must outlive the pq_file): checks
+** the magic bytes, parses the footer and builds the schema tree.  A file in
+** Parquet's encrypted-footer form ("PARE") is PQ_UNSUPPORTED. */
+PQ_API int pq_file_open(pq_file **out, const uint8_t *buf, size_t len,
+                        pq_error *err);
+PQ_API void pq_file_free(pq_file *f);
+PQ_API const pq_file_meta *pq_file_metadata(const pq_file *f);
+PQ_API const pq_schema_node *pq_file_schema(const pq_file *f);
+/* The leaf columns, in the order of the column chunks. */
+PQ_API uint32_t pq_file_leaf_count(const pq_file *f);
+PQ_API const pq_schema_node *pq_file_leaf(const pq_file *f, uint32_t i);
+
+/* ---- Pages ---------------------------------------------------------------
+** A column chunk read page by page.  Each page comes with its header's
+** fields and its parts, decompressed: repetition levels, definition levels
+** and the values stream, ready for a decoder. */
+
+enum { PQ_DATA_PAGE = 0, PQ_INDEX_PAGE = 1, PQ_DICTIONARY_PAGE = 2,
+       PQ_DATA_PAGE_V2 = 3 };
+
+typedef struct pq_page {
+  int page_type;            /* PQ_*_PAGE, or another number: skipped */
+  uint32_t index;           /* of the page in its chunk, from 0 */
+  int64_t offset;           /* of the page header in the file */
+  uint32_t header_size;
+  int32_t compressed_size, uncompressed_size;
+  int has_crc;
+  uint32_t crc;             /* the header's; checked against the page */
+  int32_t num_values;       /* level entries (data), entries (dictionary) */
+  int32_t num_nulls, num_rows;  /* -1 unless the header says (v2) */
+  int32_t encoding;         /* of the values */
+  int32_t def_encoding, rep_encoding; /* -1 when there are no such levels */
+  int is_compressed;        /* v2: values section compressed */
+  int is_sorted;            /* dictionary: -1 absent */
+  int has_statistics;
+  pq_statistics statistics;
+  /* The parts, valid until the next page: the header's bytes; the levels
+  ** as stored (v1 RLE with its 4-byte length); the values decompressed. */
+  pq_bytes header, rep_levels, def_levels, values;
+  int64_t value_count;      /* values in `values` (non-null ones) */
+  int max_def, max_rep;     /* of the column */
+} pq_page;
+
+typedef struct pq_page_reader pq_page_reader;
+
+/* Opens the pages of column chunk `column` of row group `row_group`.
+** limit bounds what decompressing one page may produce. */
+PQ_API int pq_page_reader_open(pq_page_reader **out, const pq_file *f,
+                               uint32_t row_group, uint32_t column,
+                               size_t limit, pq_error *err);
+/* The next page: *got is 1, or 0 after the last (when the chunk's values
+** are all there).  Checks the header, the sizes, the CRC, the levels. */
+PQ_API int pq_page_reader_next(pq_page_reader *r, pq_page *page, int *got,
+                               pq_error *err);
+/* The chunk's dictionary (its values stream and entry count), once its page
+** has been read; NULL otherwise. */
+PQ_API const pq_bytes *pq_page_reader_dictionary(const pq_page_reader *r,
+                                                 int32_t *entries);
+/* The codec of the chunk. */
+PQ_API int pq_page_reader_codec(const pq_page_reader *r);
+PQ_API void pq_page_reader_free(pq_page_reader *r);
+
+/* Options for a decoder of a page's values stream: {"count":N} and what
+** the encoding needs (the 4-byte prefix of RLE booleans). */
+PQ_API void pq_page_value_options(const pq_page *page, pq_type type,
+                                  char *out, size_t cap);
+/* And for its levels: {"bit_width":W,"count":N[,"length_prefix":true]}. */
+PQ_API void pq_page_level_options(const pq_page *page, int max_level,
+                                  int32_t level_encoding, char *out,
+                                  size_t cap);
+
+/* ---- Column values -------------------------------------------------------
+** A column chunk as Dremel's triples: for each entry its repetition and
+** definition levels, and for the entries whose definition level is the
+** column's maximum, the value. */
+
+typedef struct pq_column_reader pq_column_reader;
+
+PQ_API int pq_column_reader_open(pq_column_reader **out, const pq_file *f,
+                                 uint32_t row_group, uint32_t column,
+                                 size_t limit, pq_error *err);
+/* Reads up to max entries of the current page (never across pages):
+** levels into rep[] and def[] (either may be NULL), values into values
+** (laid out as for the column's type; BYTE_ARRAY values are valid until
+** the next read).  *n entries were read, *nv values; *n == 0 at the end. */
+PQ_API int pq_column_reader_read(pq_column_reader *r, size_t max,
+                                 uint16_t *rep, uint16_t *def, void *values,
+                                 size_t *n, size_t *nv, pq_error *err);
+PQ_API void pq_column_reader_free(pq_column_reader *r);
+
+/* The whole file as JSON: an array of one object per row.  Lists and maps
+** (LIST and MAP annotations, and their older forms) become arrays and
+** objects, structs objects; values follow their logical types (strings,
+** decimals as numbers, dates and timestamps as text).  Fails when the text
+** would exceed limit bytes. */
+PQ_API int pq_file_to_json(const pq_file *f, size_t limit, pq_buf *out,
+                           pq_error *err);
+
 /* ---- Explaining ---------------------------------------------------------
 ** An explainer walks a stream field by field, in byte order, one row at a
 ** time: where each field is, its path ("block[0].miniblock[2].bit_width"),
