@@ -40,6 +40,8 @@ typedef struct EncodingsCursor {
   "CREATE TABLE x(id INTEGER, name TEXT, types TEXT, status TEXT, " \
   "summary TEXT, section TEXT, type HIDDEN)"
 
+static const pqx_vtab_spec encodings_spec = {ENCODINGS_SCHEMA, 0};
+
 static int encOpenCursor(sqlite3_vtab *v, sqlite3_vtab_cursor **pp) {
   (void)v;
   EncodingsCursor *c = pqx_cursor_new(sizeof *c);
@@ -152,5 +154,5 @@ static sqlite3_module encodingsModule = {
 
 int pqx_register_encodings(sqlite3 *db) {
   return sqlite3_create_module(db, "parquet_encodings", &encodingsModule,
-                               (void *)ENCODINGS_SCHEMA);
+                               (void *)&encodings_spec);
 }

@@ -50,6 +50,8 @@ typedef struct ExplainCursor {
   "labels TEXT, path TEXT, value, note TEXT, blob HIDDEN, "              \
   "encoding HIDDEN, type HIDDEN, options HIDDEN, dictionary HIDDEN)"
 
+static const pqx_vtab_spec explain_spec = {EXPLAIN_SCHEMA, 0};
+
 static int explainOpen(sqlite3_vtab *v, sqlite3_vtab_cursor **pp) {
   (void)v;
   ExplainCursor *c = pqx_cursor_new(sizeof *c);
@@ -200,5 +202,5 @@ static sqlite3_module explainModule = {
 
 int pqx_register_explain(sqlite3 *db) {
   return sqlite3_create_module(db, "parquet_explain", &explainModule,
-                               (void *)EXPLAIN_SCHEMA);
+                               (void *)&explain_spec);
 }

@@ -43,13 +43,29 @@ void pqx_result_value(sqlite3_context *ctx, const void *batch, size_t i,
 ** one. */
 size_t pqx_batch_values(size_t value_size);
 
-/* xConnect and xDisconnect of the pure, eponymous table-valued functions:
-** the module's client data is the schema to declare; the table is marked
-** innocuous. */
-int pqx_vtab_connect(sqlite3 *db, void *schema, int argc,
+/* What xConnect needs of an eponymous table-valued function: its schema,
+** and whether it reads files (then it is SQLITE_VTAB_DIRECTONLY, else
+** SQLITE_VTAB_INNOCUOUS).  It is the module's client data. */
+typedef struct pqx_vtab_spec {
+  const char *schema;
+  int reads_files;
+} pqx_vtab_spec;
+
+/* The table of every eponymous table-valued function here. */
+typedef struct pqx_vtab {
+  sqlite3_vtab base;
+  sqlite3 *db;
+} pqx_vtab;
+
+/* xConnect and xDisconnect of those tables; the client data is a
+** pqx_vtab_spec. */
+int pqx_vtab_connect(sqlite3 *db, void *spec, int argc,
                      const char *const *argv, sqlite3_vtab **pp,
                      char **pzErr);
 int pqx_vtab_disconnect(sqlite3_vtab *v);
+/* SQLite's length limit, for a table's scan: nothing it returns may be
+** longer, so nothing is decompressed or built beyond it. */
+size_t pqx_vtab_limit(sqlite3_vtab *v);
 /* A zeroed cursor of `size` bytes, or NULL. */
 void *pqx_cursor_new(size_t size);
 
@@ -80,5 +96,47 @@ int pqx_register_values(sqlite3 *db);
 int pqx_register_encodings(sqlite3 *db);
 int pqx_register_explain(sqlite3 *db);
 int pqx_register_codec(sqlite3 *db);
+int pqx_register_files(sqlite3 *db);
+int pqx_register_pages(sqlite3 *db);
+
+/* ---- Reading files (source.c) ------------------------------------------- */
+
+/* A `source` argument opened: a path mapped, or a BLOB (copied when the
+** scan outlives the call), and the file it holds. */
+typedef struct pqx_source {
+  const uint8_t *buf;
+  size_t len;
+  void *map;          /* the mapping of a path */
+  uint8_t *copy;      /* the copy of a BLOB */
+  char *name;         /* the path, or NULL for a BLOB */
+  pq_file *file;
+} pqx_source;
+
+/* Opens the source v; on failure sets *msg (or returns SQLITE_NOMEM). */
+int pqx_source_open(pqx_source *s, sqlite3_value *v, const char *fn, int copy,
+                    char **msg);
+void pqx_source_close(pqx_source *s);
+/* xBestIndex of a table whose one argument is the hidden column
+** source_col: idxNum 1 when it is given. */
+int pqx_source_best_index(sqlite3_index_info *info, int source_col);
+/* SQLite's length limit for a function's results. */
+size_t pqx_limit(sqlite3_context *ctx);
+
+/* Names of the format's enums; NULL for a number without one. */
+const char *pqx_page_type_name(int t);
+const char *pqx_codec_name(int c);
+const char *pqx_converted_name(int c);
+const char *pqx_repetition_name(int r);
+/* A name as TEXT, or the number when there is no name. */
+void pqx_result_enum(sqlite3_context *ctx, const char *name, int value);
+/* "INT32", "FIXED_LEN_BYTE_ARRAY(16)"; from sqlite3_mprintf. */
+char *pqx_type_text(pq_type t, int32_t type_length);
+/* "DECIMAL(9,2)", "TIMESTAMP(MICROS, UTC)", ...; NULL when absent. */
+char *pqx_logical_text(const pq_schema_element *e);
+/* Sets text from sqlite3_mprintf (NULL: no result). */
+void pqx_result_mprintf(sqlite3_context *ctx, char *s);
+/* A statistic's bytes as text (numbers, UTF-8 text, or hex). */
+void pqx_result_stat(sqlite3_context *ctx, int present, pq_bytes v,
+                     pq_type t);
 
 #endif /* PQX_EXT_H */

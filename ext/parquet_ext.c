@@ -99,19 +99,27 @@ void pqx_result_value(sqlite3_context *ctx, const void *batch, size_t i,
   }
 }
 
-int pqx_vtab_connect(sqlite3 *db, void *schema, int argc,
-                     const char *const *argv, sqlite3_vtab **pp, char **pzErr) {
+int pqx_vtab_connect(sqlite3 *db, void *spec, int argc,
+                     const char *const *argv, sqlite3_vtab **pp,
+                     char **pzErr) {
   (void)argc;
   (void)argv;
   (void)pzErr;
-  int rc = sqlite3_declare_vtab(db, (const char *)schema);
+  const pqx_vtab_spec *vs = spec;
+  int rc = sqlite3_declare_vtab(db, vs->schema);
   if (rc != SQLITE_OK) return rc;
-  sqlite3_vtab *v = sqlite3_malloc(sizeof *v);
+  pqx_vtab *v = sqlite3_malloc(sizeof *v);
   if (!v) return SQLITE_NOMEM;
   memset(v, 0, sizeof *v);
-  *pp = v;
-  sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
+  v->db = db;
+  *pp = &v->base;
+  sqlite3_vtab_config(db, vs->reads_files ? SQLITE_VTAB_DIRECTONLY
+                                          : SQLITE_VTAB_INNOCUOUS);
   return SQLITE_OK;
+}
+
+size_t pqx_vtab_limit(sqlite3_vtab *v) {
+  return (size_t)sqlite3_limit(((pqx_vtab *)v)->db, SQLITE_LIMIT_LENGTH, -1);
 }
 
 void *pqx_cursor_new(size_t size) {
@@ -228,5 +236,7 @@ __attribute__((visibility("default")))
   if (rc == SQLITE_OK) rc = pqx_register_encodings(db);
   if (rc == SQLITE_OK) rc = pqx_register_explain(db);
   if (rc == SQLITE_OK) rc = pqx_register_codec(db);
+  if (rc == SQLITE_OK) rc = pqx_register_files(db);
+  if (rc == SQLITE_OK) rc = pqx_register_pages(db);
   return rc;
 }

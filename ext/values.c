@@ -48,6 +48,8 @@ typedef struct ValuesCursor {
   "CREATE TABLE x(idx INTEGER, value, blob HIDDEN, encoding HIDDEN, " \
   "type HIDDEN, options HIDDEN, dictionary HIDDEN)"
 
+static const pqx_vtab_spec values_spec = {VALUES_SCHEMA, 0};
+
 static int valuesOpen(sqlite3_vtab *v, sqlite3_vtab_cursor **pp) {
   (void)v;
   ValuesCursor *c = pqx_cursor_new(sizeof *c);
@@ -173,5 +175,5 @@ static sqlite3_module valuesModule = {
 
 int pqx_register_values(sqlite3 *db) {
   return sqlite3_create_module(db, "parquet_values", &valuesModule,
-                               (void *)VALUES_SCHEMA);
+                               (void *)&values_spec);
 }

@@ -1,0 +1,257 @@
+/*
+** source.c -- what functions that read Parquet files share: a `source`
+** argument (a path as TEXT, mapped; or the file image as a BLOB), names of
+** the format's enums, and statistics as text.
+*/
+#define _POSIX_C_SOURCE 200809L /* open's O_CLOEXEC, mmap */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ext.h"
+
+size_t pqx_limit(sqlite3_context *ctx) {
+  return (size_t)sqlite3_limit(sqlite3_context_db_handle(ctx),
+                               SQLITE_LIMIT_LENGTH, -1);
+}
+
+/* Maps the file at path; sets *msg on failure. */
+static int map_path(pqx_source *s, const char *fn, const char *path,
+                    char **msg) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0) {
+    *msg = sqlite3_mprintf("%s: cannot open '%s': %s", fn, path,
+                           strerror(errno));
+    if (fd >= 0) close(fd);
+    return SQLITE_ERROR;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    close(fd);
+    *msg = sqlite3_mprintf("%s: '%s' is not a file", fn, path);
+    return SQLITE_ERROR;
+  }
+  s->len = (size_t)st.st_size;
+  if (s->len > 0) {
+    void *p = mmap(NULL, s->len, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED) {
+      close(fd);
+      *msg = sqlite3_mprintf("%s: cannot map '%s': %s", fn, path,
+                             strerror(errno));
+      return SQLITE_ERROR;
+    }
+    s->map = p;
+    s->buf = p;
+  } else {
+    s->buf = (const uint8_t *)"";
+  }
+  close(fd);
+  return SQLITE_OK;
+}
+
+int pqx_source_open(pqx_source *s, sqlite3_value *v, const char *fn,
+                    int copy, char **msg) {
+  memset(s, 0, sizeof *s);
+  *msg = NULL;
+  int vt = sqlite3_value_type(v);
+  int rc;
+  if (vt == SQLITE_TEXT) {
+    const char *path = (const char *)sqlite3_value_text(v);
+    s->name = sqlite3_mprintf("%s", path ? path : "");
+    if (!s->name) return SQLITE_NOMEM;
+    rc = map_path(s, fn, s->name, msg);
+    if (rc) return rc;
+  } else if (vt == SQLITE_BLOB) {
+    const void *p = sqlite3_value_blob(v);
+    s->len = (size_t)sqlite3_value_bytes(v);
+    if (copy) {
+      s->copy = sqlite3_malloc64(s->len ? s->len : 1);
+      if (!s->copy) return SQLITE_NOMEM;
+      if (s->len) memcpy(s->copy, p, s->len);
+      s->buf = s->copy;
+    } else {
+      s->buf = p ? p : (const void *)"";
+    }
+  } else {
+    *msg = sqlite3_mprintf(
+        "%s: the source is a file path (TEXT) or a file image (BLOB), not "
+        "%s",
+        fn, vt == SQLITE_NULL ? "NULL" : "a number");
+    return SQLITE_ERROR;
+  }
+  pq_error err;
+  rc = pq_file_open(&s->file, s->buf, s->len, &err);
+  if (rc) {
+    if (rc == PQ_NOMEM) return SQLITE_NOMEM;
+    *msg = s->name ? sqlite3_mprintf("%s: '%s': %s", fn, s->name, err.msg)
+                   : sqlite3_mprintf("%s: %s", fn, err.msg);
+    return SQLITE_ERROR;
+  }
+  return SQLITE_OK;
+}
+
+void pqx_source_close(pqx_source *s) {
+  pq_file_free(s->file);
+  if (s->map) munmap(s->map, s->len);
+  sqlite3_free(s->copy);
+  sqlite3_free(s->name);
+  memset(s, 0, sizeof *s);
+}
+
+int pqx_source_best_index(sqlite3_index_info *info, int source_col) {
+  info->idxNum = 0;
+  for (int i = 0; i < info->nConstraint; i++) {
+    const struct sqlite3_index_constraint *con = &info->aConstraint[i];
+    if (con->iColumn != source_col || con->op != SQLITE_INDEX_CONSTRAINT_EQ)
+      continue;
+    if (!con->usable) return SQLITE_CONSTRAINT;
+    info->aConstraintUsage[i].argvIndex = 1;
+    info->aConstraintUsage[i].omit = 1;
+    info->idxNum = 1;
+  }
+  info->estimatedCost = info->idxNum ? 1000 : 1e99;
+  info->estimatedRows = info->idxNum ? 1000 : 2147483647;
+  return SQLITE_OK;
+}
+
+/* ---- Names ------------------------------------------------------------- */
+
+const char *pqx_page_type_name(int t) {
+  static const char *const names[] = {"DATA_PAGE", "INDEX_PAGE",
+                                      "DICTIONARY_PAGE", "DATA_PAGE_V2"};
+  return t >= 0 && t < 4 ? names[t] : NULL;
+}
+
+const char *pqx_codec_name(int c) {
+  return c >= 0 && c < PQ_CODEC_COUNT ? pq_codec_name((pq_codec)c) : NULL;
+}
+
+const char *pqx_converted_name(int c) {
+  static const char *const names[] = {
+      "UTF8",       "MAP",          "MAP_KEY_VALUE",    "LIST",
+      "ENUM",       "DECIMAL",      "DATE",             "TIME_MILLIS",
+      "TIME_MICROS", "TIMESTAMP_MILLIS", "TIMESTAMP_MICROS", "UINT_8",
+      "UINT_16",    "UINT_32",      "UINT_64",          "INT_8",
+      "INT_16",     "INT_32",       "INT_64",           "JSON",
+      "BSON",       "INTERVAL"};
+  return c >= 0 && c < (int)(sizeof names / sizeof names[0]) ? names[c]
+                                                             : NULL;
+}
+
+const char *pqx_repetition_name(int r) {
+  static const char *const names[] = {"REQUIRED", "OPTIONAL", "REPEATED"};
+  return r >= 0 && r < 3 ? names[r] : NULL;
+}
+
+void pqx_result_enum(sqlite3_context *ctx, const char *name, int value) {
+  if (name) {
+    sqlite3_result_text(ctx, name, -1, SQLITE_STATIC);
+  } else {
+    sqlite3_result_int(ctx, value);
+  }
+}
+
+char *pqx_type_text(pq_type t, int32_t type_length) {
+  if (t == PQ_FIXED_LEN_BYTE_ARRAY) {
+    return sqlite3_mprintf("FIXED_LEN_BYTE_ARRAY(%d)", type_length);
+  }
+  return sqlite3_mprintf("%s", pq_type_name(t));
+}
+
+char *pqx_logical_text(const pq_schema_element *e) {
+  static const char *const units[] = {"?", "MILLIS", "MICROS", "NANOS"};
+  int u = e->logical_unit >= 0 && e->logical_unit <= 3 ? e->logical_unit : 0;
+  switch (e->logical_type) {
+    case 0: return NULL;
+    case 1: return sqlite3_mprintf("STRING");
+    case 2: return sqlite3_mprintf("MAP");
+    case 3: return sqlite3_mprintf("LIST");
+    case 4: return sqlite3_mprintf("ENUM");
+    case 5:
+      return sqlite3_mprintf("DECIMAL(%d,%d)", e->logical_precision,
+                             e->logical_scale);
+    case 6: return sqlite3_mprintf("DATE");
+    case 7:
+      return sqlite3_mprintf("TIME(%s%s)", units[u],
+                             e->logical_utc ? ", UTC" : "");
+    case 8:
+      return sqlite3_mprintf("TIMESTAMP(%s%s)", units[u],
+                             e->logical_utc ? ", UTC" : "");
+    case 10:
+      return sqlite3_mprintf("INTEGER(%d,%s)", e->logical_bit_width,
+                             e->logical_signed ? "signed" : "unsigned");
+    case 11: return sqlite3_mprintf("UNKNOWN");
+    case 12: return sqlite3_mprintf("JSON");
+    case 13: return sqlite3_mprintf("BSON");
+    case 14: return sqlite3_mprintf("UUID");
+    case 15: return sqlite3_mprintf("FLOAT16");
+    case 16: return sqlite3_mprintf("VARIANT");
+    case 17: return sqlite3_mprintf("GEOMETRY");
+    case 18: return sqlite3_mprintf("GEOGRAPHY");
+    default: return sqlite3_mprintf("logical type %d", e->logical_type);
+  }
+}
+
+void pqx_result_mprintf(sqlite3_context *ctx, char *s) {
+  if (s) sqlite3_result_text(ctx, s, -1, sqlite3_free);
+}
+
+/* A statistic's bytes as text: numbers for numeric types, the text of UTF-8
+** byte arrays, hex otherwise (as DuckDB's parquet_metadata shows them). */
+void pqx_result_stat(sqlite3_context *ctx, int present, pq_bytes v,
+                     pq_type t) {
+  if (!present) return;
+  int numeric = t != PQ_BYTE_ARRAY && t != PQ_FIXED_LEN_BYTE_ARRAY &&
+                t != PQ_INT96;
+  size_t w = numeric ? pq_value_size(t, 0) : 0;
+  if (!numeric || v.len != w) {
+    if (pq_utf8_valid(v.ptr, v.len) &&
+        (t == PQ_BYTE_ARRAY || t == PQ_FIXED_LEN_BYTE_ARRAY)) {
+      sqlite3_result_text64(ctx, (const char *)v.ptr, v.len, SQLITE_TRANSIENT,
+                            SQLITE_UTF8);
+      return;
+    }
+    char *h = sqlite3_malloc64(2 * v.len + 1);
+    if (!h) {
+      sqlite3_result_error_nomem(ctx);
+      return;
+    }
+    for (size_t i = 0; i < v.len; i++) sprintf(h + 2 * i, "%02X", v.ptr[i]);
+    sqlite3_result_text(ctx, h, (int)(2 * v.len), sqlite3_free);
+    return;
+  }
+  /* The PLAIN bytes, little-endian, as a number in host order. */
+  uint64_t u = 0;
+  for (size_t i = 0; i < w; i++) u |= (uint64_t)v.ptr[i] << (8 * i);
+  union {
+    uint8_t b;
+    int32_t i32;
+    int64_t i64;
+    float f;
+    double d;
+  } x;
+  uint32_t u32 = (uint32_t)u;
+  switch (t) {
+    case PQ_BOOLEAN: x.b = u != 0; break;
+    case PQ_INT32: x.i32 = (int32_t)u32; break;
+    case PQ_FLOAT: memcpy(&x.f, &u32, 4); break;
+    case PQ_DOUBLE: memcpy(&x.d, &u, 8); break;
+    default: x.i64 = (int64_t)u;
+  }
+  pq_buf b;
+  pq_buf_init(&b);
+  pq_json_values(&b, t, 0, 0, &x, 1, 0);
+  if (b.oom) {
+    sqlite3_result_error_nomem(ctx);
+  } else {
+    sqlite3_result_text64(ctx, (const char *)b.data, b.len, SQLITE_TRANSIENT,
+                          SQLITE_UTF8);
+  }
+  pq_buf_free(&b);
+}
