@@ -87,9 +87,10 @@ $(BUILD)/libpqcore.a: $(CORE_OBJ)
 $(BUILD)/$(EXT): $(EXT_OBJ) $(BUILD)/libpqcore.a
 	$(CC) $(CFLAGS) $(SAN) -shared -o $@ $(EXT_OBJ) $(BUILD)/libpqcore.a -lm $(CODEC_LIBS)
 
-# The extension at the top, so that `.load ./parquet` finds it.
-$(EXT): $(BUILD)/$(EXT)
-	cp $< $@
+# The extension at the top, so that `.load ./parquet` finds it: always the
+# one of this BUILD and WITHOUT, even when another build's copy is newer.
+$(EXT): $(BUILD)/$(EXT) FORCE
+	@cmp -s $< $@ || { echo "cp $< $@"; cp $< $@; }
 
 $(BUILD)/unit: tests/unit.c $(BUILD)/libpqcore.a $(HEADERS)
 	$(CC) $(CFLAGS) $(SAN) $(WARN) -Isrc -o $@ tests/unit.c $(BUILD)/libpqcore.a -lm $(CODEC_LIBS)

@@ -20,12 +20,13 @@
 **
 ** Decompressing never makes more than the caller's limit and, when the
 ** caller knows the size, exactly that size.  Where the data states its size
-** before the data (snappy's varint, zstd's frame headers, Hadoop's chunk
-** headers) or the size can be counted without decoding (an LZ4 block's
-** sequences), that size is checked against the limit and the expected size
-** first and the output is allocated once.  Otherwise (gzip, brotli, zstd
-** frames without sizes) the output grows by doubling, never past the bound
-** plus the one byte that shows the stream is longer than allowed.
+** before the data (snappy's varint, zstd's frame headers), and its bytes
+** can make that much, or where the size can be counted without decoding
+** (the sequences of an LZ4 block, of each Hadoop chunk), that size is
+** checked against the limit and the expected size first and the output is
+** allocated once.  Otherwise (gzip, brotli, zstd frames without sizes) the
+** output grows by doubling, never past the bound plus the one byte that
+** shows the stream is longer than allowed.
 **
 ** An empty input with no size or size 0 expected is an empty result
 ** without asking the library: writers emit zero-byte sections for empty
@@ -263,29 +264,29 @@ static int plain_dec(job *j) {
 }
 
 #if HAVE_SNAPPY
-/* SNAPPY: the stream begins with its size as a varint. */
+/* SNAPPY: the stream begins with its size as a varint.  No element makes
+** more than 64 bytes from 3 (a copy with a 2-byte offset), so a size above
+** 64/3 of the input is a lie, refused before it is allocated. */
 static int snappy_dec(job *j) {
   size_t size;
-  if (snappy_uncompressed_length((const char *)j->src, j->n, &size) !=
-      SNAPPY_OK) {
-    return pq_fail(j->err, PQ_CORRUPT, j->name,
-                   "the data is not valid snappy (%zu byte%s)", j->n,
-                   plural(j->n));
+  if (snappy_uncompressed_length((const char *)j->src, j->n, &size) ==
+          SNAPPY_OK &&
+      size / 64 <= j->n / 3) {
+    int rc = check_size(j, size);
+    if (rc == PQ_OK) rc = hold(j, size);
+    if (rc) return rc;
+    size_t got = size;
+    if (snappy_uncompress((const char *)j->src, j->n,
+                          (char *)j->out->data + j->out->len,
+                          &got) == SNAPPY_OK &&
+        got == size) {
+      j->out->len += size;
+      return PQ_OK;
+    }
   }
-  int rc = check_size(j, size);
-  if (rc == PQ_OK) rc = hold(j, size);
-  if (rc) return rc;
-  size_t got = size;
-  if (snappy_uncompress((const char *)j->src, j->n,
-                        (char *)j->out->data + j->out->len,
-                        &got) != SNAPPY_OK ||
-      got != size) {
-    return pq_fail(j->err, PQ_CORRUPT, j->name,
-                   "the data is not valid snappy (%zu byte%s)", j->n,
-                   plural(j->n));
-  }
-  j->out->len += size;
-  return PQ_OK;
+  return pq_fail(j->err, PQ_CORRUPT, j->name,
+                 "the data is not valid snappy (%zu byte%s)", j->n,
+                 plural(j->n));
 }
 
 static int snappy_enc(const uint8_t *src, size_t n, pq_buf *out,
@@ -398,8 +399,10 @@ static int gzip_enc(const uint8_t *src, size_t n, pq_buf *out, pq_error *err) {
 
 #if HAVE_ZSTD
 /* The total size the frames of src state in their headers, or
-** ZSTD_CONTENTSIZE_UNKNOWN when a frame does not say (or the frames are
-** not well formed: the stream decoder then says what is wrong). */
+** ZSTD_CONTENTSIZE_UNKNOWN when a frame does not say, or says more than its
+** bytes can make (no block makes more than 128 KiB from 4 bytes, an RLE
+** block), or the frames are not well formed: the stream decoder then says
+** what is wrong. */
 static unsigned long long zstd_stated_size(const uint8_t *src, size_t n) {
   unsigned long long total = 0;
   size_t at = 0;
@@ -407,7 +410,8 @@ static unsigned long long zstd_stated_size(const uint8_t *src, size_t n) {
     unsigned long long s = ZSTD_getFrameContentSize(src + at, n - at);
     size_t k = ZSTD_findFrameCompressedSize(src + at, n - at);
     if (s == ZSTD_CONTENTSIZE_UNKNOWN || s == ZSTD_CONTENTSIZE_ERROR ||
-        ZSTD_isError(k) || s > ZSTD_CONTENTSIZE_ERROR - 1 - total) {
+        ZSTD_isError(k) || s / 32768 > k / 4 ||
+        s > ZSTD_CONTENTSIZE_ERROR - 1 - total) {
       return ZSTD_CONTENTSIZE_UNKNOWN;
     }
     total += s;
@@ -566,17 +570,20 @@ static uint32_t load_be32(const uint8_t *p) {
 }
 
 /* Checks that src is whole Hadoop chunks, [BE32 size][BE32 compressed
-** size][block], the last one ending at the end; sets *total to the sum of
-** their sizes.  0 when it is, else 1. */
+** size][block], the last one ending at the end, each block walking to the
+** size its header states; sets *total to the sum of the sizes.  0 when it
+** is, else 1. */
 static int hadoop_walk(const uint8_t *p, size_t n, uint64_t *total) {
-  uint64_t t = 0;
+  uint64_t t = 0, made;
   size_t i = 0;
   if (n < 8) return 1;
   while (i < n) {
     if (n - i < 8) return 1;
     uint32_t size = load_be32(p + i), csize = load_be32(p + i + 4);
     i += 8;
-    if (csize > n - i) return 1;
+    if (csize > n - i || lz4_walk(p + i, csize, size, &made) || made != size) {
+      return 1;
+    }
     i += csize;
     t += size;
   }
@@ -584,8 +591,9 @@ static int hadoop_walk(const uint8_t *p, size_t n, uint64_t *total) {
   return 0;
 }
 
-/* LZ4: Hadoop's framing when the data holds it, its size right and every
-** block valid; else one plain block, as some writers wrote. */
+/* LZ4: Hadoop's framing when the data holds it (so every size it states is
+** counted, not trusted), its total size right and every block valid; else
+** one plain block, as some writers wrote. */
 static int lz4_dec(job *j) {
   uint64_t total = 0;
   int framed = !hadoop_walk(j->src, j->n, &total);

@@ -472,6 +472,44 @@ static void test_sizes(void) {
   free(data);
 }
 
+/* Sizes the data states that its bytes cannot make: refused (or decoded
+** with a growing output) before anything of that size is allocated. */
+static void test_lies(void) {
+  uint8_t src[64];
+  pq_buf out;
+  pq_error err;
+  size_t big = (size_t)1 << 31;
+  if (pq_codec_available(PQ_SNAPPY)) {
+    /* 1 GB from 5 bytes. */
+    size_t n = from_hex("80 94 EB DC 03 00 61", src);
+    int rc = inflate_all(PQ_SNAPPY, src, n, -1, big, &out, &err);
+    CHECK(rc == PQ_CORRUPT && out.cap == 0 &&
+              strcmp(err.msg,
+                     "SNAPPY: the data is not valid snappy (7 bytes)") == 0,
+          "snappy lie: cap %zu: %s", out.cap, err.msg);
+    pq_buf_free(&out);
+  }
+  if (pq_codec_available(PQ_LZ4)) {
+    /* A Hadoop chunk of "hello" that says it makes 1 GB. */
+    size_t n = from_hex("3B9ACA00 00000006 5068656C6C6F", src);
+    int rc = inflate_all(PQ_LZ4, src, n, -1, big, &out, &err);
+    CHECK(rc == PQ_CORRUPT && out.cap == 0 &&
+              strcmp(err.msg,
+                     "LZ4: the data is neither Hadoop-framed LZ4 nor a valid "
+                     "LZ4 block (14 bytes)") == 0,
+          "hadoop lie: cap %zu: %s", out.cap, err.msg);
+    pq_buf_free(&out);
+  }
+  if (pq_codec_available(PQ_ZSTD)) {
+    /* The frame of "hello" with a 4-byte content size of 1 GB. */
+    size_t n = from_hex("28b52ffd a4 00ca9a3b 290000 68656c6c6f a36d9f88", src);
+    int rc = inflate_all(PQ_ZSTD, src, n, -1, big, &out, &err);
+    CHECK(rc == PQ_CORRUPT && out.cap <= 4096, "zstd lie: cap %zu: %s", out.cap,
+          err.msg);
+    pq_buf_free(&out);
+  }
+}
+
 /* ---- 6. Truncations and corruptions ---------------------------------------
  */
 
@@ -557,6 +595,7 @@ int main(void) {
   test_known();
   test_round_trips();
   test_sizes();
+  test_lies();
   test_damage();
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;
