@@ -94,12 +94,50 @@ static void decodeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   pq_buf_free(&out);
 }
 
+/* parquet_decode(source): a whole file, its rows as JSON objects. */
+static void decodeFileFunc(sqlite3_context *ctx, int argc,
+                           sqlite3_value **argv) {
+  (void)argc;
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;
+  pqx_source src;
+  char *msg;
+  int rc = pqx_source_open(&src, argv[0], "parquet_decode", 0, &msg);
+  if (rc == SQLITE_OK) {
+    pq_buf out;
+    pq_error err;
+    pq_buf_init(&out);
+    rc = pq_file_to_json(src.file, pqx_limit(ctx), &out, &err);
+    if (rc == PQ_OK) {
+      sqlite3_result_text64(ctx, (const char *)out.data, out.len, free,
+                            SQLITE_UTF8);
+      sqlite3_result_subtype(ctx, 74);
+      pq_buf_init(&out);
+    } else if (rc != PQ_NOMEM) {
+      msg = src.name ? sqlite3_mprintf("parquet_decode: '%s': %s", src.name,
+                                       err.msg)
+                     : sqlite3_mprintf("parquet_decode: %s", err.msg);
+    }
+    pq_buf_free(&out);
+  }
+  if (msg) {
+    sqlite3_result_error(ctx, msg, -1);
+    sqlite3_free(msg);
+  } else if (rc) {
+    sqlite3_result_error_nomem(ctx);
+  }
+  pqx_source_close(&src);
+}
+
 int pqx_register_decode(sqlite3 *db) {
   int flags = PQX_PURE;
 #ifdef SQLITE_RESULT_SUBTYPE
   flags |= SQLITE_RESULT_SUBTYPE;
 #endif
-  int rc = SQLITE_OK;
+  /* With one argument it may read a file: not from schema objects. */
+  int rc = sqlite3_create_function(
+      db, "parquet_decode", 1,
+      (flags & ~(SQLITE_INNOCUOUS | SQLITE_DETERMINISTIC)) | SQLITE_DIRECTONLY,
+      0, decodeFileFunc, 0, 0);
   for (int n = 2; n <= 5 && rc == SQLITE_OK; n++) {
     rc = sqlite3_create_function(db, "parquet_decode", n, flags, 0, decodeFunc,
                                  0, 0);
