@@ -92,11 +92,10 @@ $(BUILD)/$(EXT): $(EXT_OBJ) $(BUILD)/libpqcore.a
 $(EXT): $(BUILD)/$(EXT) FORCE
 	@cmp -s $< $@ || { echo "cp $< $@"; cp $< $@; }
 
-$(BUILD)/unit: tests/unit.c $(BUILD)/libpqcore.a $(HEADERS)
-	$(CC) $(CFLAGS) $(SAN) $(WARN) -Isrc -o $@ tests/unit.c $(BUILD)/libpqcore.a -lm $(CODEC_LIBS)
-
-$(BUILD)/unit_codec: tests/unit_codec.c $(BUILD)/libpqcore.a $(HEADERS)
-	$(CC) $(CFLAGS) $(SAN) $(WARN) -Isrc -o $@ tests/unit_codec.c $(BUILD)/libpqcore.a -lm $(CODEC_LIBS)
+# The C unit tests: one program per tests/unit*.c.
+UNITS = $(patsubst tests/%.c,%,$(wildcard tests/unit*.c))
+$(UNITS:%=$(BUILD)/%): $(BUILD)/%: tests/%.c $(BUILD)/libpqcore.a $(HEADERS)
+	$(CC) $(CFLAGS) $(SAN) $(WARN) -Isrc -o $@ $< $(BUILD)/libpqcore.a -lm $(CODEC_LIBS)
 
 $(BUILD)/gen_bitpack: tools/gen_bitpack.c
 	@mkdir -p $(dir $@)
@@ -109,7 +108,7 @@ demo: all test-deps
 	sqlite3 -bail < sql/demo.sql
 
 # The runner prints one line per failure and ends with "N passed, N failed".
-test: test-deps $(BUILD)/$(EXT) $(BUILD)/unit $(BUILD)/unit_codec $(BUILD)/gen_bitpack
+test: test-deps $(BUILD)/$(EXT) $(UNITS:%=$(BUILD)/%) $(BUILD)/gen_bitpack
 	tclsh tests/run.tcl $(BUILD)
 
 # tclsh and sqlite3 are not built with the sanitizers, so ASan is preloaded
@@ -117,7 +116,7 @@ test: test-deps $(BUILD)/$(EXT) $(BUILD)/unit $(BUILD)/unit_codec $(BUILD)/gen_b
 ASAN_LIB = $(shell $(CC) -print-file-name=libasan.so)
 test-asan:
 	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	  build-asan/$(EXT) build-asan/unit build-asan/unit_codec build-asan/gen_bitpack test-deps
+	  build-asan/$(EXT) $(UNITS:%=build-asan/%) build-asan/gen_bitpack test-deps
 	LD_PRELOAD=$(ASAN_LIB) ASAN_OPTIONS=detect_leaks=1 tclsh tests/run.tcl build-asan
 
 clean:

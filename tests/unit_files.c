@@ -1,0 +1,300 @@
+/*
+** unit_files.c -- the file reader of the core (src/metadata.c, page.c,
+** column.c, assemble.c) on the files of ../shared/parquet-testing.
+**
+**   1. every file of data/: every page of every chunk read, every entry
+**      of every column read, levels within their maxima, the values as
+**      many as the entries at the maximum definition level, the chunks'
+**      counts met, the whole file as JSON
+**   2. large_string_map.brotli.parquet, whose two 1 GiB strings do not fit
+**      a SQLite value: read here with a limit above them
+**   3. every file of bad_data/: an error with a message, never a crash
+**      (the sanitizer build checks the "never"); ARROW-GH-43605 reads
+**
+** Run from the root of the repository (the files are found relative to
+** it).  Prints a line per failure starting with "!" and ends with
+** "N passed, N failed".
+*/
+#define _POSIX_C_SOURCE 200809L /* strdup, opendir */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parquet.h"
+
+static int passed, failed;
+
+#define CHECK(ok, ...)                         \
+  do {                                         \
+    if (ok) {                                  \
+      passed++;                                \
+    } else {                                   \
+      failed++;                                \
+      printf("! unit_files.c:%d: ", __LINE__); \
+      printf(__VA_ARGS__);                     \
+      putchar('\n');                           \
+    }                                          \
+  } while (0)
+
+#define PT "../shared/parquet-testing"
+#define LIMIT_SQL ((size_t)1000000000)    /* SQLite's default length limit */
+#define LIMIT_BIG ((size_t)1 << 31)
+
+static uint8_t *slurp(const char *path, size_t *len) {
+  FILE *fp = fopen(path, "rb");
+  if (!fp) return NULL;
+  fseek(fp, 0, SEEK_END);
+  long n = ftell(fp);
+  fseek(fp, 0, SEEK_SET);
+  uint8_t *p = malloc(n > 0 ? (size_t)n : 1);
+  if (p && fread(p, 1, (size_t)n, fp) != (size_t)n) {
+    free(p);
+    p = NULL;
+  }
+  fclose(fp);
+  *len = (size_t)n;
+  return p;
+}
+
+/* The .parquet files of a folder, sorted; *n of them. */
+static int by_name(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+static char **list_dir(const char *dir, size_t *n) {
+  *n = 0;
+  DIR *d = opendir(dir);
+  if (!d) return NULL;
+  char **names = NULL;
+  size_t cap = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    size_t len = strlen(e->d_name);
+    if (len < 8 || strcmp(e->d_name + len - 8, ".parquet") != 0) continue;
+    if (*n == cap) {
+      cap = cap ? cap * 2 : 64;
+      names = realloc(names, cap * sizeof *names);
+    }
+    names[(*n)++] = strdup(e->d_name);
+  }
+  closedir(d);
+  qsort(names, *n, sizeof *names, by_name);
+  return names;
+}
+
+/* Reads every page of one chunk; the data pages' level entries. */
+static int read_pages(const pq_file *f, uint32_t rg, uint32_t col,
+                      size_t limit, int64_t *entries, pq_error *err) {
+  pq_page_reader *r;
+  int rc = pq_page_reader_open(&r, f, rg, col, limit, err);
+  if (rc) return rc;
+  *entries = 0;
+  for (;;) {
+    pq_page page;
+    int got;
+    rc = pq_page_reader_next(r, &page, &got, err);
+    if (rc || !got) break;
+    if (page.page_type == PQ_DATA_PAGE || page.page_type == PQ_DATA_PAGE_V2)
+      *entries += page.num_values;
+  }
+  pq_page_reader_free(r);
+  return rc;
+}
+
+/* Reads every entry of one chunk through the column reader, checking the
+** levels against the leaf's maxima and the values against the levels. */
+typedef struct chunk_count {
+  int64_t entries, values, at_max, bad_levels;
+  size_t longest;   /* the longest BYTE_ARRAY value */
+} chunk_count;
+
+static int read_column(const pq_file *f, uint32_t rg, uint32_t col,
+                       size_t limit, chunk_count *c, pq_error *err) {
+  const pq_schema_node *leaf = pq_file_leaf(f, col);
+  const pq_schema_element *e = leaf->elem;
+  size_t vs = pq_value_size(e->type, e->type_length);
+  uint8_t *vals = malloc(256 * (vs ? vs : 1));
+  uint16_t rep[256], def[256];
+  memset(c, 0, sizeof *c);
+  pq_column_reader *r;
+  int rc = pq_column_reader_open(&r, f, rg, col, limit, err);
+  if (rc) {
+    free(vals);
+    return rc;
+  }
+  for (;;) {
+    size_t n, nv;
+    rc = pq_column_reader_read(r, 256, rep, def, vals, &n, &nv, err);
+    if (rc || n == 0) break;
+    c->entries += (int64_t)n;
+    c->values += (int64_t)nv;
+    for (size_t i = 0; i < n; i++) {
+      if (def[i] > leaf->max_def || rep[i] > leaf->max_rep) c->bad_levels++;
+      if (def[i] == leaf->max_def) c->at_max++;
+    }
+    if (e->type == PQ_BYTE_ARRAY) {
+      const pq_bytes *b = (const pq_bytes *)vals;
+      for (size_t i = 0; i < nv; i++)
+        if (b[i].len > c->longest) c->longest = b[i].len;
+    }
+  }
+  pq_column_reader_free(r);
+  free(vals);
+  return rc;
+}
+
+/* ---- 1. data/ ------------------------------------------------------------ */
+
+/* Files that fail on purpose, and a word of their message. */
+static const struct {
+  const char *name, *word;
+} failing[] = {
+    {"datapage_v1-corrupt-checksum.parquet", "CRC mismatch"},
+    {"rle-dict-uncompressed-corrupt-checksum.parquet", "CRC mismatch"},
+    {"nation.dict-malformed.parquet", "of page where the chunk has"},
+    {"large_string_map.brotli.parquet", "exceed the limit of 1000000000"},
+};
+
+static const char *failing_word(const char *name) {
+  for (size_t i = 0; i < sizeof failing / sizeof failing[0]; i++)
+    if (strcmp(failing[i].name, name) == 0) return failing[i].word;
+  return NULL;
+}
+
+/* Reads the whole file; returns the first error's code (err says it). */
+static int read_file(const pq_file *f, size_t limit, const char *name,
+                     int json, pq_error *err) {
+  const pq_file_meta *m = pq_file_metadata(f);
+  int rc = PQ_OK;
+  for (uint32_t rg = 0; rg < m->n_row_groups && rc == PQ_OK; rg++) {
+    for (uint32_t col = 0; col < pq_file_leaf_count(f) && rc == PQ_OK;
+         col++) {
+      const pq_column_chunk *cc = &m->row_groups[rg].columns[col];
+      int64_t entries;
+      rc = read_pages(f, rg, col, limit, &entries, err);
+      if (rc) break;
+      CHECK(entries == cc->meta.num_values,
+            "%s rg %u col %u: pages hold %lld entries, the chunk says %lld",
+            name, rg, col, (long long)entries,
+            (long long)cc->meta.num_values);
+      chunk_count c;
+      rc = read_column(f, rg, col, limit, &c, err);
+      if (rc) break;
+      CHECK(c.entries == cc->meta.num_values && c.values == c.at_max &&
+                c.bad_levels == 0,
+            "%s rg %u col %u: %lld entries of %lld, %lld values, %lld at "
+            "the maximum level, %lld levels above the maxima",
+            name, rg, col, (long long)c.entries,
+            (long long)cc->meta.num_values, (long long)c.values,
+            (long long)c.at_max, (long long)c.bad_levels);
+    }
+  }
+  if (rc == PQ_OK && json) {
+    pq_buf out = {0};
+    rc = pq_file_to_json(f, limit, &out, err);
+    if (rc == PQ_OK)
+      CHECK(out.len >= 2 && out.data[0] == '[' && out.data[out.len - 1] == ']',
+            "%s: the JSON is not an array", name);
+    pq_buf_free(&out);
+  }
+  return rc;
+}
+
+static void test_data(void) {
+  size_t n;
+  char **names = list_dir(PT "/data", &n);
+  CHECK(n > 50, "%zu files in " PT "/data", n);
+  for (size_t i = 0; i < n; i++) {
+    char path[1024];
+    snprintf(path, sizeof path, PT "/data/%s", names[i]);
+    size_t len;
+    uint8_t *buf = slurp(path, &len);
+    CHECK(buf != NULL, "cannot read %s", path);
+    if (!buf) continue;
+    pq_file *f;
+    pq_error err = {0};
+    int rc = pq_file_open(&f, buf, len, &err);
+    if (rc == PQ_OK) {
+      rc = read_file(f, LIMIT_SQL, names[i], 1, &err);
+      pq_file_free(f);
+    }
+    const char *word = failing_word(names[i]);
+    if (word)
+      CHECK(rc != PQ_OK && strstr(err.msg, word),
+            "%s: expected an error with '%s', got %d '%s'", names[i], word,
+            rc, err.msg);
+    else
+      CHECK(rc == PQ_OK, "%s: %s", names[i], err.msg);
+    free(buf);
+    free(names[i]);
+  }
+  free(names);
+}
+
+/* ---- 2. large_string_map.brotli.parquet ------------------------------------
+** A map column of one row group; its two keys are strings of 2^30 bytes. */
+static void test_large_string_map(void) {
+  size_t len;
+  uint8_t *buf = slurp(PT "/data/large_string_map.brotli.parquet", &len);
+  CHECK(buf != NULL, "cannot read large_string_map.brotli.parquet");
+  if (!buf) return;
+  pq_file *f;
+  pq_error err = {0};
+  int rc = pq_file_open(&f, buf, len, &err);
+  CHECK(rc == PQ_OK, "large_string_map: %s", err.msg);
+  if (rc == PQ_OK) {
+    size_t longest = 0;
+    int64_t values = 0;
+    for (uint32_t col = 0; col < pq_file_leaf_count(f); col++) {
+      chunk_count c;
+      rc = read_column(f, 0, col, LIMIT_BIG, &c, &err);
+      CHECK(rc == PQ_OK, "large_string_map column %u: %s", col, err.msg);
+      if (c.longest > longest) longest = c.longest;
+      values += c.values;
+    }
+    CHECK(longest >= ((size_t)1 << 30),
+          "large_string_map: the longest string is %zu bytes", longest);
+    CHECK(values > 0, "large_string_map: no values");
+    pq_file_free(f);
+  }
+  free(buf);
+}
+
+/* ---- 3. bad_data/ -------------------------------------------------------- */
+
+static void test_bad_data(void) {
+  size_t n;
+  char **names = list_dir(PT "/bad_data", &n);
+  CHECK(n >= 8, "%zu files in " PT "/bad_data", n);
+  for (size_t i = 0; i < n; i++) {
+    char path[1024];
+    snprintf(path, sizeof path, PT "/bad_data/%s", names[i]);
+    size_t len;
+    uint8_t *buf = slurp(path, &len);
+    CHECK(buf != NULL, "cannot read %s", path);
+    if (!buf) continue;
+    pq_file *f;
+    pq_error err = {0};
+    int rc = pq_file_open(&f, buf, len, &err);
+    if (rc == PQ_OK) {
+      rc = read_file(f, LIMIT_SQL, names[i], 1, &err);
+      pq_file_free(f);
+    }
+    if (strcmp(names[i], "ARROW-GH-43605.parquet") == 0)
+      CHECK(rc == PQ_OK, "%s: %s", names[i], err.msg);
+    else
+      CHECK(rc == PQ_CORRUPT && err.msg[0] != 0,
+            "%s: expected a clean error, got %d '%s'", names[i], rc, err.msg);
+    free(buf);
+    free(names[i]);
+  }
+  free(names);
+}
+
+int main(void) {
+  test_data();
+  test_large_string_map();
+  test_bad_data();
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed != 0;
+}
