@@ -60,6 +60,7 @@ static void codecResult(sqlite3_context *ctx, const char *fn, int rc,
   pq_buf_free(out);
 }
 
+/* parquet_compress(blob, codec): the BLOB compressed. */
 static void compressFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return; /* NULL: NULL */
@@ -74,6 +75,8 @@ static void compressFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   codecResult(ctx, "parquet_compress", rc, &out, &err);
 }
 
+/* parquet_decompress(blob, codec [, size]): the BLOB decompressed, of
+** exactly `size` bytes when it is given. */
 static void decompressFunc(sqlite3_context *ctx, int argc,
                            sqlite3_value **argv) {
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return; /* NULL: NULL */

@@ -289,6 +289,7 @@ static int snappy_dec(job *j) {
                  plural(j->n));
 }
 
+/* Appends src as one snappy stream. */
 static int snappy_enc(const uint8_t *src, size_t n, pq_buf *out,
                       pq_error *err) {
   size_t cap = snappy_max_compressed_length(n);
@@ -362,6 +363,7 @@ static int gzip_dec(job *j) {
   return rc ? rc : check_size(j, made(j));
 }
 
+/* Appends src as one gzip member. */
 static int gzip_enc(const uint8_t *src, size_t n, pq_buf *out, pq_error *err) {
   z_stream z;
   memset(&z, 0, sizeof z);
@@ -469,6 +471,7 @@ static int zstd_dec(job *j) {
   return rc ? rc : check_size(j, made(j));
 }
 
+/* Appends src as one zstd frame, its size in the header. */
 static int zstd_enc(const uint8_t *src, size_t n, pq_buf *out, pq_error *err) {
   size_t cap = ZSTD_compressBound(n);
   if (ZSTD_isError(cap)) {
@@ -564,6 +567,7 @@ static int lz4_raw_dec(job *j, const char *invalid) {
   return PQ_OK;
 }
 
+/* The big-endian 32-bit number at p. */
 static uint32_t load_be32(const uint8_t *p) {
   return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 |
          p[3];
@@ -706,6 +710,7 @@ static int brotli_dec(job *j) {
   return rc ? rc : check_size(j, made(j));
 }
 
+/* Appends src as one brotli stream. */
 static int brotli_enc(const uint8_t *src, size_t n, pq_buf *out,
                       pq_error *err) {
   size_t cap = BrotliEncoderMaxCompressedSize(n);

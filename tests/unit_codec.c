@@ -139,6 +139,7 @@ static uint32_t crc_bitwise(uint32_t crc, const uint8_t *p, size_t n) {
   return ~crc;
 }
 
+/* pq_crc32 against known values, itself in pieces, and the reference. */
 static void test_crc(void) {
   const uint8_t *digits = (const uint8_t *)"123456789";
   CHECK(pq_crc32(0, digits, 9) == 0xCBF43926u, "check value %08X",
@@ -183,6 +184,7 @@ static void test_crc(void) {
 
 /* ---- 2. Names and availability ------------------------------------------- */
 
+/* Parsing and naming codecs; what is unavailable says why. */
 static void test_names(void) {
   pq_codec c = PQ_UNCOMPRESSED;
   CHECK(pq_codec_parse("zstd", 4, &c) == PQ_OK && c == PQ_ZSTD, "zstd");
@@ -243,6 +245,7 @@ static void test_names(void) {
 /* ---- 3. Known streams -----------------------------------------------------
  */
 
+/* Streams of known bytes decode to known text, or fail with known words. */
 static void test_known(void) {
   pq_error err;
   /* Empty data is empty for every codec, without asking the library. */
@@ -344,6 +347,7 @@ static void test_known(void) {
 /* ---- 4. Round trips -------------------------------------------------------
  */
 
+/* Every available codec, sizes and kinds of data: compressed and back. */
 static void test_round_trips(void) {
   static const size_t sizes[] = {0,      1,      2,      3,       7,
                                  16,     17,     100,    255,     4096,
@@ -403,6 +407,7 @@ static void test_round_trips(void) {
 /* ---- 5. Sizes and the limit -----------------------------------------------
  */
 
+/* The limit, the expected size and appending, for every codec. */
 static void test_sizes(void) {
   size_t n = 1 << 20;
   uint8_t *data = malloc(n);
@@ -534,6 +539,7 @@ static int damaged(pq_codec c, const uint8_t *src, size_t len, size_t n,
   return bad;
 }
 
+/* Damaged streams of every codec: never a crash, never a wrong size. */
 static void test_damage(void) {
   static const struct {
     int kind;
