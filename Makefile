@@ -2,7 +2,8 @@
 #
 #   make             the extension (./parquet.so) and the core library
 #   make demo        runs sql/demo.sql in the sqlite3 shell
-#   make test        C unit tests of the core and the Tcl tests of the SQL
+#   make test        C unit tests of the core, the Tcl tests of the SQL, and
+#                    files read by DuckDB (installed from npm into a cache)
 #   make test-asan   the same, built with -fsanitize=address,undefined
 #   make gen         regenerates src/bitpack_gen.h
 #   make WITHOUT="snappy zstd"   leaves codec libraries out (any of snappy,
@@ -55,7 +56,7 @@ CODEC_LIBS  = $(foreach c,$(WITH),$(LIB_$(c)))
 BUILD_DEPS = libsqlite3-dev $(foreach c,$(WITH),$(DEB_$(c)))
 TEST_DEPS  = sqlite3 tcl libsqlite3-tcl
 
-.PHONY: all deps test-deps demo test test-asan gen clean FORCE
+.PHONY: all deps test-deps interop-deps demo test test-asan gen clean FORCE
 
 all: deps $(BUILD)/$(EXT) $(BUILD)/libpqcore.a $(if $(SAN),,$(EXT))
 
@@ -64,6 +65,11 @@ deps:
 
 test-deps:
 	@sh tools/deps.sh $(BUILD_DEPS) $(TEST_DEPS)
+
+# DuckDB for tests/interop.test: the npm package @duckdb/node-api, once,
+# into a cache folder outside the repository (tools/duckdb.sh --dir).
+interop-deps:
+	@sh tools/duckdb.sh
 
 $(BUILD)/core/%.o: src/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -108,7 +114,7 @@ demo: all test-deps
 	sqlite3 -bail < sql/demo.sql
 
 # The runner prints one line per failure and ends with "N passed, N failed".
-test: test-deps $(BUILD)/$(EXT) $(UNITS:%=$(BUILD)/%) $(BUILD)/gen_bitpack
+test: test-deps interop-deps $(BUILD)/$(EXT) $(UNITS:%=$(BUILD)/%) $(BUILD)/gen_bitpack
 	tclsh tests/run.tcl $(BUILD)
 
 # tclsh and sqlite3 are not built with the sanitizers, so ASan is preloaded
@@ -116,7 +122,7 @@ test: test-deps $(BUILD)/$(EXT) $(UNITS:%=$(BUILD)/%) $(BUILD)/gen_bitpack
 ASAN_LIB = $(shell $(CC) -print-file-name=libasan.so)
 test-asan:
 	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	  build-asan/$(EXT) $(UNITS:%=build-asan/%) build-asan/gen_bitpack test-deps
+	  build-asan/$(EXT) $(UNITS:%=build-asan/%) build-asan/gen_bitpack test-deps interop-deps
 	LD_PRELOAD=$(ASAN_LIB) ASAN_OPTIONS=detect_leaks=1 tclsh tests/run.tcl build-asan
 
 clean:

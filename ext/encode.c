@@ -1,6 +1,9 @@
 /*
-** encode.c -- parquet_encode(value, encoding [, type [, options]]), an
-** aggregate that returns the encoded stream as a BLOB.
+** encode.c -- the aggregates that encode:
+**
+** parquet_encode(value, encoding [, type [, options]]) returns the encoded
+** stream as a BLOB, and parquet_file(value, encoding [, type [, options]])
+** a Parquet file of one column holding the values, NULLs included.
 **
 **   SELECT hex(parquet_encode(v, 'DELTA_BINARY_PACKED'))
 **     FROM (VALUES (7),(5),(3),(1),(2),(3),(4),(5));
@@ -39,19 +42,27 @@ static void encFail(sqlite3_context *ctx, EncodeState *s, char *msg) {
   }
 }
 
-static char *wrongType(EncodeState *s, sqlite3_value *v, const char *want) {
-  return sqlite3_mprintf(
-      "parquet_encode: %s: value %llu: %s expects %s, got %s",
-      pq_encoding_name(s->p.encoding), (unsigned long long)s->n,
-      pq_type_name(s->p.type), want, sql_type_names[sqlite3_value_type(v)]);
+/* Where a value is, for messages: the function, the encoding, its index. */
+typedef struct ValueAt {
+  const char *fn;
+  const pq_params *p;
+  int is_unsigned; /* INT32 values are levels/indices: 0..2^32-1 */
+  uint64_t n;
+} ValueAt;
+
+static char *wrongType(const ValueAt *at, sqlite3_value *v, const char *want) {
+  return sqlite3_mprintf("%s: %s: value %llu: %s expects %s, got %s", at->fn,
+                         pq_encoding_name(at->p->encoding),
+                         (unsigned long long)at->n, pq_type_name(at->p->type),
+                         want, sql_type_names[sqlite3_value_type(v)]);
 }
 
 /* Converts v to the encoder's input layout: a number into slot, bytes
 ** into *b or *fixed.  Returns an error message or NULL. */
-static char *encConvert(EncodeState *s, sqlite3_value *v, uint8_t *slot,
+static char *encConvert(const ValueAt *s, sqlite3_value *v, uint8_t *slot,
                         pq_bytes *b, const uint8_t **fixed) {
   int vt = sqlite3_value_type(v);
-  switch (s->p.type) {
+  switch (s->p->type) {
     case PQ_BOOLEAN:
       if (vt != SQLITE_INTEGER) return wrongType(s, v, "an INTEGER");
       slot[0] = sqlite3_value_int64(v) != 0;
@@ -62,8 +73,8 @@ static char *encConvert(EncodeState *s, sqlite3_value *v, uint8_t *slot,
       if (s->is_unsigned ? (x < 0 || x > 4294967295LL)
                          : (x < INT32_MIN || x > INT32_MAX)) {
         return sqlite3_mprintf(
-            "parquet_encode: %s: value %llu: %lld is out of range for %s",
-            pq_encoding_name(s->p.encoding), (unsigned long long)s->n, x,
+            "%s: %s: value %llu: %lld is out of range for %s", s->fn,
+            pq_encoding_name(s->p->encoding), (unsigned long long)s->n, x,
             s->is_unsigned ? "levels and indices (0 to 4294967295)" : "INT32");
       }
       uint32_t u = (uint32_t)x;
@@ -83,7 +94,7 @@ static char *encConvert(EncodeState *s, sqlite3_value *v, uint8_t *slot,
       }
       double d = vt == SQLITE_FLOAT ? sqlite3_value_double(v)
                                     : (double)sqlite3_value_int64(v);
-      if (s->p.type == PQ_FLOAT) {
+      if (s->p->type == PQ_FLOAT) {
         float f = (float)d;
         memcpy(slot, &f, 4);
       } else {
@@ -103,24 +114,24 @@ static char *encConvert(EncodeState *s, sqlite3_value *v, uint8_t *slot,
       if (!b->ptr) b->ptr = (const uint8_t *)"";
       return NULL;
     default: { /* INT96, FIXED_LEN_BYTE_ARRAY(n): exactly n bytes */
-      size_t w = pq_value_size(s->p.type, s->p.type_length);
+      size_t w = pq_value_size(s->p->type, s->p->type_length);
       const void *p = NULL;
       if (vt == SQLITE_BLOB) {
         p = sqlite3_value_blob(v);
-      } else if (vt == SQLITE_TEXT && s->p.type != PQ_INT96) {
+      } else if (vt == SQLITE_TEXT && s->p->type != PQ_INT96) {
         p = sqlite3_value_text(v);
       } else {
         return wrongType(s, v,
-                         s->p.type == PQ_INT96 ? "a BLOB" : "a BLOB or TEXT");
+                         s->p->type == PQ_INT96 ? "a BLOB" : "a BLOB or TEXT");
       }
       size_t n = (size_t)sqlite3_value_bytes(v);
       if (n != w) {
         /* (SQLite's printf has no %zu.) */
         return sqlite3_mprintf(
-            "parquet_encode: %s: value %llu is %lld bytes, %s needs %lld",
-            pq_encoding_name(s->p.encoding), (unsigned long long)s->n,
+            "%s: %s: value %llu is %lld bytes, %s needs %lld", s->fn,
+            pq_encoding_name(s->p->encoding), (unsigned long long)s->n,
             (long long)n,
-            s->p.type == PQ_INT96 ? "INT96" : "FIXED_LEN_BYTE_ARRAY",
+            s->p->type == PQ_INT96 ? "INT96" : "FIXED_LEN_BYTE_ARRAY",
             (long long)w);
       }
       *fixed = p ? p : (const uint8_t *)"";
@@ -130,19 +141,24 @@ static char *encConvert(EncodeState *s, sqlite3_value *v, uint8_t *slot,
 }
 
 /* Opens the encoder, inferring the type from v when none was given. */
+/* The type a value implies when none was given: INTEGER -> INT64, REAL ->
+** DOUBLE, TEXT or BLOB -> BYTE_ARRAY. */
+static void inferType(pq_params *p, sqlite3_value *v) {
+  if (p->type_set || !v) return;
+  int vt = sqlite3_value_type(v);
+  p->type_set = 1;
+  p->type = vt == SQLITE_INTEGER ? PQ_INT64
+            : vt == SQLITE_FLOAT ? PQ_DOUBLE
+                                 : PQ_BYTE_ARRAY;
+}
+
 static char *encOpen(EncodeState *s, sqlite3_value *v) {
   pq_encoding e = s->p.encoding;
-  if (!s->p.type_set && v) {
+  if (!s->p.type_set && v && (e == PQ_RLE || e == PQ_BIT_PACKED)) {
     s->p.type_set = 1;
-    if (e == PQ_RLE || e == PQ_BIT_PACKED) {
-      s->p.type = PQ_INT32;
-    } else {
-      int vt = sqlite3_value_type(v);
-      s->p.type = vt == SQLITE_INTEGER ? PQ_INT64
-                  : vt == SQLITE_FLOAT ? PQ_DOUBLE
-                                       : PQ_BYTE_ARRAY;
-    }
+    s->p.type = PQ_INT32;
   }
+  inferType(&s->p, v);
   s->is_unsigned = s->p.type == PQ_INT32 && (e == PQ_RLE || e == PQ_BIT_PACKED);
   pq_error err;
   int rc = pq_encoder_open(&s->enc, &s->p, &err);
@@ -177,7 +193,8 @@ static void encStep(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   uint8_t slot[16];
   pq_bytes b;
   const uint8_t *fixed = NULL;
-  char *msg = encConvert(s, v, slot, &b, &fixed);
+  ValueAt at = {"parquet_encode", &s->p, s->is_unsigned, s->n};
+  char *msg = encConvert(&at, v, slot, &b, &fixed);
   if (msg) {
     encFail(ctx, s, msg);
     return;
@@ -233,11 +250,151 @@ static void encFinal(sqlite3_context *ctx) {
   s->enc = NULL;
 }
 
+/* ---- parquet_file ---------------------------------------------------------
+** The writer is opened at the first non-NULL value (which may decide the
+** type); NULLs before it are counted and written then. */
+
+typedef struct FileState {
+  pq_writer *w;
+  pq_params p;
+  pq_write_options o;
+  int ready, failed;
+  int saw_blob;     /* a BYTE_ARRAY value came as a BLOB */
+  uint64_t n;       /* rows */
+  uint64_t nulls;   /* leading NULLs not yet written */
+} FileState;
+
+static char *fileOpen(FileState *s, sqlite3_value *v) {
+  if (!s->p.type_set && s->p.encoding == PQ_RLE) {
+    s->p.type_set = 1;
+    s->p.type = PQ_BOOLEAN;
+  }
+  inferType(&s->p, v);
+  pq_error err;
+  int rc = pq_writer_open(&s->w, &s->p, &s->o, &err);
+  if (rc) return pqx_core_error("parquet_file", rc, &err);
+  static const uint8_t absent[256];
+  while (s->nulls > 0 && rc == PQ_OK) {
+    size_t k = s->nulls < sizeof absent ? (size_t)s->nulls : sizeof absent;
+    rc = pq_writer_put(s->w, NULL, absent, k, &err);
+    s->nulls -= k;
+  }
+  return rc ? pqx_core_error("parquet_file", rc, &err) : NULL;
+}
+
+static void fileStep(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  FileState *s = sqlite3_aggregate_context(ctx, sizeof *s);
+  if (!s) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  if (s->failed) return;
+  char *msg = NULL;
+  if (!s->ready) {
+    msg = pqx_params("parquet_file", argv[1], argc > 2 ? argv[2] : 0, 0,
+                     &s->p);
+    pq_write_options_init(&s->o);
+    if (!msg && argc > 3 && sqlite3_value_type(argv[3]) != SQLITE_NULL) {
+      pq_error err;
+      const char *j = (const char *)sqlite3_value_text(argv[3]);
+      int n = sqlite3_value_bytes(argv[3]);
+      if (j && pq_write_options_parse(&s->o, &s->p, j, (size_t)n, &err))
+        msg = sqlite3_mprintf("parquet_file: %s", err.msg);
+    }
+    if (msg) {
+      s->failed = 1;
+      sqlite3_result_error(ctx, msg, -1);
+      sqlite3_free(msg);
+      return;
+    }
+    s->ready = 1;
+  }
+  sqlite3_value *v = argv[0];
+  int is_null = sqlite3_value_type(v) == SQLITE_NULL;
+  if (!s->w && is_null) {
+    s->nulls++;
+    s->n++;
+    return;
+  }
+  if (!s->w) msg = fileOpen(s, v);
+  int rc = PQ_OK;
+  pq_error err;
+  if (!msg && s->w) {
+    if (is_null) {
+      static const uint8_t absent = 0;
+      rc = pq_writer_put(s->w, NULL, &absent, 1, &err);
+    } else {
+      uint8_t slot[16];
+      pq_bytes b;
+      const uint8_t *fixed = NULL;
+      ValueAt at = {"parquet_file", &s->p, 0, s->n};
+      msg = encConvert(&at, v, slot, &b, &fixed);
+      if (!msg) {
+        if (sqlite3_value_type(v) == SQLITE_BLOB) s->saw_blob = 1;
+        const void *val = fixed                        ? (const void *)fixed
+                          : s->p.type == PQ_BYTE_ARRAY ? (const void *)&b
+                                                       : (const void *)slot;
+        rc = pq_writer_put(s->w, val, NULL, 1, &err);
+      }
+    }
+    if (rc) msg = pqx_core_error("parquet_file", rc, &err);
+  }
+  if (msg || rc || !s->w) {
+    s->failed = 1;
+    if (msg) {
+      sqlite3_result_error(ctx, msg, -1);
+      sqlite3_free(msg);
+    } else {
+      sqlite3_result_error_nomem(ctx);
+    }
+    return;
+  }
+  s->n++;
+}
+
+static void fileFinal(sqlite3_context *ctx) {
+  FileState *s = sqlite3_aggregate_context(ctx, 0);
+  if (!s) return; /* no rows: NULL */
+  if (!s->failed && s->ready) {
+    char *msg = s->w ? NULL : fileOpen(s, NULL);
+    pq_buf out;
+    pq_buf_init(&out);
+    pq_error err;
+    int rc = PQ_OK;
+    if (!msg && s->w) {
+      pq_writer_set_string(s->w, !s->saw_blob);
+      rc = pq_writer_finish(s->w, &out, &err);
+      if (rc) msg = pqx_core_error("parquet_file", rc, &err);
+    }
+    if (!msg && !rc && s->w && out.len > pqx_limit(ctx)) {
+      msg = sqlite3_mprintf(
+          "parquet_file: the file would be %lld bytes, more than SQLite's "
+          "length limit of %lld",
+          (long long)out.len, (long long)pqx_limit(ctx));
+    }
+    if (msg) {
+      sqlite3_result_error(ctx, msg, -1);
+      sqlite3_free(msg);
+    } else if (rc || !s->w) {
+      sqlite3_result_error_nomem(ctx);
+    } else {
+      sqlite3_result_blob64(ctx, out.data, out.len, free);
+      pq_buf_init(&out);
+    }
+    pq_buf_free(&out);
+  }
+  pq_writer_free(s->w);
+  s->w = NULL;
+}
+
 int pqx_register_encode(sqlite3 *db) {
   int rc = SQLITE_OK;
   for (int n = 2; n <= 4 && rc == SQLITE_OK; n++) {
     rc = sqlite3_create_function(db, "parquet_encode", n, PQX_PURE, 0, 0,
                                  encStep, encFinal);
+    if (rc == SQLITE_OK)
+      rc = sqlite3_create_function(db, "parquet_file", n, PQX_PURE, 0, 0,
+                                   fileStep, fileFinal);
   }
   return rc;
 }

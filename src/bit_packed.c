@@ -193,6 +193,11 @@ static int bp_finish(pq_encoder *e, pq_buf *out, pq_buf *dict, pq_error *err) {
   return PQ_OK;
 }
 
+static size_t bp_size(const pq_encoder *e) {
+  const bp_enc *s = (const bp_enc *)e;
+  return s->out.len + (size_t)(s->nacc + 7) / 8;
+}
+
 static void bp_destroy(pq_encoder *e) {
   pq_buf_free(&((bp_enc *)e)->out);
 }
@@ -205,6 +210,7 @@ int pq_bit_packed_encoder(pq_encoder **out, const pq_params *p, pq_error *err) {
   s->base.put = bp_put;
   s->base.finish = bp_finish;
   s->base.destroy = bp_destroy;
+  s->base.size = bp_size;
   *out = &s->base;
   return PQ_OK;
 }

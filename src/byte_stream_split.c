@@ -137,6 +137,11 @@ static int bss_finish(pq_encoder *e, pq_buf *out, pq_buf *dict, pq_error *err) {
   return PQ_OK;
 }
 
+static size_t bss_size(const pq_encoder *e) {
+  const bss_enc *s = (const bss_enc *)e;
+  return s->plain.len;
+}
+
 static void bss_destroy(pq_encoder *e) {
   pq_buf_free(&((bss_enc *)e)->plain);
 }
@@ -147,6 +152,7 @@ int pq_bss_encoder(pq_encoder **out, const pq_params *p, pq_error *err) {
   s->base.put = bss_put;
   s->base.finish = bss_finish;
   s->base.destroy = bss_destroy;
+  s->base.size = bss_size;
   *out = &s->base;
   return PQ_OK;
 }

@@ -242,7 +242,7 @@ enum { JV_INT, JV_BOOL, JV_STRING, JV_NULL };
 typedef struct jvalue {
   int kind;
   int64_t i;
-  char str[32];
+  char str[256];
 } jvalue;
 
 static int jvalue_read(jscan *j, jvalue *v) {
@@ -311,6 +311,9 @@ static int want_bool(const jvalue *v, const char *key, int *out,
   return PQ_OK;
 }
 
+/* Applies one key of the options to p; PQ_NOTFOUND when p has no such
+** key. */
+#define PQ_NOTFOUND (-1)
 static int apply_option(pq_params *p, const char *key, const jvalue *v,
                         pq_error *err) {
   int64_t x;
@@ -354,13 +357,17 @@ static int apply_option(pq_params *p, const char *key, const jvalue *v,
       return opt_fail(err, "\"%s\" must be \"indices\" or \"dictionary\"", key);
     }
   } else {
-    return opt_fail(err, "unknown option \"%s\"", key);
+    return PQ_NOTFOUND;
   }
   return rc;
 }
 
-int pq_params_parse_options(pq_params *p, const char *json, size_t n,
-                            pq_error *err) {
+/* Walks a flat JSON object, handing each key and value to apply(ctx). */
+typedef int (*apply_fn)(void *ctx, const char *key, const jvalue *v,
+                        pq_error *err);
+
+static int parse_object(const char *json, size_t n, apply_fn apply, void *ctx,
+                        pq_error *err) {
   jscan j = {json, n, 0};
   jspace(&j);
   if (j.i == j.n) return PQ_OK; /* empty text: no options */
@@ -390,7 +397,8 @@ int pq_params_parse_options(pq_params *p, const char *json, size_t n,
         return pq_fail(err, PQ_MISUSE, "options",
                        "bad value for \"%s\" at character %zu", key, j.i);
       }
-      int rc = apply_option(p, key, &v, err);
+      int rc = apply(ctx, key, &v, err);
+      if (rc == PQ_NOTFOUND) return opt_fail(err, "unknown option \"%s\"", key);
       if (rc) return rc;
       jspace(&j);
       if (j.i < j.n && j.s[j.i] == ',') {
@@ -411,6 +419,94 @@ int pq_params_parse_options(pq_params *p, const char *json, size_t n,
                    "unexpected text after the object at character %zu", j.i);
   }
   return PQ_OK;
+}
+
+static int apply_params(void *ctx, const char *key, const jvalue *v,
+                        pq_error *err) {
+  return apply_option(ctx, key, v, err);
+}
+
+int pq_params_parse_options(pq_params *p, const char *json, size_t n,
+                            pq_error *err) {
+  return parse_object(json, n, apply_params, p, err);
+}
+
+/* ---- Options of a file writer ------------------------------------------ */
+
+void pq_write_options_init(pq_write_options *o) {
+  memset(o, 0, sizeof *o);
+  o->codec = PQ_UNCOMPRESSED;
+  o->page_version = 1;
+  o->page_size = 1 << 20;
+  o->nullable = 1;
+  o->statistics = 1;
+  o->crc = 1;
+  o->string = -1;
+  strcpy(o->name, "value");
+}
+
+typedef struct write_ctx {
+  pq_write_options *o;
+  pq_params *p;
+} write_ctx;
+
+static int apply_write(void *ctx, const char *key, const jvalue *v,
+                       pq_error *err) {
+  write_ctx *w = ctx;
+  pq_write_options *o = w->o;
+  int64_t x;
+  int rc = PQ_OK;
+  if (strcmp(key, "codec") == 0) {
+    if (v->kind == JV_NULL) return PQ_OK;
+    pq_codec c;
+    if ((v->kind != JV_STRING ||
+         pq_codec_parse(v->str, strlen(v->str), &c) != PQ_OK) &&
+        (v->kind != JV_INT || v->i < 0 || v->i >= PQ_CODEC_COUNT)) {
+      return opt_fail(err,
+                      "\"%s\" must name a codec: UNCOMPRESSED, SNAPPY, GZIP, "
+                      "BROTLI, LZ4, ZSTD or LZ4_RAW",
+                      key);
+    }
+    o->codec = v->kind == JV_INT ? (pq_codec)v->i : c;
+  } else if (strcmp(key, "page_version") == 0) {
+    x = o->page_version;
+    rc = want_int(v, key, 1, 2, &x, err);
+    o->page_version = (int)x;
+  } else if (strcmp(key, "page_size") == 0) {
+    x = o->page_size;
+    rc = want_int(v, key, 1, 1 << 30, &x, err);
+    o->page_size = x;
+  } else if (strcmp(key, "page_values") == 0) {
+    x = o->page_values;
+    rc = want_int(v, key, 1, INT32_MAX, &x, err);
+    o->page_values = x;
+  } else if (strcmp(key, "row_group_size") == 0) {
+    x = o->row_group_size;
+    rc = want_int(v, key, 1, INT64_MAX, &x, err);
+    o->row_group_size = x;
+  } else if (strcmp(key, "nullable") == 0) {
+    rc = want_bool(v, key, &o->nullable, err);
+  } else if (strcmp(key, "statistics") == 0) {
+    rc = want_bool(v, key, &o->statistics, err);
+  } else if (strcmp(key, "crc") == 0) {
+    rc = want_bool(v, key, &o->crc, err);
+  } else if (strcmp(key, "string") == 0) {
+    rc = want_bool(v, key, &o->string, err);
+  } else if (strcmp(key, "name") == 0) {
+    if (v->kind == JV_NULL) return PQ_OK;
+    if (v->kind != JV_STRING || v->str[0] == 0)
+      return opt_fail(err, "\"%s\" must be a non-empty string", key);
+    memcpy(o->name, v->str, sizeof o->name);
+  } else {
+    return apply_option(w->p, key, v, err);
+  }
+  return rc;
+}
+
+int pq_write_options_parse(pq_write_options *o, pq_params *p,
+                           const char *json, size_t n, pq_error *err) {
+  write_ctx w = {o, p};
+  return parse_object(json, n, apply_write, &w, err);
 }
 
 /* The type a stream of this encoding has when the caller names none, or -1

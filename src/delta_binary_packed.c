@@ -355,6 +355,10 @@ void pq_delta_writer_finish(pq_delta_writer *w, pq_buf *out) {
   pq_buf_append(out, w->body.data, w->body.len);
 }
 
+size_t pq_delta_writer_size(const pq_delta_writer *w) {
+  return w->body.len + (size_t)w->nblock;
+}
+
 void pq_delta_writer_free(pq_delta_writer *w) {
   free(w->block);
   w->block = NULL;
@@ -410,6 +414,10 @@ static int delta_finish(pq_encoder *e, pq_buf *out, pq_buf *dict,
   return PQ_OK;
 }
 
+static size_t delta_size(const pq_encoder *e) {
+  return pq_delta_writer_size(&((const delta_enc *)e)->w);
+}
+
 static void delta_destroy(pq_encoder *e) {
   pq_delta_writer_free(&((delta_enc *)e)->w);
 }
@@ -420,6 +428,7 @@ int pq_delta_encoder(pq_encoder **out, const pq_params *p, pq_error *err) {
   s->base.put = delta_put;
   s->base.finish = delta_finish;
   s->base.destroy = delta_destroy;
+  s->base.size = delta_size;
   *out = &s->base;
   return pq_delta_writer_init(&s->w, p, p->type == PQ_INT32,
                               "DELTA_BINARY_PACKED", err);

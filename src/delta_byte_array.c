@@ -202,6 +202,12 @@ static int dba_finish(pq_encoder *e, pq_buf *out, pq_buf *dict, pq_error *err) {
   return PQ_OK;
 }
 
+static size_t dba_size(const pq_encoder *e) {
+  const dba_enc *s = (const dba_enc *)e;
+  return pq_delta_writer_size(&s->prefixes) +
+         pq_delta_writer_size(&s->suffixes) + s->data.len;
+}
+
 static void dba_enc_destroy(pq_encoder *e) {
   dba_enc *s = (dba_enc *)e;
   pq_delta_writer_free(&s->prefixes);
@@ -216,6 +222,7 @@ int pq_dba_encoder(pq_encoder **out, const pq_params *p, pq_error *err) {
   s->base.put = dba_put;
   s->base.finish = dba_finish;
   s->base.destroy = dba_enc_destroy;
+  s->base.size = dba_size;
   *out = &s->base;
   int rc = pq_delta_writer_init(&s->prefixes, p, 1, DBA, err);
   if (rc == PQ_OK) rc = pq_delta_writer_init(&s->suffixes, p, 1, DBA, err);

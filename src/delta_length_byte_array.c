@@ -111,6 +111,11 @@ static int dlba_finish(pq_encoder *e, pq_buf *out, pq_buf *dict,
   return PQ_OK;
 }
 
+static size_t dlba_size(const pq_encoder *e) {
+  const dlba_enc *s = (const dlba_enc *)e;
+  return pq_delta_writer_size(&s->lens) + s->data.len;
+}
+
 static void dlba_destroy(pq_encoder *e) {
   dlba_enc *s = (dlba_enc *)e;
   pq_delta_writer_free(&s->lens);
@@ -123,6 +128,7 @@ int pq_dlba_encoder(pq_encoder **out, const pq_params *p, pq_error *err) {
   s->base.put = dlba_put;
   s->base.finish = dlba_finish;
   s->base.destroy = dlba_destroy;
+  s->base.size = dlba_size;
   *out = &s->base;
   return pq_delta_writer_init(&s->lens, p, 1, DLBA, err);
 }

@@ -365,6 +365,25 @@ static int dict_finish(pq_encoder *e, pq_buf *out, pq_buf *dict,
   return PQ_OK;
 }
 
+int pq_dict_take_indices(pq_encoder *e, pq_buf *out) {
+  dict_enc *s = (dict_enc *)e;
+  pq_rle_adaptive_flush(&s->idx);
+  pq_buf_byte(out, (uint8_t)s->idx.w);
+  pq_buf_move(out, &s->idx.buf);
+  pq_rle_adaptive_free(&s->idx);
+  pq_rle_adaptive_init(&s->idx);
+  return out->oom ? PQ_NOMEM : PQ_OK;
+}
+
+uint32_t pq_dict_entries(const pq_encoder *e) {
+  return ((const dict_enc *)e)->entries;
+}
+
+static size_t dict_size(const pq_encoder *e) {
+  const dict_enc *s = (const dict_enc *)e;
+  return 1 + s->idx.buf.len + (size_t)s->idx.wr.npending;
+}
+
 static void dict_enc_destroy(pq_encoder *e) {
   dict_enc *s = (dict_enc *)e;
   pq_buf_free(&s->keys);
@@ -381,6 +400,7 @@ int pq_dict_encoder(pq_encoder **out, const pq_params *p, pq_error *err) {
   s->base.put = dict_put;
   s->base.finish = dict_finish;
   s->base.destroy = dict_enc_destroy;
+  s->base.size = dict_size;
   *out = &s->base;
   s->width =
       p->type == PQ_BOOLEAN ? 1 : pq_plain_width(p->type, p->type_length);

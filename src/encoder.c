@@ -54,6 +54,8 @@ int pq_encoder_finish(pq_encoder *e, pq_buf *out, pq_buf *dict, pq_error *err) {
   return rc;
 }
 
+size_t pq_encoder_size(const pq_encoder *e) { return e->size(e); }
+
 void pq_encoder_free(pq_encoder *e) {
   if (!e) return;
   if (e->destroy) e->destroy(e);

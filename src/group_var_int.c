@@ -174,6 +174,11 @@ static int gvi_finish(pq_encoder *e, pq_buf *out, pq_buf *dict, pq_error *err) {
   return PQ_OK;
 }
 
+static size_t gvi_size(const pq_encoder *e) {
+  const gvi_enc *s = (const gvi_enc *)e;
+  return s->out.len + (size_t)s->n * 2;
+}
+
 static void gvi_destroy(pq_encoder *e) {
   pq_buf_free(&((gvi_enc *)e)->out);
 }
@@ -184,6 +189,7 @@ int pq_gvi_encoder(pq_encoder **out, const pq_params *p, pq_error *err) {
   s->base.put = gvi_put;
   s->base.finish = gvi_finish;
   s->base.destroy = gvi_destroy;
+  s->base.size = gvi_size;
   *out = &s->base;
   return PQ_OK;
 }

@@ -245,6 +245,8 @@ struct pq_encoder {
   int (*put)(pq_encoder *e, const void *v, size_t n, pq_error *err);
   int (*finish)(pq_encoder *e, pq_buf *out, pq_buf *dict, pq_error *err);
   void (*destroy)(pq_encoder *e);
+  /* Bytes the stream has grown to (see pq_encoder_size). */
+  size_t (*size)(const pq_encoder *e);
 };
 
 pq_encoder *pq_encoder_alloc(size_t size, const pq_params *p);
@@ -253,6 +255,11 @@ int pq_plain_encoder(pq_encoder **out, const pq_params *p, pq_error *err);
 int pq_rle_encoder(pq_encoder **out, const pq_params *p, pq_error *err);
 int pq_bit_packed_encoder(pq_encoder **out, const pq_params *p, pq_error *err);
 int pq_dict_encoder(pq_encoder **out, const pq_params *p, pq_error *err);
+/* For a file's pages, which share one dictionary: appends the index stream
+** of the values put since the last call (its bit-width byte and runs) to
+** out and begins a new one; the dictionary keeps its entries. */
+int pq_dict_take_indices(pq_encoder *e, pq_buf *out);
+uint32_t pq_dict_entries(const pq_encoder *e);
 int pq_delta_encoder(pq_encoder **out, const pq_params *p, pq_error *err);
 int pq_dlba_encoder(pq_encoder **out, const pq_params *p, pq_error *err);
 int pq_dba_encoder(pq_encoder **out, const pq_params *p, pq_error *err);
@@ -316,6 +323,8 @@ void pq_delta_writer_put(pq_delta_writer *w, uint64_t v);
 /* Appends header and blocks to out; the writer can then be freed. */
 void pq_delta_writer_finish(pq_delta_writer *w, pq_buf *out);
 void pq_delta_writer_free(pq_delta_writer *w);
+/* The finished blocks' bytes, and a byte for each delta of the open one. */
+size_t pq_delta_writer_size(const pq_delta_writer *w);
 
 /* ---- The Thrift compact protocol (thrift.c) -------------------------------- */
 

@@ -205,6 +205,11 @@ PQ_API int pq_encoder_put(pq_encoder *e, const void *values, size_t n,
 PQ_API int pq_encoder_finish(pq_encoder *e, pq_buf *out, pq_buf *dict,
                              pq_error *err);
 
+/* About how many bytes the stream has grown to: exact for what is
+** finished, a byte a value for a block or group still open.  Writers use it
+** to close pages near a size; dictionary encodings count their indices. */
+PQ_API size_t pq_encoder_size(const pq_encoder *e);
+
 PQ_API void pq_encoder_free(pq_encoder *e);
 
 /* ---- Codecs --------------------------------------------------------------
@@ -452,6 +457,54 @@ PQ_API void pq_column_reader_free(pq_column_reader *r);
 ** would exceed limit bytes. */
 PQ_API int pq_file_to_json(const pq_file *f, size_t limit, pq_buf *out,
                            pq_error *err);
+
+/* ---- Writing files ---------------------------------------------------------
+** A file of one column, written as values arrive: data pages (v1 or v2) of
+** the chosen encoding, a dictionary page first in each chunk for the
+** dictionary encodings, NULLs as definition levels, the codec, statistics
+** and CRCs.  What the writer keeps is what the file will hold: the encoded
+** pages, and the values of the page being filled only as the encoder needs
+** them. */
+
+typedef struct pq_write_options {
+  pq_codec codec;         /* of every page; UNCOMPRESSED */
+  int page_version;       /* 1 (DATA_PAGE) or 2 (DATA_PAGE_V2); 1 */
+  int64_t page_size;      /* a page closes once its values and levels take
+                          ** about this many bytes, encoded; 1 MiB */
+  int64_t page_values;    /* ... or once it holds this many; 0: no bound */
+  int64_t row_group_size; /* rows per row group; 0: one row group */
+  int nullable;           /* OPTIONAL column (1) or REQUIRED (0); 1 */
+  int statistics;         /* min, max and null count of pages and chunks */
+  int crc;                /* a CRC in every page header; 1 */
+  int string;             /* BYTE_ARRAY annotated as STRING: 1, 0, or -1
+                          ** to leave it to pq_writer_set_string(); -1 */
+  char name[256];         /* of the column; "value" */
+} pq_write_options;
+
+PQ_API void pq_write_options_init(pq_write_options *o);
+/* Parses a JSON object of options (README, "parquet_file"): the file's keys
+** into o, the encoding's (block_size, ...) into p.  Unknown keys and
+** ill-typed values are PQ_MISUSE. */
+PQ_API int pq_write_options_parse(pq_write_options *o, pq_params *p,
+                                  const char *json, size_t n, pq_error *err);
+
+typedef struct pq_writer pq_writer;
+
+/* p: the encoding and physical type of the values (and the encoding's
+** parameters).  Encodings a data page may not use for the type, and
+** BIT_PACKED (only ever a level encoding), are PQ_MISUSE. */
+PQ_API int pq_writer_open(pq_writer **out, const pq_params *p,
+                          const pq_write_options *o, pq_error *err);
+/* Appends n entries: present[i] says whether entry i has a value (NULL:
+** all do); values holds the present ones, laid out as for the type.  A NULL
+** in a column that is not nullable is PQ_RANGE. */
+PQ_API int pq_writer_put(pq_writer *w, const void *values,
+                         const uint8_t *present, size_t n, pq_error *err);
+/* When o->string was -1: whether BYTE_ARRAY values are annotated STRING. */
+PQ_API void pq_writer_set_string(pq_writer *w, int is_string);
+/* Closes the last page and appends the whole file to out. */
+PQ_API int pq_writer_finish(pq_writer *w, pq_buf *out, pq_error *err);
+PQ_API void pq_writer_free(pq_writer *w);
 
 /* ---- Explaining ---------------------------------------------------------
 ** An explainer walks a stream field by field, in byte order, one row at a

@@ -219,6 +219,11 @@ static int plain_finish(pq_encoder *e, pq_buf *out, pq_buf *dict,
   return PQ_OK;
 }
 
+static size_t plain_size(const pq_encoder *e) {
+  const plain_enc *s = (const plain_enc *)e;
+  return s->out.len + (s->nbits > 0);
+}
+
 static void plain_destroy(pq_encoder *e) {
   pq_buf_free(&((plain_enc *)e)->out);
 }
@@ -229,6 +234,7 @@ int pq_plain_encoder(pq_encoder **out, const pq_params *p, pq_error *err) {
   s->base.put = plain_put;
   s->base.finish = plain_finish;
   s->base.destroy = plain_destroy;
+  s->base.size = plain_size;
   *out = &s->base;
   return PQ_OK;
 }

@@ -457,6 +457,11 @@ static int rle_finish(pq_encoder *e, pq_buf *out, pq_buf *dict, pq_error *err) {
   return PQ_OK;
 }
 
+static size_t rle_size(const pq_encoder *e) {
+  const rle_enc *s = (const rle_enc *)e;
+  return s->out.len + s->ad.buf.len + (size_t)s->wr.npending;
+}
+
 static void rle_destroy(pq_encoder *e) {
   rle_enc *s = (rle_enc *)e;
   pq_buf_free(&s->out);
@@ -471,6 +476,7 @@ int pq_rle_encoder(pq_encoder **out, const pq_params *p, pq_error *err) {
   s->base.put = rle_put;
   s->base.finish = rle_finish;
   s->base.destroy = rle_destroy;
+  s->base.size = rle_size;
   *out = &s->base;
   return PQ_OK;
 }

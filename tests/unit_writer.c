@@ -1,0 +1,622 @@
+/*
+** unit_writer.c -- the file writer of the core (src/writer.c), read back
+** by the file reader.
+**
+**   1. seeded random columns of every encoding x type a data page may
+**      use, v1 and v2 pages, every codec of the build, nullable or not,
+**      random page and row group bounds: every entry and value read back,
+**      the footer's counts, each chunk's statistics against the source
+**   2. statistics where floating point is subtle: NaN left out, zeros
+**      signed as the spec asks, a column of only NaN without bounds
+**   3. pages close near page_size; page_values and row_group_size exact
+**   4. errors: encodings and types a page may not use, codecs this build
+**      lacks, a NULL where the column is REQUIRED, a writer used after it
+**      failed; the options' parser
+**
+** Prints a line per failure starting with "!" and ends with
+** "N passed, N failed".
+*/
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parquet.h"
+
+static int passed, failed;
+
+#define CHECK(ok, ...)                          \
+  do {                                          \
+    if (ok) {                                   \
+      passed++;                                 \
+    } else {                                    \
+      failed++;                                 \
+      printf("! unit_writer.c:%d: ", __LINE__); \
+      printf(__VA_ARGS__);                      \
+      putchar('\n');                            \
+    }                                           \
+  } while (0)
+
+static uint64_t rng = 0x77e17e5;
+static uint64_t rnd(void) { /* xorshift64* */
+  rng ^= rng >> 12;
+  rng ^= rng << 25;
+  rng ^= rng >> 27;
+  return rng * 0x2545f4914f6cdd1dull;
+}
+
+/* ---- A source column ---------------------------------------------------- */
+
+typedef struct column {
+  pq_type type;
+  int32_t type_length;
+  size_t n;          /* entries */
+  uint8_t *present;  /* per entry */
+  size_t nv;         /* values (present entries) */
+  uint8_t *values;   /* laid out as for the type */
+  uint8_t *heap;     /* BYTE_ARRAY bytes */
+} column;
+
+static void column_free(column *c) {
+  free(c->present);
+  free(c->values);
+  free(c->heap);
+}
+
+/* n entries of type t, NULL with probability nulls/8, values from a small
+** or a wide domain. */
+static void column_make(column *c, pq_type t, int32_t tl, size_t n, int nulls) {
+  memset(c, 0, sizeof *c);
+  c->type = t;
+  c->type_length = tl;
+  c->n = n;
+  c->present = malloc(n + 1);
+  size_t vs = pq_value_size(t, tl);
+  c->values = malloc(n * vs + 1);
+  c->heap = malloc(n * 24 + 1);
+  size_t heap = 0;
+  int small = rnd() % 2; /* few distinct values: dictionaries, runs */
+  for (size_t i = 0; i < n; i++) {
+    c->present[i] = !(nulls && rnd() % 8 < (uint64_t)nulls);
+    if (!c->present[i]) continue;
+    uint64_t r = small ? rnd() % 7 : rnd();
+    uint8_t *v = c->values + c->nv * vs;
+    switch (t) {
+      case PQ_BOOLEAN: *v = (uint8_t)(r & 1); break;
+      case PQ_INT32: {
+        int32_t x = (int32_t)(uint32_t)r;
+        memcpy(v, &x, 4);
+        break;
+      }
+      case PQ_INT64: {
+        int64_t x = (int64_t)r;
+        memcpy(v, &x, 8);
+        break;
+      }
+      case PQ_FLOAT: {
+        float x = (float)((int64_t)(r % 20001) - 10000) / 16.0f;
+        memcpy(v, &x, 4);
+        break;
+      }
+      case PQ_DOUBLE: {
+        double x = small ? (double)r - 3 : ((int64_t)(r >> 11) - (1ll << 52)) / 1024.0;
+        memcpy(v, &x, 8);
+        break;
+      }
+      case PQ_BYTE_ARRAY: {
+        pq_bytes b;
+        size_t len = small ? r % 3 : r % 24;
+        b.ptr = c->heap + heap;
+        for (size_t k = 0; k < len; k++)
+          c->heap[heap + k] = (uint8_t)(small ? 'a' + r % 5 : rnd());
+        heap += len;
+        b.len = len;
+        memcpy(v, &b, sizeof b);
+        break;
+      }
+      default:
+        for (size_t k = 0; k < vs; k++)
+          v[k] = (uint8_t)(small ? (r + k) % 3 : rnd());
+    }
+    c->nv++;
+  }
+}
+
+/* ---- Reading back -------------------------------------------------------- */
+
+static const uint8_t *value_bytes(const column *c, const uint8_t *v,
+                                  size_t *len) {
+  if (c->type == PQ_BYTE_ARRAY) {
+    const pq_bytes *b = (const pq_bytes *)v;
+    *len = b->len;
+    return b->ptr;
+  }
+  *len = pq_value_size(c->type, c->type_length);
+  return v;
+}
+
+/* Compares two values in the type's order (INT96: bytes). */
+static int value_cmp(const column *c, const uint8_t *a, const uint8_t *b) {
+  switch (c->type) {
+    case PQ_BOOLEAN: return (int)*a - (int)*b;
+    case PQ_INT32: {
+      int32_t x, y;
+      memcpy(&x, a, 4);
+      memcpy(&y, b, 4);
+      return x < y ? -1 : x > y;
+    }
+    case PQ_INT64: {
+      int64_t x, y;
+      memcpy(&x, a, 8);
+      memcpy(&y, b, 8);
+      return x < y ? -1 : x > y;
+    }
+    case PQ_FLOAT: {
+      float x, y;
+      memcpy(&x, a, 4);
+      memcpy(&y, b, 4);
+      return x < y ? -1 : x > y;
+    }
+    case PQ_DOUBLE: {
+      double x, y;
+      memcpy(&x, a, 8);
+      memcpy(&y, b, 8);
+      return x < y ? -1 : x > y;
+    }
+    default: {
+      size_t na, nb;
+      const uint8_t *pa = value_bytes(c, a, &na), *pb = value_bytes(c, b, &nb);
+      size_t m = na < nb ? na : nb;
+      int r = m ? memcmp(pa, pb, m) : 0;
+      return r ? r : (na < nb ? -1 : na > nb);
+    }
+  }
+}
+
+/* The PLAIN bytes of one value, as statistics hold them. */
+static size_t plain_of(const column *c, const uint8_t *v, uint8_t *out) {
+  size_t n;
+  const uint8_t *p = value_bytes(c, v, &n);
+  if (n > 64) n = 64;
+  memcpy(out, p, n);
+  return n;
+}
+
+static int bytes_eq(pq_bytes b, const uint8_t *p, size_t n) {
+  return b.len == n && (n == 0 || memcmp(b.ptr, p, n) == 0);
+}
+
+/* Reads the file back and checks it against the source column; the chunks
+** hold rows_per_group rows (the last fewer). */
+static void check_file(const char *what, const column *c, const pq_buf *file,
+                       int nullable, int64_t rows_per_group) {
+  pq_file *f;
+  pq_error err = {0};
+  int rc = pq_file_open(&f, file->data, file->len, &err);
+  CHECK(rc == PQ_OK, "%s: open: %s", what, err.msg);
+  if (rc) return;
+  const pq_file_meta *m = pq_file_metadata(f);
+  CHECK(m->num_rows == (int64_t)c->n, "%s: %lld rows, not %zu", what,
+        (long long)m->num_rows, c->n);
+  int64_t want_groups =
+      c->n == 0 ? 0
+      : rows_per_group > 0
+          ? ((int64_t)c->n + rows_per_group - 1) / rows_per_group
+          : 1;
+  CHECK(m->n_row_groups == (uint32_t)want_groups, "%s: %u row groups, not %lld",
+        what, m->n_row_groups, (long long)want_groups);
+  const pq_schema_node *leaf = pq_file_leaf(f, 0);
+  CHECK(leaf && leaf->max_def == (nullable ? 1 : 0), "%s: max_def", what);
+  size_t vs = pq_value_size(c->type, c->type_length);
+  uint8_t *vals = malloc(256 * vs);
+  uint16_t def[256];
+  size_t entry = 0, value = 0;
+  int bad = 0;
+  for (uint32_t g = 0; g < m->n_row_groups && !bad; g++) {
+    const pq_column_chunk *cc = &m->row_groups[g].columns[0];
+    size_t first_value = value;
+    int64_t nulls = 0;
+    pq_column_reader *r;
+    rc = pq_column_reader_open(&r, f, g, 0, (size_t)1 << 30, &err);
+    CHECK(rc == PQ_OK, "%s: rg %u: %s", what, g, err.msg);
+    if (rc) break;
+    for (;;) {
+      size_t n, nv;
+      rc = pq_column_reader_read(r, 256, NULL, def, vals, &n, &nv, &err);
+      if (rc || n == 0) break;
+      size_t k = 0;
+      for (size_t i = 0; i < n && !bad; i++, entry++) {
+        int here = entry < c->n && c->present[entry];
+        if ((nullable ? def[i] == 1 : 1) != here) {
+          CHECK(0, "%s: entry %zu: present %d, read %d", what, entry, here,
+                def[i]);
+          bad = 1;
+          break;
+        }
+        if (!here) {
+          nulls++;
+          continue;
+        }
+        size_t la, lb;
+        const uint8_t *a = value_bytes(c, c->values + value * vs, &la);
+        const uint8_t *b = value_bytes(c, vals + k * vs, &lb);
+        if (la != lb || (la && memcmp(a, b, la) != 0)) {
+          CHECK(0, "%s: value %zu differs", what, value);
+          bad = 1;
+        }
+        k++;
+        value++;
+      }
+      if (!bad && k != nv) {
+        CHECK(0, "%s: %zu values read for %zu present entries", what, nv, k);
+        bad = 1;
+      }
+    }
+    pq_column_reader_free(r);
+    CHECK(rc == PQ_OK, "%s: rg %u: %s", what, g, err.msg);
+    if (rc || bad) break;
+    /* The chunk's statistics: NULLs, and the bounds of its values. */
+    const pq_statistics *st = &cc->meta.statistics;
+    CHECK(cc->meta.has_statistics && st->has_null_count &&
+              st->null_count == nulls,
+          "%s: rg %u: null count", what, g);
+    if (c->type == PQ_INT96 || value == first_value) {
+      CHECK(!st->has_min_value && !st->has_max_value,
+            "%s: rg %u: bounds without values or order", what, g);
+      continue;
+    }
+    size_t lo = first_value, hi = first_value;
+    for (size_t i = first_value; i < value; i++) {
+      if (value_cmp(c, c->values + i * vs, c->values + lo * vs) < 0) lo = i;
+      if (value_cmp(c, c->values + i * vs, c->values + hi * vs) > 0) hi = i;
+    }
+    uint8_t b[64];
+    size_t n = plain_of(c, c->values + lo * vs, b);
+    int zero_min = 0, zero_max = 0;
+    if (c->type == PQ_DOUBLE || c->type == PQ_FLOAT) {
+      double x, y;
+      if (c->type == PQ_DOUBLE) {
+        memcpy(&x, c->values + lo * vs, 8);
+        memcpy(&y, c->values + hi * vs, 8);
+      } else {
+        float fx, fy;
+        memcpy(&fx, c->values + lo * vs, 4);
+        memcpy(&fy, c->values + hi * vs, 4);
+        x = fx;
+        y = fy;
+      }
+      zero_min = x == 0;
+      zero_max = y == 0;
+    }
+    if (!zero_min)
+      CHECK(st->has_min_value && bytes_eq(st->min_value, b, n),
+            "%s: rg %u: min_value", what, g);
+    n = plain_of(c, c->values + hi * vs, b);
+    if (!zero_max)
+      CHECK(st->has_max_value && bytes_eq(st->max_value, b, n),
+            "%s: rg %u: max_value", what, g);
+  }
+  CHECK(bad || (entry == c->n && value == c->nv),
+        "%s: %zu entries and %zu values read, not %zu and %zu", what, entry,
+        value, c->n, c->nv);
+  free(vals);
+  pq_file_free(f);
+}
+
+/* Writes the column in one call of pq_writer_put or in pieces. */
+static int write_column(const column *c, const pq_params *p,
+                        const pq_write_options *o, pq_buf *out,
+                        pq_error *err) {
+  pq_writer *w;
+  int rc = pq_writer_open(&w, p, o, err);
+  if (rc) return rc;
+  size_t vs = pq_value_size(c->type, c->type_length);
+  size_t i = 0, v = 0;
+  while (i < c->n && rc == PQ_OK) {
+    size_t k = 1 + rnd() % 700;
+    if (k > c->n - i) k = c->n - i;
+    size_t nv = 0;
+    for (size_t j = 0; j < k; j++) nv += c->present[i + j];
+    rc = pq_writer_put(w, c->values + v * vs, c->present + i, k, err);
+    i += k;
+    v += nv;
+  }
+  if (rc == PQ_OK) rc = pq_writer_finish(w, out, err);
+  pq_writer_free(w);
+  return rc;
+}
+
+/* ---- 1. Random columns --------------------------------------------------- */
+
+static const struct {
+  pq_type type;
+  int32_t length;
+  pq_encoding enc[6];
+} matrix[] = {
+    {PQ_BOOLEAN, 0, {PQ_PLAIN, PQ_RLE, PQ_PLAIN_DICTIONARY, PQ_RLE_DICTIONARY}},
+    {PQ_INT32, 0, {PQ_PLAIN, PQ_RLE_DICTIONARY, PQ_DELTA_BINARY_PACKED,
+                   PQ_BYTE_STREAM_SPLIT, PQ_GROUP_VAR_INT, PQ_PLAIN_DICTIONARY}},
+    {PQ_INT64, 0, {PQ_PLAIN, PQ_RLE_DICTIONARY, PQ_DELTA_BINARY_PACKED,
+                   PQ_BYTE_STREAM_SPLIT, PQ_GROUP_VAR_INT, PQ_PLAIN_DICTIONARY}},
+    {PQ_INT96, 0, {PQ_PLAIN, PQ_RLE_DICTIONARY, PQ_PLAIN_DICTIONARY}},
+    {PQ_FLOAT, 0, {PQ_PLAIN, PQ_RLE_DICTIONARY, PQ_BYTE_STREAM_SPLIT}},
+    {PQ_DOUBLE, 0, {PQ_PLAIN, PQ_RLE_DICTIONARY, PQ_BYTE_STREAM_SPLIT}},
+    {PQ_BYTE_ARRAY, 0, {PQ_PLAIN, PQ_RLE_DICTIONARY, PQ_DELTA_LENGTH_BYTE_ARRAY,
+                        PQ_DELTA_BYTE_ARRAY, PQ_PLAIN_DICTIONARY}},
+    {PQ_FIXED_LEN_BYTE_ARRAY, 7, {PQ_PLAIN, PQ_RLE_DICTIONARY,
+                                  PQ_DELTA_BYTE_ARRAY, PQ_BYTE_STREAM_SPLIT}},
+};
+
+static void test_random(void) {
+  static const pq_codec codecs[] = {PQ_UNCOMPRESSED, PQ_SNAPPY, PQ_GZIP,
+                                    PQ_BROTLI,       PQ_LZ4,    PQ_ZSTD,
+                                    PQ_LZ4_RAW};
+  int ci = 0;
+  for (size_t t = 0; t < sizeof matrix / sizeof matrix[0]; t++) {
+    for (size_t e = 0; e < 6; e++) {
+      pq_encoding enc = matrix[t].enc[e];
+      if (e > 0 && enc == PQ_PLAIN) break; /* the zeros after the list */
+      for (int round = 0; round < 10; round++) {
+        int nullable = round % 3 != 2;
+        size_t n = round == 0 ? 0 : round == 1 ? 1 + rnd() % 5 : rnd() % 6000;
+        column c;
+        column_make(&c, matrix[t].type, matrix[t].length, n,
+                    nullable ? (int)(rnd() % 5) : 0);
+        pq_params p;
+        pq_params_init(&p);
+        p.encoding = enc;
+        p.type = matrix[t].type;
+        p.type_set = 1;
+        p.type_length = matrix[t].length;
+        pq_write_options o;
+        pq_write_options_init(&o);
+        o.nullable = nullable;
+        o.page_version = 1 + round % 2;
+        do {
+          o.codec = codecs[ci++ % 7];
+        } while (!pq_codec_available(o.codec));
+        o.page_size = 64 + (int64_t)(rnd() % 4096);
+        o.page_values = rnd() % 2 ? 1 + (int64_t)(rnd() % 500) : 0;
+        o.row_group_size = rnd() % 2 ? 1 + (int64_t)(rnd() % 3000) : 0;
+        char what[160];
+        snprintf(what, sizeof what, "%s %s v%d %s n=%zu%s",
+                 pq_type_name(p.type), pq_encoding_name(enc), o.page_version,
+                 pq_codec_name(o.codec), n, nullable ? "" : " required");
+        pq_buf out;
+        pq_buf_init(&out);
+        pq_error err = {0};
+        int rc = write_column(&c, &p, &o, &out, &err);
+        CHECK(rc == PQ_OK, "%s: write: %s", what, err.msg);
+        if (rc == PQ_OK) check_file(what, &c, &out, nullable, o.row_group_size);
+        pq_buf_free(&out);
+        column_free(&c);
+      }
+    }
+  }
+}
+
+/* ---- 2. Floating point bounds -------------------------------------------- */
+
+static pq_file *write_doubles(const double *v, size_t n, pq_buf *out) {
+  pq_params p;
+  pq_params_init(&p);
+  p.type = PQ_DOUBLE;
+  p.type_set = 1;
+  pq_write_options o;
+  pq_write_options_init(&o);
+  pq_writer *w;
+  pq_error err;
+  pq_buf_init(out);
+  pq_file *f = NULL;
+  if (pq_writer_open(&w, &p, &o, &err) == PQ_OK) {
+    if (pq_writer_put(w, v, NULL, n, &err) == PQ_OK &&
+        pq_writer_finish(w, out, &err) == PQ_OK)
+      pq_file_open(&f, out->data, out->len, &err);
+    pq_writer_free(w);
+  }
+  return f;
+}
+
+static int stat_is(pq_bytes b, double want) {
+  double d;
+  if (b.len != 8) return 0;
+  memcpy(&d, b.ptr, 8);
+  return memcmp(&d, &want, 8) == 0;
+}
+
+static void test_float_bounds(void) {
+  double v1[] = {NAN, 3.5, 0.0, -2.0, NAN};
+  double v2[] = {0.0, 0.0};
+  double v3[] = {NAN, NAN};
+  double v4[] = {-0.0, 1.0};
+  const double *cases[] = {v1, v2, v3, v4};
+  size_t lens[] = {5, 2, 2, 2};
+  /* min, max (NAN: no bounds) */
+  double want[][2] = {{-2.0, 3.5}, {-0.0, 0.0}, {NAN, NAN}, {-0.0, 1.0}};
+  for (int i = 0; i < 4; i++) {
+    pq_buf out;
+    pq_file *f = write_doubles(cases[i], lens[i], &out);
+    CHECK(f != NULL, "doubles %d: written and opened", i);
+    if (f) {
+      const pq_statistics *st =
+          &pq_file_metadata(f)->row_groups[0].columns[0].meta.statistics;
+      if (isnan(want[i][0])) {
+        CHECK(!st->has_min_value && !st->has_max_value,
+              "doubles %d: only NaN: no bounds", i);
+      } else {
+        CHECK(st->has_min_value && stat_is(st->min_value, want[i][0]),
+              "doubles %d: min", i);
+        CHECK(st->has_max_value && stat_is(st->max_value, want[i][1]),
+              "doubles %d: max", i);
+      }
+      pq_file_free(f);
+    }
+    pq_buf_free(&out);
+  }
+}
+
+/* ---- 3. Page bounds ------------------------------------------------------ */
+
+static void test_pages(void) {
+  int64_t v[5000];
+  for (int i = 0; i < 5000; i++) v[i] = (int64_t)(rnd() >> 1);
+  for (int64_t size = 50; size <= 50000; size *= 10) {
+    pq_params p;
+    pq_params_init(&p);
+    p.type = PQ_INT64;
+    p.type_set = 1;
+    pq_write_options o;
+    pq_write_options_init(&o);
+    o.page_size = size;
+    o.nullable = 0;
+    pq_writer *w;
+    pq_error err;
+    pq_buf out;
+    pq_buf_init(&out);
+    pq_file *f = NULL;
+    if (pq_writer_open(&w, &p, &o, &err) == PQ_OK) {
+      for (int i = 0; i < 5000; i += 100) pq_writer_put(w, v + i, NULL, 100, &err);
+      if (pq_writer_finish(w, &out, &err) == PQ_OK)
+        pq_file_open(&f, out.data, out.len, &err);
+      pq_writer_free(w);
+    }
+    CHECK(f != NULL, "page_size %lld: %s", (long long)size, err.msg);
+    if (!f) continue;
+    pq_page_reader *r;
+    int pages = 0, over = 0;
+    if (pq_page_reader_open(&r, f, 0, 0, 1 << 30, &err) == PQ_OK) {
+      pq_page pg;
+      int got;
+      while (pq_page_reader_next(r, &pg, &got, &err) == PQ_OK && got) {
+        pages++;
+        /* 8-byte values: a page ends at the first value that reaches it. */
+        if (pg.values.len >= (size_t)size + 8) over++;
+      }
+      pq_page_reader_free(r);
+    }
+    int64_t per = (size + 7) / 8; /* values that reach size bytes */
+    int64_t want = (5000 + per - 1) / per;
+    CHECK(pages == want && over == 0, "page_size %lld: %d pages (%lld), %d over",
+          (long long)size, pages, (long long)want, over);
+    pq_file_free(f);
+    pq_buf_free(&out);
+  }
+}
+
+/* ---- 4. Errors ----------------------------------------------------------- */
+
+static int open_fails(pq_encoding e, pq_type t, pq_codec codec, int version,
+                      int string, int want, const char *words) {
+  pq_params p;
+  pq_params_init(&p);
+  p.encoding = e;
+  p.type = t;
+  p.type_set = 1;
+  pq_write_options o;
+  pq_write_options_init(&o);
+  o.codec = codec;
+  o.page_version = version;
+  o.string = string;
+  pq_writer *w = NULL;
+  pq_error err = {0};
+  int rc = pq_writer_open(&w, &p, &o, &err);
+  pq_writer_free(w);
+  if (rc != want || !strstr(err.msg, words)) {
+    printf("!   got %d '%s'\n", rc, err.msg);
+    return 0;
+  }
+  return 1;
+}
+
+static void test_errors(void) {
+  CHECK(open_fails(PQ_BIT_PACKED, PQ_INT32, PQ_UNCOMPRESSED, 1, -1, PQ_MISUSE,
+                   "a level encoding"), "BIT_PACKED");
+  CHECK(open_fails(PQ_RLE, PQ_INT64, PQ_UNCOMPRESSED, 1, -1, PQ_MISUSE,
+                   "only BOOLEAN"), "RLE INT64");
+  CHECK(open_fails(PQ_DELTA_BINARY_PACKED, PQ_DOUBLE, PQ_UNCOMPRESSED, 1, -1,
+                   PQ_MISUSE, "not supported"), "DELTA DOUBLE");
+  CHECK(open_fails(PQ_ALP, PQ_DOUBLE, PQ_UNCOMPRESSED, 1, -1, PQ_UNSUPPORTED,
+                   "not implemented"), "ALP");
+  CHECK(open_fails(PQ_PLAIN, PQ_INT64, PQ_LZO, 1, -1, PQ_UNSUPPORTED, "LZO"),
+        "LZO");
+  CHECK(open_fails(PQ_PLAIN, PQ_INT64, (pq_codec)99, 1, -1, PQ_MISUSE, "99"),
+        "codec 99");
+  CHECK(open_fails(PQ_PLAIN, PQ_INT64, PQ_UNCOMPRESSED, 3, -1, PQ_MISUSE,
+                   "page version 3"), "page version");
+  CHECK(open_fails(PQ_PLAIN, PQ_INT64, PQ_UNCOMPRESSED, 1, 1, PQ_MISUSE,
+                   "STRING"), "STRING on INT64");
+  for (int c = 0; c < PQ_CODEC_COUNT; c++) {
+    if (c == PQ_LZO || pq_codec_available((pq_codec)c)) continue;
+    CHECK(open_fails(PQ_PLAIN, PQ_INT64, (pq_codec)c, 1, -1, PQ_UNSUPPORTED,
+                     "this build has no"), "codec %d left out", c);
+  }
+
+  /* A NULL in a REQUIRED column; the writer is spent after it. */
+  pq_params p;
+  pq_params_init(&p);
+  p.type = PQ_INT32;
+  p.type_set = 1;
+  pq_write_options o;
+  pq_write_options_init(&o);
+  o.nullable = 0;
+  pq_writer *w;
+  pq_error err = {0};
+  int32_t v[3] = {1, 2, 3};
+  uint8_t present[4] = {1, 1, 0, 1};
+  CHECK(pq_writer_open(&w, &p, &o, &err) == PQ_OK, "open: %s", err.msg);
+  int rc = pq_writer_put(w, v, present, 4, &err);
+  CHECK(rc == PQ_RANGE && strstr(err.msg, "entry 2 is NULL"), "NULL: %d %s",
+        rc, err.msg);
+  rc = pq_writer_put(w, v, NULL, 1, &err);
+  CHECK(rc == PQ_MISUSE, "put after a failure: %d", rc);
+  pq_buf out;
+  pq_buf_init(&out);
+  rc = pq_writer_finish(w, &out, &err);
+  CHECK(rc == PQ_MISUSE && out.len == 0, "finish after a failure: %d", rc);
+  pq_writer_free(w);
+  pq_buf_free(&out);
+
+  /* The options' parser: the file's keys, the encoding's, the faults. */
+  pq_params_init(&p);
+  pq_write_options_init(&o);
+  const char *good =
+      "{\"codec\":\"zstd\",\"page_version\":2,\"page_size\":4096,"
+      "\"page_values\":100,\"row_group_size\":1000,\"nullable\":false,"
+      "\"statistics\":false,\"crc\":false,\"string\":true,\"name\":\"x y\","
+      "\"block_size\":256,\"miniblocks\":8}";
+  rc = pq_write_options_parse(&o, &p, good, strlen(good), &err);
+  CHECK(rc == PQ_OK && o.codec == PQ_ZSTD && o.page_version == 2 &&
+            o.page_size == 4096 && o.page_values == 100 &&
+            o.row_group_size == 1000 && !o.nullable && !o.statistics &&
+            !o.crc && o.string == 1 && strcmp(o.name, "x y") == 0 &&
+            p.block_size == 256 && p.miniblocks == 8,
+        "options: %d %s", rc, err.msg);
+  static const struct {
+    const char *json, *words;
+  } bad[] = {
+      {"{\"codec\":\"zip\"}", "must name a codec"},
+      {"{\"codec\":8}", "must name a codec"},
+      {"{\"page_version\":0}", "from 1 to 2"},
+      {"{\"page_size\":0}", "\"page_size\" must be an integer"},
+      {"{\"page_values\":-1}", "\"page_values\" must be an integer"},
+      {"{\"name\":\"\"}", "non-empty string"},
+      {"{\"name\":3}", "non-empty string"},
+      {"{\"nullable\":1}", "true or false"},
+      {"{\"size\":1}", "unknown option \"size\""},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    pq_write_options_init(&o);
+    rc = pq_write_options_parse(&o, &p, bad[i].json, strlen(bad[i].json), &err);
+    CHECK(rc == PQ_MISUSE && strstr(err.msg, bad[i].words), "%s: %d %s",
+          bad[i].json, rc, err.msg);
+  }
+}
+
+int main(void) {
+  test_random();
+  test_float_bounds();
+  test_pages();
+  test_errors();
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed != 0;
+}
