@@ -5,6 +5,9 @@
 #   make test        C unit tests of the core, the Tcl tests of the SQL, and
 #                    files read by DuckDB (installed from npm into a cache)
 #   make test-asan   the same, built with -fsanitize=address,undefined
+#   make bench       the benchmark: the core, DuckDB and SQLite side by side;
+#                    writes bench/RESULTS.md (BENCH_ARGS="--quick" for a
+#                    short run, "--only DELTA" for some cases)
 #   make gen         regenerates src/bitpack_gen.h
 #   make WITHOUT="snappy zstd"   leaves codec libraries out (any of snappy,
 #                    zlib, zstd, lz4, brotli); their codecs then fail with
@@ -56,7 +59,7 @@ CODEC_LIBS  = $(foreach c,$(WITH),$(LIB_$(c)))
 BUILD_DEPS = libsqlite3-dev $(foreach c,$(WITH),$(DEB_$(c)))
 TEST_DEPS  = sqlite3 tcl libsqlite3-tcl
 
-.PHONY: all deps test-deps interop-deps demo test test-asan gen clean FORCE
+.PHONY: all deps test-deps interop-deps demo test test-asan bench gen clean FORCE
 
 all: deps $(BUILD)/$(EXT) $(BUILD)/libpqcore.a $(if $(SAN),,$(EXT))
 
@@ -102,6 +105,17 @@ $(EXT): $(BUILD)/$(EXT) FORCE
 UNITS = $(patsubst tests/%.c,%,$(wildcard tests/unit*.c))
 $(UNITS:%=$(BUILD)/%): $(BUILD)/%: tests/%.c $(BUILD)/libpqcore.a $(HEADERS)
 	$(CC) $(CFLAGS) $(SAN) $(WARN) -Isrc -o $@ $< $(BUILD)/libpqcore.a -lm $(CODEC_LIBS)
+
+# The benchmark (bench/bench.c), against the core library.
+$(BUILD)/bench/bench: bench/bench.c bench/reference.c bench/reference.h $(BUILD)/libpqcore.a $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) -Isrc -Ibench -o $@ bench/bench.c bench/reference.c $(BUILD)/libpqcore.a -lm $(CODEC_LIBS)
+
+BENCH_ARGS ?=
+bench: test-deps interop-deps $(BUILD)/$(EXT) $(BUILD)/bench/bench
+	$(BUILD)/bench/bench --extension $(BUILD)/$(EXT) --work $(BUILD)/bench \
+	  --duckdb "$$(sh tools/duckdb.sh --dir)" \
+	  $(if $(BENCH_ARGS),$(BENCH_ARGS),--results bench/RESULTS.md)
 
 $(BUILD)/gen_bitpack: tools/gen_bitpack.c
 	@mkdir -p $(dir $@)

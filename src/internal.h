@@ -98,6 +98,11 @@ static inline void pq_buf_byte(pq_buf *b, uint8_t v) {
 /* ---- Bit packing (bitpack.c, bitpack_gen.h) -----------------------------
 ** LSB-first packing as the RLE hybrid and DELTA_BINARY_PACKED use it.
 ** The unrolled forms take 32 values and read or write exactly 4*w bytes. */
+/* Instruction sets the fast paths may use (cpu.c): ask at open, keep the
+** answer.  PQ_SIMD=none in the environment turns them all off. */
+enum { PQ_CPU_SSE42 = 1, PQ_CPU_AVX2 = 2 };
+unsigned pq_cpu(void);
+
 void pq_unpack32(int w, const uint8_t *in, uint32_t *out); /* w 0..32 */
 void pq_unpack64(int w, const uint8_t *in, uint64_t *out); /* w 0..64 */
 void pq_pack32(int w, const uint32_t *in, uint8_t *out);   /* w 0..32 */
@@ -421,6 +426,14 @@ typedef struct pq_parser {
 ** returned.  PQ_TT_TRUE stands for either boolean. */
 int pq_parse_want(pq_parser *ps, int type, int expect);
 void pq_parse_statistics(pq_parser *ps, pq_statistics *s);
+/* Reads the PageHeader in buf[0..len) (at offset base of the file, for
+** messages; label begins them) into p's header fields and sets
+** p->header_size; a v2 page's level sizes go in *def_len and *rep_len.
+** Returns a Thrift fault, or PQ_OK with *missing NULL, or naming what
+** the header lacks of the fields its page type requires. */
+int pq_page_header_read(pq_page *p, const uint8_t *buf, size_t len,
+                        size_t base, const char *label, int32_t *def_len,
+                        int32_t *rep_len, const char **missing, pq_error *err);
 /* The whole file image of an opened file. */
 const uint8_t *pq_file_bytes(const pq_file *f, size_t *len);
 
