@@ -968,9 +968,9 @@ int main(int argc, char **argv) {
            "AS x FROM generate_series(1, %ld));",
            rows);
   double t_json = sql_time(ext, setup,
-                           "SELECT length(parquet_decode(blob, "
-                           "'DELTA_BINARY_PACKED')) FROM b;");
-  out("| `SELECT length(parquet_decode(blob, 'DELTA_BINARY_PACKED'))` | %.3f | %.1f ns | %.0f M values/s | %s 50 M/s |\n",
+                           "SELECT parquet_decode(blob, "
+                           "'DELTA_BINARY_PACKED') IS NULL FROM b;");
+  out("| `SELECT parquet_decode(blob, 'DELTA_BINARY_PACKED') IS NULL` (JSON) | %.3f | %.1f ns | %.0f M values/s | %s 50 M/s |\n",
       t_json, t_json / (double)rows * 1e9, (double)rows / t_json / 1e6,
       (double)rows / t_json / 1e6 >= 50 ? "met" : "MISSED");
 

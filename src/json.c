@@ -17,16 +17,60 @@
 
 static const char hexdig[] = "0123456789ABCDEF";
 
-/* Writes v in decimal at p; returns the length (at most 20). */
+/* "00" "01" ... "99": two digits a step. */
+static const char digits2[201] =
+    "0001020304050607080910111213141516171819"
+    "2021222324252627282930313233343536373839"
+    "4041424344454647484950515253545556575859"
+    "6061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+static const uint64_t pow10_tab[20] = {1ull,
+                                       10ull,
+                                       100ull,
+                                       1000ull,
+                                       10000ull,
+                                       100000ull,
+                                       1000000ull,
+                                       10000000ull,
+                                       100000000ull,
+                                       1000000000ull,
+                                       10000000000ull,
+                                       100000000000ull,
+                                       1000000000000ull,
+                                       10000000000000ull,
+                                       100000000000000ull,
+                                       1000000000000000ull,
+                                       10000000000000000ull,
+                                       100000000000000000ull,
+                                       1000000000000000000ull,
+                                       10000000000000000000ull};
+
+/* Decimal digits of v: from its bit length (x log10(2) ~ 1233/4096), one
+** comparison to settle the power of ten. */
+static int count_digits(uint64_t v) {
+  v |= 1; /* 0 has one digit; no power of ten is odd */
+  int t = (pq_bit_width64(v) * 1233) >> 12;
+  return t + 1 - (v < pow10_tab[t]);
+}
+
+/* Writes v in decimal at p, from the last digit back; returns the length
+** (at most 20). */
 static size_t fmt_u64(char *p, uint64_t v) {
-  char tmp[20];
-  size_t n = 0;
-  do {
-    tmp[n++] = (char)('0' + v % 10);
-    v /= 10;
-  } while (v);
-  for (size_t i = 0; i < n; i++) p[i] = tmp[n - 1 - i];
-  return n;
+  int n = count_digits(v);
+  char *e = p + n;
+  while (v >= 100) {
+    unsigned r = (unsigned)(v % 100);
+    v /= 100;
+    e -= 2;
+    memcpy(e, digits2 + 2 * r, 2);
+  }
+  if (v >= 10) {
+    memcpy(e - 2, digits2 + 2 * v, 2);
+  } else {
+    e[-1] = (char)('0' + v);
+  }
+  return (size_t)n;
 }
 
 static size_t fmt_i64(char *p, int64_t v) {
@@ -99,8 +143,33 @@ static void json_string(pq_buf *out, const uint8_t *v, size_t n) {
   pq_buf_byte(out, '"');
 }
 
+/* Integers, the common case, without a check per value: room for the
+** longest is made once. */
+static void json_ints(pq_buf *out, const uint8_t *v, size_t n, int wide,
+                      int comma) {
+  if (pq_buf_reserve(out, n * 21 + 1)) return;
+  char *p = (char *)out->data + out->len, *start = p;
+  for (size_t i = 0; i < n; i++) {
+    if (comma || i) *p++ = ',';
+    int64_t x;
+    if (wide) {
+      memcpy(&x, v + 8 * i, 8);
+    } else {
+      int32_t y;
+      memcpy(&y, v + 4 * i, 4);
+      x = y;
+    }
+    p += fmt_i64(p, x);
+  }
+  out->len += (size_t)(p - start);
+}
+
 void pq_json_values(pq_buf *out, pq_type t, int32_t type_length, int binary,
                     const void *values, size_t n, int comma) {
+  if (t == PQ_INT32 || t == PQ_INT64) {
+    json_ints(out, values, n, t == PQ_INT64, comma);
+    return;
+  }
   size_t w = pq_value_size(t, type_length);
   for (size_t i = 0; i < n; i++) {
     if (pq_buf_reserve(out, 40)) return;
@@ -158,12 +227,11 @@ void pq_json_values(pq_buf *out, pq_type t, int32_t type_length, int binary,
 
 /* Unsigned levels and indices. */
 void pq_json_indices(pq_buf *out, const uint32_t *v, size_t n, int comma) {
+  if (pq_buf_reserve(out, n * 11 + 1)) return;
+  char *p = (char *)out->data + out->len, *start = p;
   for (size_t i = 0; i < n; i++) {
-    if (pq_buf_reserve(out, 12)) return;
-    char *p = (char *)out->data + out->len;
-    size_t k = 0;
-    if (comma || i) p[k++] = ',';
-    k += fmt_u64(p + k, v[i]);
-    out->len += k;
+    if (comma || i) *p++ = ',';
+    p += fmt_u64(p, v[i]);
   }
+  out->len += (size_t)(p - start);
 }

@@ -1160,6 +1160,53 @@ static void test_misc(void) {
   CHECK(pq_uleb_read(u, 3, &pos, &x) == 1, "ULEB128 cut short");
 }
 
+/* ---- JSON numbers -------------------------------------------------------
+** Integers of every digit count, either side of each power of ten, written
+** as printf writes them; one batch call and value by value. */
+static void test_json_ints(void) {
+  int64_t v[200];
+  size_t n = 0;
+  uint64_t p = 1;
+  for (int k = 0; k <= 18; k++, p *= 10) {
+    int64_t a = (int64_t)p;
+    int64_t list[] = {a - 1, a, a + 1, -(a - 1), -a, -(a + 1)};
+    for (size_t i = 0; i < 6; i++) v[n++] = list[i];
+  }
+  v[n++] = INT64_MAX;
+  v[n++] = INT64_MIN;
+  v[n++] = INT64_MAX - 1;
+  v[n++] = INT64_MIN + 1;
+  char want[200 * 24];
+  size_t w = 0;
+  want[w++] = '[';
+  for (size_t i = 0; i < n; i++)
+    w += (size_t)sprintf(want + w, "%s%lld", i ? "," : "", (long long)v[i]);
+  want[w++] = ']';
+  pq_buf out;
+  pq_buf_init(&out);
+  pq_buf_append(&out, "[", 1);
+  pq_json_values(&out, PQ_INT64, 0, 0, v, n, 0);
+  pq_buf_append(&out, "]", 1);
+  CHECK(out.len == w && memcmp(out.data, want, w) == 0,
+        "json int64: %.*s", (int)out.len, (const char *)out.data);
+  out.len = 1;
+  for (size_t i = 0; i < n; i++) pq_json_values(&out, PQ_INT64, 0, 0, v + i, 1, i > 0);
+  pq_buf_append(&out, "]", 1);
+  CHECK(out.len == w && memcmp(out.data, want, w) == 0, "json int64, one at a time");
+  /* INT32 and unsigned indices at their extremes. */
+  int32_t v32[] = {0, -1, INT32_MAX, INT32_MIN, 999999999, 1000000000, -1000000000};
+  uint32_t u32[] = {0, 9, 10, 4294967295u, 999999999, 1000000000};
+  out.len = 0;
+  pq_json_values(&out, PQ_INT32, 0, 0, v32, 7, 0);
+  pq_buf_append(&out, "|", 1);
+  pq_json_indices(&out, u32, 6, 0);
+  const char *want2 = "0,-1,2147483647,-2147483648,999999999,1000000000,"
+                      "-1000000000|0,9,10,4294967295,999999999,1000000000";
+  CHECK(out.len == strlen(want2) && memcmp(out.data, want2, out.len) == 0,
+        "json int32 and indices: %.*s", (int)out.len, (const char *)out.data);
+  pq_buf_free(&out);
+}
+
 int main(void) {
   setvbuf(stdout, NULL, _IONBF, 0);
   vals_a = malloc(MAXN * 24);
@@ -1175,6 +1222,7 @@ int main(void) {
   test_round_trips();
   test_corruption();
   test_misc();
+  test_json_ints();
   free(vals_a);
   free(vals_b);
   free(arena);
