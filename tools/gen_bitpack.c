@@ -24,51 +24,70 @@ static void loads(int words, int big) {
            big ? "pq_load32be" : "pq_load32", 4 * k);
 }
 
+/* Value i of width w (1..31) from the bytes around it: a 32-bit window
+** when its bits fit one, else a 64-bit one; windows never reach past the
+** 4*w bytes, so the last values are taken from the last 8 bytes. */
 static void unpack32(int w) {
   printf("static void unpack32_%d(const uint8_t *in, uint32_t *out) {\n", w);
   if (w == 0) {
     printf("  (void)in;\n  memset(out, 0, 32 * sizeof *out);\n}\n\n");
     return;
   }
-  loads(w, 0);
+  if (w == 32) { /* all loads first: in and out may overlap */
+    loads(32, 0);
+    for (int i = 0; i < 32; i++) printf("  out[%d] = w%d;\n", i, i);
+    printf("}\n\n");
+    return;
+  }
+  int bytes = 4 * w;
   for (int i = 0; i < 32; i++) {
-    int b = i * w, k = b / 32, s = b % 32;
+    int b = i * w, at = b / 8, s = b % 8;
     printf("  out[%d] = ", i);
-    if (w == 32) {
-      printf("w%d;\n", k);
-    } else if (s + w <= 32) {
-      printf("(w%d >> %d) & 0x%xu;\n", k, s, (1u << w) - 1);
+    if (s + w <= 32 && at + 4 <= bytes) {
+      printf("(pq_load32(in + %d) >> %d) & 0x%xu;\n", at, s, (1u << w) - 1);
     } else {
-      printf("((w%d >> %d) | (w%d << %d)) & 0x%xu;\n", k, s, k + 1, 32 - s,
+      if (at + 8 > bytes) {
+        at = bytes - 8;
+        s = b - 8 * at;
+      }
+      printf("(uint32_t)(pq_load64(in + %d) >> %d) & 0x%xu;\n", at, s,
              (1u << w) - 1);
     }
   }
   printf("}\n\n");
 }
 
+/* The same with 64-bit windows; a value of over 57 bits may need a ninth
+** byte. */
 static void unpack64(int w) {
   printf("static void unpack64_%d(const uint8_t *in, uint64_t *out) {\n", w);
   if (w == 0) {
     printf("  (void)in;\n  memset(out, 0, 32 * sizeof *out);\n}\n\n");
     return;
   }
-  loads(w, 0);
+  if (w == 64) { /* all loads first: in and out may overlap */
+    loads(64, 0);
+    for (int i = 0; i < 32; i++)
+      printf("  out[%d] = (uint64_t)w%d | (uint64_t)w%d << 32;\n", i, 2 * i,
+             2 * i + 1);
+    printf("}\n\n");
+    return;
+  }
+  int bytes = 4 * w;
   for (int i = 0; i < 32; i++) {
-    int b = i * w, k = b / 32, s = b % 32, last = (b + w - 1) / 32;
+    int b = i * w, at = b / 8, s = b % 8;
     printf("  out[%d] = ", i);
-    if (w != 64) printf("(");
-    for (int j = k; j <= last; j++) {
-      int shift = 32 * (j - k) - s;
-      if (j > k) printf(" | ");
-      if (shift < 0)
-        printf("((uint64_t)w%d >> %d)", j, -shift);
-      else if (shift == 0)
-        printf("(uint64_t)w%d", j);
-      else
-        printf("((uint64_t)w%d << %d)", j, shift);
+    if (s + w <= 64) {
+      if (at + 8 > bytes) {
+        at = bytes - 8;
+        s = b - 8 * at;
+      }
+      printf("(pq_load64(in + %d) >> %d)", at, s);
+    } else {
+      printf("(pq_load64(in + %d) >> %d | (uint64_t)in[%d] << %d)", at, s,
+             at + 8, 64 - s);
     }
-    if (w != 64) printf(") & 0x%llxull", (1ull << w) - 1);
-    printf(";\n");
+    printf(" & 0x%llxull;\n", (1ull << w) - 1);
   }
   printf("}\n\n");
 }
