@@ -22,7 +22,24 @@ static inline void pq_store32be(uint8_t *p, uint32_t v) {
   p[3] = (uint8_t)v;
 }
 
+/* The AVX2 unpackers are compiled for that target alone and only called
+** when pq_cpu() says the machine has it. */
+#if (defined(__x86_64__) || defined(__i386__)) && \
+    (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define PQ_BITPACK_AVX2 1
+#define PQ_AVX2 __attribute__((target("avx2")))
+#endif
+
 #include "bitpack_gen.h"
+
+const pq_unpack32_fn *pq_unpack32_table(unsigned cpu) {
+#ifdef PQ_BITPACK_AVX2
+  if (cpu & PQ_CPU_AVX2) return unpack32_avx2_table;
+#endif
+  (void)cpu;
+  return unpack32_table;
+}
 
 void pq_unpack32(int w, const uint8_t *in, uint32_t *out) {
   unpack32_table[w](in, out);

@@ -12522,3 +12522,1180 @@ static pack32_fn const pack32_msb_table[33] = {
   pack32_msb_32,
 };
 
+#ifdef PQ_BITPACK_AVX2
+PQ_AVX2 static void unpack32_avx2_0(const uint8_t *in, uint32_t *out) {
+  (void)in;
+  for (int i = 0; i < 32; i += 8)
+    _mm256_storeu_si256((__m256i *)(out + i), _mm256_setzero_si256());
+}
+
+PQ_AVX2 static void unpack32_avx2_1(const uint8_t *in, uint32_t *out) {
+  const __m128i src = _mm_cvtsi32_si128((int)pq_load32(in));
+  const __m128i l0 = src;
+  const __m128i l1 = src;
+  const __m128i l2 = src;
+  const __m128i l3 = src;
+  const __m128i l4 = src;
+  const __m128i l5 = src;
+  const __m128i l6 = src;
+  const __m128i l7 = src;
+  const __m256i m = _mm256_set1_epi32(0x1);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,0,1,2,3,0,1,2,3,0,1,2,3,0,1,2,3,0,1,2,3,0,1,2,3,0,1,2,3)),
+        _mm256_setr_epi32(0,1,2,3,4,5,6,7));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(1,2,3,-128,1,2,3,-128,1,2,3,-128,1,2,3,-128,1,2,3,-128,1,2,3,-128,1,2,3,-128,1,2,3,-128)),
+        _mm256_setr_epi32(0,1,2,3,4,5,6,7));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(2,3,-128,-128,2,3,-128,-128,2,3,-128,-128,2,3,-128,-128,2,3,-128,-128,2,3,-128,-128,2,3,-128,-128,2,3,-128,-128)),
+        _mm256_setr_epi32(0,1,2,3,4,5,6,7));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,-128,-128,-128,3,-128,-128,-128,3,-128,-128,-128,3,-128,-128,-128,3,-128,-128,-128,3,-128,-128,-128,3,-128,-128,-128,3,-128,-128,-128)),
+        _mm256_setr_epi32(0,1,2,3,4,5,6,7));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_avx2_2(const uint8_t *in, uint32_t *out) {
+  const __m128i src = _mm_loadl_epi64((const __m128i *)in);
+  const __m128i l0 = src;
+  const __m128i l1 = src;
+  const __m128i l2 = src;
+  const __m128i l3 = src;
+  const __m128i l4 = src;
+  const __m128i l5 = src;
+  const __m128i l6 = src;
+  const __m128i l7 = src;
+  const __m256i m = _mm256_set1_epi32(0x3);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,0,1,2,3,0,1,2,3,0,1,2,3,1,2,3,4,1,2,3,4,1,2,3,4,1,2,3,4)),
+        _mm256_setr_epi32(0,2,4,6,0,2,4,6));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(2,3,4,5,2,3,4,5,2,3,4,5,2,3,4,5,3,4,5,6,3,4,5,6,3,4,5,6,3,4,5,6)),
+        _mm256_setr_epi32(0,2,4,6,0,2,4,6));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(4,5,6,7,4,5,6,7,4,5,6,7,4,5,6,7,5,6,7,-128,5,6,7,-128,5,6,7,-128,5,6,7,-128)),
+        _mm256_setr_epi32(0,2,4,6,0,2,4,6));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(6,7,-128,-128,6,7,-128,-128,6,7,-128,-128,6,7,-128,-128,7,-128,-128,-128,7,-128,-128,-128,7,-128,-128,-128,7,-128,-128,-128)),
+        _mm256_setr_epi32(0,2,4,6,0,2,4,6));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_avx2_3(const uint8_t *in, uint32_t *out) {
+  const __m128i src = _mm_insert_epi32(_mm_loadl_epi64((const __m128i *)in),
+      (int)pq_load32(in + 8), 2);
+  const __m128i l0 = src;
+  const __m128i l1 = src;
+  const __m128i l2 = src;
+  const __m128i l3 = src;
+  const __m128i l4 = src;
+  const __m128i l5 = src;
+  const __m128i l6 = src;
+  const __m128i l7 = src;
+  const __m256i m = _mm256_set1_epi32(0x7);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,0,1,2,3,0,1,2,3,1,2,3,4,1,2,3,4,1,2,3,4,2,3,4,5,2,3,4,5)),
+        _mm256_setr_epi32(0,3,6,1,4,7,2,5));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,4,5,6,3,4,5,6,3,4,5,6,4,5,6,7,4,5,6,7,4,5,6,7,5,6,7,8,5,6,7,8)),
+        _mm256_setr_epi32(0,3,6,1,4,7,2,5));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(6,7,8,9,6,7,8,9,6,7,8,9,7,8,9,10,7,8,9,10,7,8,9,10,8,9,10,11,8,9,10,11)),
+        _mm256_setr_epi32(0,3,6,1,4,7,2,5));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(9,10,11,-128,9,10,11,-128,9,10,11,-128,10,11,-128,-128,10,11,-128,-128,10,11,-128,-128,11,-128,-128,-128,11,-128,-128,-128)),
+        _mm256_setr_epi32(0,3,6,1,4,7,2,5));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_avx2_4(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m256i m = _mm256_set1_epi32(0xf);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,0,1,2,3,1,2,3,4,1,2,3,4,2,3,4,5,2,3,4,5,3,4,5,6,3,4,5,6)),
+        _mm256_setr_epi32(0,4,0,4,0,4,0,4));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(4,5,6,7,4,5,6,7,5,6,7,8,5,6,7,8,6,7,8,9,6,7,8,9,7,8,9,10,7,8,9,10)),
+        _mm256_setr_epi32(0,4,0,4,0,4,0,4));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(8,9,10,11,8,9,10,11,9,10,11,12,9,10,11,12,10,11,12,13,10,11,12,13,11,12,13,14,11,12,13,14)),
+        _mm256_setr_epi32(0,4,0,4,0,4,0,4));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(12,13,14,15,12,13,14,15,13,14,15,-128,13,14,15,-128,14,15,-128,-128,14,15,-128,-128,15,-128,-128,-128,15,-128,-128,-128)),
+        _mm256_setr_epi32(0,4,0,4,0,4,0,4));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_avx2_5(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 2));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 4));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 4));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 4));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 4));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 4));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 4));
+  const __m256i m = _mm256_set1_epi32(0x1f);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,0,1,2,3,1,2,3,4,1,2,3,4,0,1,2,3,1,2,3,4,1,2,3,4,2,3,4,5)),
+        _mm256_setr_epi32(0,5,2,7,4,1,6,3));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(1,2,3,4,1,2,3,4,2,3,4,5,2,3,4,5,3,4,5,6,4,5,6,7,4,5,6,7,5,6,7,8)),
+        _mm256_setr_epi32(0,5,2,7,4,1,6,3));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(6,7,8,9,6,7,8,9,7,8,9,10,7,8,9,10,8,9,10,11,9,10,11,12,9,10,11,12,10,11,12,13)),
+        _mm256_setr_epi32(0,5,2,7,4,1,6,3));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(11,12,13,14,11,12,13,14,12,13,14,15,12,13,14,15,13,14,15,-128,14,15,-128,-128,14,15,-128,-128,15,-128,-128,-128)),
+        _mm256_setr_epi32(0,5,2,7,4,1,6,3));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_avx2_6(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 3));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 6));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 8));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 8));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 8));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 8));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 8));
+  const __m256i m = _mm256_set1_epi32(0x3f);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,0,1,2,3,1,2,3,4,2,3,4,5,0,1,2,3,0,1,2,3,1,2,3,4,2,3,4,5)),
+        _mm256_setr_epi32(0,6,4,2,0,6,4,2));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,0,1,2,3,1,2,3,4,2,3,4,5,1,2,3,4,1,2,3,4,2,3,4,5,3,4,5,6)),
+        _mm256_setr_epi32(0,6,4,2,0,6,4,2));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(4,5,6,7,4,5,6,7,5,6,7,8,6,7,8,9,7,8,9,10,7,8,9,10,8,9,10,11,9,10,11,12)),
+        _mm256_setr_epi32(0,6,4,2,0,6,4,2));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(10,11,12,13,10,11,12,13,11,12,13,14,12,13,14,15,13,14,15,-128,13,14,15,-128,14,15,-128,-128,15,-128,-128,-128)),
+        _mm256_setr_epi32(0,6,4,2,0,6,4,2));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_avx2_7(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 3));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 7));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 10));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 12));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 12));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 12));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 12));
+  const __m256i m = _mm256_set1_epi32(0x7f);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,0,1,2,3,1,2,3,4,2,3,4,5,0,1,2,3,1,2,3,4,2,3,4,5,3,4,5,6)),
+        _mm256_setr_epi32(0,7,6,5,4,3,2,1));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,0,1,2,3,1,2,3,4,2,3,4,5,0,1,2,3,1,2,3,4,2,3,4,5,3,4,5,6)),
+        _mm256_setr_epi32(0,7,6,5,4,3,2,1));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(2,3,4,5,2,3,4,5,3,4,5,6,4,5,6,7,5,6,7,8,6,7,8,9,7,8,9,10,8,9,10,11)),
+        _mm256_setr_epi32(0,7,6,5,4,3,2,1));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(9,10,11,12,9,10,11,12,10,11,12,13,11,12,13,14,12,13,14,15,13,14,15,-128,14,15,-128,-128,15,-128,-128,-128)),
+        _mm256_setr_epi32(0,7,6,5,4,3,2,1));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_avx2_8(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 4));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 8));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 12));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 16));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 16));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 16));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 16));
+  const __m256i m = _mm256_set1_epi32(0xff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,1,2,3,4,2,3,4,5,3,4,5,6,0,1,2,3,1,2,3,4,2,3,4,5,3,4,5,6)),
+        _mm256_setr_epi32(0,0,0,0,0,0,0,0));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,1,2,3,4,2,3,4,5,3,4,5,6,0,1,2,3,1,2,3,4,2,3,4,5,3,4,5,6)),
+        _mm256_setr_epi32(0,0,0,0,0,0,0,0));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,1,2,3,4,2,3,4,5,3,4,5,6,4,5,6,7,5,6,7,8,6,7,8,9,7,8,9,10)),
+        _mm256_setr_epi32(0,0,0,0,0,0,0,0));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(8,9,10,11,9,10,11,12,10,11,12,13,11,12,13,14,12,13,14,15,13,14,15,-128,14,15,-128,-128,15,-128,-128,-128)),
+        _mm256_setr_epi32(0,0,0,0,0,0,0,0));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_avx2_9(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 4));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 9));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 13));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 18));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 20));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 20));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 20));
+  const __m256i m = _mm256_set1_epi32(0x1ff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,1,2,3,4,2,3,4,5,3,4,5,6,0,1,2,3,1,2,3,4,2,3,4,5,3,4,5,6)),
+        _mm256_setr_epi32(0,1,2,3,4,5,6,7));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,1,2,3,4,2,3,4,5,3,4,5,6,0,1,2,3,1,2,3,4,2,3,4,5,3,4,5,6)),
+        _mm256_setr_epi32(0,1,2,3,4,5,6,7));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,1,2,3,4,2,3,4,5,3,4,5,6,2,3,4,5,3,4,5,6,4,5,6,7,5,6,7,8)),
+        _mm256_setr_epi32(0,1,2,3,4,5,6,7));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(7,8,9,10,8,9,10,11,9,10,11,12,10,11,12,13,11,12,13,14,12,13,14,15,13,14,15,-128,14,15,-128,-128)),
+        _mm256_setr_epi32(0,1,2,3,4,5,6,7));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_avx2_10(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 5));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 10));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 15));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 20));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 24));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 24));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 24));
+  const __m256i m = _mm256_set1_epi32(0x3ff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,1,2,3,4,2,3,4,5,3,4,5,6,0,1,2,3,1,2,3,4,2,3,4,5,3,4,5,6)),
+        _mm256_setr_epi32(0,2,4,6,0,2,4,6));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,1,2,3,4,2,3,4,5,3,4,5,6,0,1,2,3,1,2,3,4,2,3,4,5,3,4,5,6)),
+        _mm256_setr_epi32(0,2,4,6,0,2,4,6));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,1,2,3,4,2,3,4,5,3,4,5,6,1,2,3,4,2,3,4,5,3,4,5,6,4,5,6,7)),
+        _mm256_setr_epi32(0,2,4,6,0,2,4,6));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(6,7,8,9,7,8,9,10,8,9,10,11,9,10,11,12,11,12,13,14,12,13,14,15,13,14,15,-128,14,15,-128,-128)),
+        _mm256_setr_epi32(0,2,4,6,0,2,4,6));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_avx2_11(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 5));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 11));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 16));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 22));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 27));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 28));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 28));
+  const __m256i m = _mm256_set1_epi32(0x7ff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,1,2,3,4,2,3,4,5,4,5,6,7,0,1,2,3,1,2,3,4,3,4,5,6,4,5,6,7)),
+        _mm256_setr_epi32(0,3,6,1,4,7,2,5));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,1,2,3,4,2,3,4,5,4,5,6,7,0,1,2,3,1,2,3,4,3,4,5,6,4,5,6,7)),
+        _mm256_setr_epi32(0,3,6,1,4,7,2,5));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,1,2,3,4,2,3,4,5,4,5,6,7,0,1,2,3,1,2,3,4,3,4,5,6,4,5,6,7)),
+        _mm256_setr_epi32(0,3,6,1,4,7,2,5));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(5,6,7,8,6,7,8,9,7,8,9,10,9,10,11,12,10,11,12,13,11,12,13,14,13,14,15,-128,14,15,-128,-128)),
+        _mm256_setr_epi32(0,3,6,1,4,7,2,5));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_avx2_12(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 6));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 12));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 18));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 24));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 30));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 32));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 32));
+  const __m256i m = _mm256_set1_epi32(0xfff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,1,2,3,4,3,4,5,6,4,5,6,7,0,1,2,3,1,2,3,4,3,4,5,6,4,5,6,7)),
+        _mm256_setr_epi32(0,4,0,4,0,4,0,4));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,1,2,3,4,3,4,5,6,4,5,6,7,0,1,2,3,1,2,3,4,3,4,5,6,4,5,6,7)),
+        _mm256_setr_epi32(0,4,0,4,0,4,0,4));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,1,2,3,4,3,4,5,6,4,5,6,7,0,1,2,3,1,2,3,4,3,4,5,6,4,5,6,7)),
+        _mm256_setr_epi32(0,4,0,4,0,4,0,4));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(4,5,6,7,5,6,7,8,7,8,9,10,8,9,10,11,10,11,12,13,11,12,13,14,13,14,15,-128,14,15,-128,-128)),
+        _mm256_setr_epi32(0,4,0,4,0,4,0,4));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_avx2_13(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 6));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 13));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 19));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 26));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 32));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 36));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 36));
+  const __m256i m = _mm256_set1_epi32(0x1fff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,1,2,3,4,3,4,5,6,4,5,6,7,0,1,2,3,2,3,4,5,3,4,5,6,5,6,7,8)),
+        _mm256_setr_epi32(0,5,2,7,4,1,6,3));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,1,2,3,4,3,4,5,6,4,5,6,7,0,1,2,3,2,3,4,5,3,4,5,6,5,6,7,8)),
+        _mm256_setr_epi32(0,5,2,7,4,1,6,3));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,1,2,3,4,3,4,5,6,4,5,6,7,0,1,2,3,2,3,4,5,3,4,5,6,5,6,7,8)),
+        _mm256_setr_epi32(0,5,2,7,4,1,6,3));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,4,5,6,4,5,6,7,6,7,8,9,7,8,9,10,9,10,11,12,11,12,13,14,12,13,14,15,14,15,-128,-128)),
+        _mm256_setr_epi32(0,5,2,7,4,1,6,3));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_avx2_14(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 7));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 14));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 21));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 28));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 35));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 40));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 40));
+  const __m256i m = _mm256_set1_epi32(0x3fff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,1,2,3,4,3,4,5,6,5,6,7,8,0,1,2,3,1,2,3,4,3,4,5,6,5,6,7,8)),
+        _mm256_setr_epi32(0,6,4,2,0,6,4,2));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,1,2,3,4,3,4,5,6,5,6,7,8,0,1,2,3,1,2,3,4,3,4,5,6,5,6,7,8)),
+        _mm256_setr_epi32(0,6,4,2,0,6,4,2));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,1,2,3,4,3,4,5,6,5,6,7,8,0,1,2,3,1,2,3,4,3,4,5,6,5,6,7,8)),
+        _mm256_setr_epi32(0,6,4,2,0,6,4,2));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(2,3,4,5,3,4,5,6,5,6,7,8,7,8,9,10,9,10,11,12,10,11,12,13,12,13,14,15,14,15,-128,-128)),
+        _mm256_setr_epi32(0,6,4,2,0,6,4,2));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_avx2_15(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 7));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 15));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 22));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 30));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 37));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 44));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 44));
+  const __m256i m = _mm256_set1_epi32(0x7fff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,1,2,3,4,3,4,5,6,5,6,7,8,0,1,2,3,2,3,4,5,4,5,6,7,6,7,8,9)),
+        _mm256_setr_epi32(0,7,6,5,4,3,2,1));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,1,2,3,4,3,4,5,6,5,6,7,8,0,1,2,3,2,3,4,5,4,5,6,7,6,7,8,9)),
+        _mm256_setr_epi32(0,7,6,5,4,3,2,1));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,1,2,3,4,3,4,5,6,5,6,7,8,0,1,2,3,2,3,4,5,4,5,6,7,6,7,8,9)),
+        _mm256_setr_epi32(0,7,6,5,4,3,2,1));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(1,2,3,4,2,3,4,5,4,5,6,7,6,7,8,9,8,9,10,11,10,11,12,13,12,13,14,15,14,15,-128,-128)),
+        _mm256_setr_epi32(0,7,6,5,4,3,2,1));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_avx2_16(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 8));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 16));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 24));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 32));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 40));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 48));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 48));
+  const __m256i m = _mm256_set1_epi32(0xffff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,2,3,4,5,4,5,6,7,6,7,8,9,0,1,2,3,2,3,4,5,4,5,6,7,6,7,8,9)),
+        _mm256_setr_epi32(0,0,0,0,0,0,0,0));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,2,3,4,5,4,5,6,7,6,7,8,9,0,1,2,3,2,3,4,5,4,5,6,7,6,7,8,9)),
+        _mm256_setr_epi32(0,0,0,0,0,0,0,0));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,2,3,4,5,4,5,6,7,6,7,8,9,0,1,2,3,2,3,4,5,4,5,6,7,6,7,8,9)),
+        _mm256_setr_epi32(0,0,0,0,0,0,0,0));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,2,3,4,5,4,5,6,7,6,7,8,9,8,9,10,11,10,11,12,13,12,13,14,15,14,15,-128,-128)),
+        _mm256_setr_epi32(0,0,0,0,0,0,0,0));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_avx2_17(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 8));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 17));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 25));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 34));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 42));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 51));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 52));
+  const __m256i m = _mm256_set1_epi32(0x1ffff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,2,3,4,5,4,5,6,7,6,7,8,9,0,1,2,3,2,3,4,5,4,5,6,7,6,7,8,9)),
+        _mm256_setr_epi32(0,1,2,3,4,5,6,7));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,2,3,4,5,4,5,6,7,6,7,8,9,0,1,2,3,2,3,4,5,4,5,6,7,6,7,8,9)),
+        _mm256_setr_epi32(0,1,2,3,4,5,6,7));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,2,3,4,5,4,5,6,7,6,7,8,9,0,1,2,3,2,3,4,5,4,5,6,7,6,7,8,9)),
+        _mm256_setr_epi32(0,1,2,3,4,5,6,7));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,2,3,4,5,4,5,6,7,6,7,8,9,7,8,9,10,9,10,11,12,11,12,13,14,13,14,15,-128)),
+        _mm256_setr_epi32(0,1,2,3,4,5,6,7));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_avx2_18(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 9));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 18));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 27));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 36));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 45));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 54));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 56));
+  const __m256i m = _mm256_set1_epi32(0x3ffff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,2,3,4,5,4,5,6,7,6,7,8,9,0,1,2,3,2,3,4,5,4,5,6,7,6,7,8,9)),
+        _mm256_setr_epi32(0,2,4,6,0,2,4,6));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,2,3,4,5,4,5,6,7,6,7,8,9,0,1,2,3,2,3,4,5,4,5,6,7,6,7,8,9)),
+        _mm256_setr_epi32(0,2,4,6,0,2,4,6));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,2,3,4,5,4,5,6,7,6,7,8,9,0,1,2,3,2,3,4,5,4,5,6,7,6,7,8,9)),
+        _mm256_setr_epi32(0,2,4,6,0,2,4,6));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,2,3,4,5,4,5,6,7,6,7,8,9,7,8,9,10,9,10,11,12,11,12,13,14,13,14,15,-128)),
+        _mm256_setr_epi32(0,2,4,6,0,2,4,6));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_avx2_19(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 9));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 19));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 28));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 38));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 47));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 57));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 60));
+  const __m256i m = _mm256_set1_epi32(0x7ffff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,2,3,4,5,4,5,6,7,7,8,9,10,0,1,2,3,2,3,4,5,5,6,7,8,7,8,9,10)),
+        _mm256_setr_epi32(0,3,6,1,4,7,2,5));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,2,3,4,5,4,5,6,7,7,8,9,10,0,1,2,3,2,3,4,5,5,6,7,8,7,8,9,10)),
+        _mm256_setr_epi32(0,3,6,1,4,7,2,5));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,2,3,4,5,4,5,6,7,7,8,9,10,0,1,2,3,2,3,4,5,5,6,7,8,7,8,9,10)),
+        _mm256_setr_epi32(0,3,6,1,4,7,2,5));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,2,3,4,5,4,5,6,7,7,8,9,10,6,7,8,9,8,9,10,11,11,12,13,14,13,14,15,-128)),
+        _mm256_setr_epi32(0,3,6,1,4,7,2,5));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_avx2_20(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 10));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 20));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 30));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 40));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 50));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 60));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 64));
+  const __m256i m = _mm256_set1_epi32(0xfffff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,2,3,4,5,5,6,7,8,7,8,9,10,0,1,2,3,2,3,4,5,5,6,7,8,7,8,9,10)),
+        _mm256_setr_epi32(0,4,0,4,0,4,0,4));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,2,3,4,5,5,6,7,8,7,8,9,10,0,1,2,3,2,3,4,5,5,6,7,8,7,8,9,10)),
+        _mm256_setr_epi32(0,4,0,4,0,4,0,4));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,2,3,4,5,5,6,7,8,7,8,9,10,0,1,2,3,2,3,4,5,5,6,7,8,7,8,9,10)),
+        _mm256_setr_epi32(0,4,0,4,0,4,0,4));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,2,3,4,5,5,6,7,8,7,8,9,10,6,7,8,9,8,9,10,11,11,12,13,14,13,14,15,-128)),
+        _mm256_setr_epi32(0,4,0,4,0,4,0,4));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_avx2_21(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 10));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 21));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 31));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 42));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 52));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 63));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 68));
+  const __m256i m = _mm256_set1_epi32(0x1fffff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,2,3,4,5,5,6,7,8,7,8,9,10,0,1,2,3,3,4,5,6,5,6,7,8,8,9,10,11)),
+        _mm256_setr_epi32(0,5,2,7,4,1,6,3));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,2,3,4,5,5,6,7,8,7,8,9,10,0,1,2,3,3,4,5,6,5,6,7,8,8,9,10,11)),
+        _mm256_setr_epi32(0,5,2,7,4,1,6,3));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,2,3,4,5,5,6,7,8,7,8,9,10,0,1,2,3,3,4,5,6,5,6,7,8,8,9,10,11)),
+        _mm256_setr_epi32(0,5,2,7,4,1,6,3));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,2,3,4,5,5,6,7,8,7,8,9,10,5,6,7,8,8,9,10,11,10,11,12,13,13,14,15,-128)),
+        _mm256_setr_epi32(0,5,2,7,4,1,6,3));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_avx2_22(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 11));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 22));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 33));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 44));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 55));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 66));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 72));
+  const __m256i m = _mm256_set1_epi32(0x3fffff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,2,3,4,5,5,6,7,8,8,9,10,11,0,1,2,3,2,3,4,5,5,6,7,8,8,9,10,11)),
+        _mm256_setr_epi32(0,6,4,2,0,6,4,2));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,2,3,4,5,5,6,7,8,8,9,10,11,0,1,2,3,2,3,4,5,5,6,7,8,8,9,10,11)),
+        _mm256_setr_epi32(0,6,4,2,0,6,4,2));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,2,3,4,5,5,6,7,8,8,9,10,11,0,1,2,3,2,3,4,5,5,6,7,8,8,9,10,11)),
+        _mm256_setr_epi32(0,6,4,2,0,6,4,2));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,2,3,4,5,5,6,7,8,8,9,10,11,5,6,7,8,7,8,9,10,10,11,12,13,13,14,15,-128)),
+        _mm256_setr_epi32(0,6,4,2,0,6,4,2));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_avx2_23(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 11));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 23));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 34));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 46));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 57));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 69));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 76));
+  const __m256i m = _mm256_set1_epi32(0x7fffff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,2,3,4,5,5,6,7,8,8,9,10,11,0,1,2,3,3,4,5,6,6,7,8,9,9,10,11,12)),
+        _mm256_setr_epi32(0,7,6,5,4,3,2,1));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,2,3,4,5,5,6,7,8,8,9,10,11,0,1,2,3,3,4,5,6,6,7,8,9,9,10,11,12)),
+        _mm256_setr_epi32(0,7,6,5,4,3,2,1));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,2,3,4,5,5,6,7,8,8,9,10,11,0,1,2,3,3,4,5,6,6,7,8,9,9,10,11,12)),
+        _mm256_setr_epi32(0,7,6,5,4,3,2,1));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,2,3,4,5,5,6,7,8,8,9,10,11,4,5,6,7,7,8,9,10,10,11,12,13,13,14,15,-128)),
+        _mm256_setr_epi32(0,7,6,5,4,3,2,1));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_avx2_24(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 12));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 24));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 36));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 48));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 60));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 72));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 80));
+  const __m256i m = _mm256_set1_epi32(0xffffff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,3,4,5,6,6,7,8,9,9,10,11,12,0,1,2,3,3,4,5,6,6,7,8,9,9,10,11,12)),
+        _mm256_setr_epi32(0,0,0,0,0,0,0,0));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,3,4,5,6,6,7,8,9,9,10,11,12,0,1,2,3,3,4,5,6,6,7,8,9,9,10,11,12)),
+        _mm256_setr_epi32(0,0,0,0,0,0,0,0));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,3,4,5,6,6,7,8,9,9,10,11,12,0,1,2,3,3,4,5,6,6,7,8,9,9,10,11,12)),
+        _mm256_setr_epi32(0,0,0,0,0,0,0,0));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,3,4,5,6,6,7,8,9,9,10,11,12,4,5,6,7,7,8,9,10,10,11,12,13,13,14,15,-128)),
+        _mm256_setr_epi32(0,0,0,0,0,0,0,0));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_avx2_25(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 12));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 25));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 37));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 50));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 62));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 75));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 84));
+  const __m256i m = _mm256_set1_epi32(0x1ffffff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,3,4,5,6,6,7,8,9,9,10,11,12,0,1,2,3,3,4,5,6,6,7,8,9,9,10,11,12)),
+        _mm256_setr_epi32(0,1,2,3,4,5,6,7));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,3,4,5,6,6,7,8,9,9,10,11,12,0,1,2,3,3,4,5,6,6,7,8,9,9,10,11,12)),
+        _mm256_setr_epi32(0,1,2,3,4,5,6,7));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,3,4,5,6,6,7,8,9,9,10,11,12,0,1,2,3,3,4,5,6,6,7,8,9,9,10,11,12)),
+        _mm256_setr_epi32(0,1,2,3,4,5,6,7));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,3,4,5,6,6,7,8,9,9,10,11,12,3,4,5,6,6,7,8,9,9,10,11,12,12,13,14,15)),
+        _mm256_setr_epi32(0,1,2,3,4,5,6,7));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_avx2_26(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 13));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 26));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 39));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 52));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 65));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 78));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 88));
+  const __m256i m = _mm256_set1_epi32(0x3ffffff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,3,4,5,6,6,7,8,9,9,10,11,12,0,1,2,3,3,4,5,6,6,7,8,9,9,10,11,12)),
+        _mm256_setr_epi32(0,2,4,6,0,2,4,6));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,3,4,5,6,6,7,8,9,9,10,11,12,0,1,2,3,3,4,5,6,6,7,8,9,9,10,11,12)),
+        _mm256_setr_epi32(0,2,4,6,0,2,4,6));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,3,4,5,6,6,7,8,9,9,10,11,12,0,1,2,3,3,4,5,6,6,7,8,9,9,10,11,12)),
+        _mm256_setr_epi32(0,2,4,6,0,2,4,6));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,3,4,5,6,6,7,8,9,9,10,11,12,3,4,5,6,6,7,8,9,9,10,11,12,12,13,14,15)),
+        _mm256_setr_epi32(0,2,4,6,0,2,4,6));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_avx2_27(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 13));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 27));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 40));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 54));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 67));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 81));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 92));
+  const __m256i m = _mm256_set1_epi32(0x7ffffff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,3,4,5,6,6,7,8,9,10,11,12,13,0,1,2,3,3,4,5,6,7,8,9,10,10,11,12,13)),
+        _mm256_setr_epi32(0,3,6,1,4,7,2,5));
+    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,10,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,7,-128,-128,-128,-128,-128,-128,-128,-128)),
+        _mm256_setr_epi32(32,32,2,32,32,1,32,32)));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,3,4,5,6,6,7,8,9,10,11,12,13,0,1,2,3,3,4,5,6,7,8,9,10,10,11,12,13)),
+        _mm256_setr_epi32(0,3,6,1,4,7,2,5));
+    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,10,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,7,-128,-128,-128,-128,-128,-128,-128,-128)),
+        _mm256_setr_epi32(32,32,2,32,32,1,32,32)));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,3,4,5,6,6,7,8,9,10,11,12,13,0,1,2,3,3,4,5,6,7,8,9,10,10,11,12,13)),
+        _mm256_setr_epi32(0,3,6,1,4,7,2,5));
+    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,10,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,7,-128,-128,-128,-128,-128,-128,-128,-128)),
+        _mm256_setr_epi32(32,32,2,32,32,1,32,32)));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,3,4,5,6,6,7,8,9,10,11,12,13,2,3,4,5,5,6,7,8,9,10,11,12,12,13,14,15)),
+        _mm256_setr_epi32(0,3,6,1,4,7,2,5));
+    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,10,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,9,-128,-128,-128,-128,-128,-128,-128,-128)),
+        _mm256_setr_epi32(32,32,2,32,32,1,32,32)));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_avx2_28(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 14));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 28));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 42));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 56));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 70));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 84));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 96));
+  const __m256i m = _mm256_set1_epi32(0xfffffff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,3,4,5,6,7,8,9,10,10,11,12,13,0,1,2,3,3,4,5,6,7,8,9,10,10,11,12,13)),
+        _mm256_setr_epi32(0,4,0,4,0,4,0,4));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,3,4,5,6,7,8,9,10,10,11,12,13,0,1,2,3,3,4,5,6,7,8,9,10,10,11,12,13)),
+        _mm256_setr_epi32(0,4,0,4,0,4,0,4));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,3,4,5,6,7,8,9,10,10,11,12,13,0,1,2,3,3,4,5,6,7,8,9,10,10,11,12,13)),
+        _mm256_setr_epi32(0,4,0,4,0,4,0,4));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,3,4,5,6,7,8,9,10,10,11,12,13,2,3,4,5,5,6,7,8,9,10,11,12,12,13,14,15)),
+        _mm256_setr_epi32(0,4,0,4,0,4,0,4));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_avx2_29(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 14));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 29));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 43));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 58));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 72));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 87));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 100));
+  const __m256i m = _mm256_set1_epi32(0x1fffffff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,3,4,5,6,7,8,9,10,10,11,12,13,0,1,2,3,4,5,6,7,7,8,9,10,11,12,13,14)),
+        _mm256_setr_epi32(0,5,2,7,4,1,6,3));
+    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,-128,-128,-128,-128,7,-128,-128,-128,-128,-128,-128,-128,14,-128,-128,-128,4,-128,-128,-128,-128,-128,-128,-128,11,-128,-128,-128,-128)),
+        _mm256_setr_epi32(32,3,32,1,4,32,2,32)));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,3,4,5,6,7,8,9,10,10,11,12,13,0,1,2,3,4,5,6,7,7,8,9,10,11,12,13,14)),
+        _mm256_setr_epi32(0,5,2,7,4,1,6,3));
+    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,-128,-128,-128,-128,7,-128,-128,-128,-128,-128,-128,-128,14,-128,-128,-128,4,-128,-128,-128,-128,-128,-128,-128,11,-128,-128,-128,-128)),
+        _mm256_setr_epi32(32,3,32,1,4,32,2,32)));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,3,4,5,6,7,8,9,10,10,11,12,13,0,1,2,3,4,5,6,7,7,8,9,10,11,12,13,14)),
+        _mm256_setr_epi32(0,5,2,7,4,1,6,3));
+    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,-128,-128,-128,-128,7,-128,-128,-128,-128,-128,-128,-128,14,-128,-128,-128,4,-128,-128,-128,-128,-128,-128,-128,11,-128,-128,-128,-128)),
+        _mm256_setr_epi32(32,3,32,1,4,32,2,32)));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,3,4,5,6,7,8,9,10,10,11,12,13,1,2,3,4,5,6,7,8,8,9,10,11,12,13,14,15)),
+        _mm256_setr_epi32(0,5,2,7,4,1,6,3));
+    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,-128,-128,-128,-128,7,-128,-128,-128,-128,-128,-128,-128,14,-128,-128,-128,5,-128,-128,-128,-128,-128,-128,-128,12,-128,-128,-128,-128)),
+        _mm256_setr_epi32(32,3,32,1,4,32,2,32)));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_avx2_30(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 15));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 30));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 45));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 60));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 75));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 90));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 104));
+  const __m256i m = _mm256_set1_epi32(0x3fffffff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,3,4,5,6,7,8,9,10,11,12,13,14,0,1,2,3,3,4,5,6,7,8,9,10,11,12,13,14)),
+        _mm256_setr_epi32(0,6,4,2,0,6,4,2));
+    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,-128,-128,-128,-128,7,-128,-128,-128,11,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,7,-128,-128,-128,11,-128,-128,-128,-128)),
+        _mm256_setr_epi32(32,2,4,32,32,2,4,32)));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,3,4,5,6,7,8,9,10,11,12,13,14,0,1,2,3,3,4,5,6,7,8,9,10,11,12,13,14)),
+        _mm256_setr_epi32(0,6,4,2,0,6,4,2));
+    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,-128,-128,-128,-128,7,-128,-128,-128,11,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,7,-128,-128,-128,11,-128,-128,-128,-128)),
+        _mm256_setr_epi32(32,2,4,32,32,2,4,32)));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,3,4,5,6,7,8,9,10,11,12,13,14,0,1,2,3,3,4,5,6,7,8,9,10,11,12,13,14)),
+        _mm256_setr_epi32(0,6,4,2,0,6,4,2));
+    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,-128,-128,-128,-128,7,-128,-128,-128,11,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,7,-128,-128,-128,11,-128,-128,-128,-128)),
+        _mm256_setr_epi32(32,2,4,32,32,2,4,32)));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,3,4,5,6,7,8,9,10,11,12,13,14,1,2,3,4,4,5,6,7,8,9,10,11,12,13,14,15)),
+        _mm256_setr_epi32(0,6,4,2,0,6,4,2));
+    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,-128,-128,-128,-128,7,-128,-128,-128,11,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,8,-128,-128,-128,12,-128,-128,-128,-128)),
+        _mm256_setr_epi32(32,2,4,32,32,2,4,32)));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_avx2_31(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 15));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 31));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 46));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 62));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 77));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 93));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 108));
+  const __m256i m = _mm256_set1_epi32(0x7fffffff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,3,4,5,6,7,8,9,10,11,12,13,14,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15)),
+        _mm256_setr_epi32(0,7,6,5,4,3,2,1));
+    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,-128,-128,-128,-128,7,-128,-128,-128,11,-128,-128,-128,15,-128,-128,-128,4,-128,-128,-128,8,-128,-128,-128,12,-128,-128,-128,-128)),
+        _mm256_setr_epi32(32,1,2,3,4,5,6,32)));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,3,4,5,6,7,8,9,10,11,12,13,14,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15)),
+        _mm256_setr_epi32(0,7,6,5,4,3,2,1));
+    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,-128,-128,-128,-128,7,-128,-128,-128,11,-128,-128,-128,15,-128,-128,-128,4,-128,-128,-128,8,-128,-128,-128,12,-128,-128,-128,-128)),
+        _mm256_setr_epi32(32,1,2,3,4,5,6,32)));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,3,4,5,6,7,8,9,10,11,12,13,14,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15)),
+        _mm256_setr_epi32(0,7,6,5,4,3,2,1));
+    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,-128,-128,-128,-128,7,-128,-128,-128,11,-128,-128,-128,15,-128,-128,-128,4,-128,-128,-128,8,-128,-128,-128,12,-128,-128,-128,-128)),
+        _mm256_setr_epi32(32,1,2,3,4,5,6,32)));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(0,1,2,3,3,4,5,6,7,8,9,10,11,12,13,14,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15)),
+        _mm256_setr_epi32(0,7,6,5,4,3,2,1));
+    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,-128,-128,-128,-128,7,-128,-128,-128,11,-128,-128,-128,15,-128,-128,-128,4,-128,-128,-128,8,-128,-128,-128,12,-128,-128,-128,-128)),
+        _mm256_setr_epi32(32,1,2,3,4,5,6,32)));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_avx2_32(const uint8_t *in, uint32_t *out) {
+  for (int i = 0; i < 32; i += 8)
+    _mm256_storeu_si256((__m256i *)(out + i),
+        _mm256_loadu_si256((const __m256i *)(in + 4 * i)));
+}
+
+static unpack32_fn const unpack32_avx2_table[33] = {
+  unpack32_avx2_0, unpack32_avx2_1, unpack32_avx2_2, unpack32_avx2_3,
+  unpack32_avx2_4, unpack32_avx2_5, unpack32_avx2_6, unpack32_avx2_7,
+  unpack32_avx2_8, unpack32_avx2_9, unpack32_avx2_10, unpack32_avx2_11,
+  unpack32_avx2_12, unpack32_avx2_13, unpack32_avx2_14, unpack32_avx2_15,
+  unpack32_avx2_16, unpack32_avx2_17, unpack32_avx2_18, unpack32_avx2_19,
+  unpack32_avx2_20, unpack32_avx2_21, unpack32_avx2_22, unpack32_avx2_23,
+  unpack32_avx2_24, unpack32_avx2_25, unpack32_avx2_26, unpack32_avx2_27,
+  unpack32_avx2_28, unpack32_avx2_29, unpack32_avx2_30, unpack32_avx2_31,
+  unpack32_avx2_32,
+};
+#endif

@@ -79,14 +79,26 @@ int pq_delta_reader_init(pq_delta_reader *r, const uint8_t *buf, size_t len,
     }
   }
   r->mb = r->mb_count; /* so the first miniblock starts a block */
+  r->cpu = pq_cpu();
+  r->unpack32 = pq_unpack32_table(r->cpu);
   return PQ_OK;
 }
 
-int pq_delta_next_miniblock(pq_delta_reader *r, pq_error *err) {
+/* A ULEB128 of one byte inline, any other through pq_uleb_read. */
+static inline int uleb_read(const uint8_t *p, size_t len, size_t *pos,
+                            uint64_t *out) {
+  if (PQ_LIKELY(*pos < len && p[*pos] < 0x80)) {
+    *out = p[(*pos)++];
+    return 0;
+  }
+  return pq_uleb_read(p, len, pos, out);
+}
+
+static inline int delta_next(pq_delta_reader *r, pq_error *err) {
   if (r->mb + 1 >= r->mb_count || r->widths == NULL) {
     size_t at = r->pos;
     uint64_t zz;
-    int bad = pq_uleb_read(r->buf, r->len, &r->pos, &zz);
+    int bad = uleb_read(r->buf, r->len, &r->pos, &zz);
     if (bad) {
       return pq_fail(err, PQ_CORRUPT, r->label,
                      bad == 1 ? "block %llu: min delta at offset %zu is cut "
@@ -113,7 +125,7 @@ int pq_delta_next_miniblock(pq_delta_reader *r, pq_error *err) {
   }
   int w = r->widths[r->mb];
   int maxw = r->is32 ? 32 : 64;
-  if (w > maxw) {
+  if (PQ_UNLIKELY(w > maxw)) {
     return pq_fail(err, PQ_CORRUPT, r->label,
                    "miniblock %llu of block %llu: bit width %d at offset %zu "
                    "is above %d",
@@ -126,7 +138,7 @@ int pq_delta_next_miniblock(pq_delta_reader *r, pq_error *err) {
   uint64_t values = r->mb_values < owed ? r->mb_values : owed;
   uint64_t bytes = r->mb_values * (uint64_t)w / 8;
   size_t avail = r->len - r->pos;
-  if (bytes > avail) {
+  if (PQ_UNLIKELY(bytes > avail)) {
     /* The padding of the last miniblock may be missing; the values are
     ** enough. */
     if (!r->strict && values < r->mb_values &&
@@ -147,6 +159,10 @@ int pq_delta_next_miniblock(pq_delta_reader *r, pq_error *err) {
   return PQ_OK;
 }
 
+int pq_delta_next_miniblock(pq_delta_reader *r, pq_error *err) {
+  return delta_next(r, err);
+}
+
 /* Unpacks the next deltas (at most 32) of the current miniblock. */
 static void delta_fill_chunk(pq_delta_reader *r) {
   int w = r->mb_w;
@@ -156,7 +172,7 @@ static void delta_fill_chunk(pq_delta_reader *r) {
   if (m == 32 && have >= (size_t)4 * w) {
     if (w <= 32) {
       uint32_t t[32];
-      pq_unpack32(w, r->mb_data, t);
+      r->unpack32[w](r->mb_data, t);
       for (int i = 0; i < 32; i++) r->chunk[i] = t[i];
     } else {
       pq_unpack64(w, r->mb_data, r->chunk);
@@ -172,6 +188,208 @@ static void delta_fill_chunk(pq_delta_reader *r) {
   r->mb_left -= (uint64_t)m;
   r->chunk_len = m;
   r->chunk_pos = 0;
+}
+
+/* ---- Prefix sums: 32 deltas (relative delta + min delta) into values,
+** starting from *last and leaving the last value there. */
+
+static void prefix32(const uint32_t *d, uint32_t md, uint32_t *last,
+                     int32_t *out) {
+  uint32_t v = *last;
+  for (int i = 0; i < 32; i++) {
+    v += d[i] + md;
+    out[i] = (int32_t)v;
+  }
+  *last = v;
+}
+
+static void prefix64_32(const uint32_t *d, uint64_t md, uint64_t *last,
+                        int64_t *out) {
+  uint64_t v = *last;
+  for (int i = 0; i < 32; i++) {
+    v += d[i] + md;
+    out[i] = (int64_t)v;
+  }
+  *last = v;
+}
+
+static void prefix64(const uint64_t *d, uint64_t md, uint64_t *last,
+                     int64_t *out) {
+  uint64_t v = *last;
+  for (int i = 0; i < 32; i++) {
+    v += d[i] + md;
+    out[i] = (int64_t)v;
+  }
+  *last = v;
+}
+
+#if (defined(__x86_64__) || defined(__i386__)) && \
+    (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define DELTA_AVX2 1
+#define PQ_AVX2 __attribute__((target("avx2")))
+
+/* Each register's sums within itself; then the carry, broadcast, goes
+** from one register to the next: the chain is one add a register, the
+** broadcast of a register's total is not on it. */
+PQ_AVX2 static void prefix32_avx2(const uint32_t *d, uint32_t md,
+                                  uint32_t *last, int32_t *out) {
+  const __m256i m = _mm256_set1_epi32((int)md);
+  const __m256i top = _mm256_set1_epi32(7);
+  __m256i c = _mm256_set1_epi32((int)*last);
+  for (int j = 0; j < 4; j++) {
+    __m256i v =
+        _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(d + 8 * j)), m);
+    v = _mm256_add_epi32(v, _mm256_slli_si256(v, 4));
+    v = _mm256_add_epi32(v, _mm256_slli_si256(v, 8));
+    /* The low lane's total into the high lane. */
+    __m256i lo = _mm256_shuffle_epi32(v, 0xff);
+    v = _mm256_add_epi32(v, _mm256_permute2x128_si256(lo, lo, 0x08));
+    _mm256_storeu_si256((__m256i *)(out + 8 * j), _mm256_add_epi32(v, c));
+    c = _mm256_add_epi32(c, _mm256_permutevar8x32_epi32(v, top));
+  }
+  *last = (uint32_t)_mm256_cvtsi256_si32(c);
+}
+
+/* Four 64-bit values a register, sums within it: the total of its low
+** lane (element 1) goes to the high lane. */
+PQ_AVX2 static inline __m256i prefix4x64(__m256i v) {
+  v = _mm256_add_epi64(v, _mm256_slli_si256(v, 8));
+  __m256i lo = _mm256_permute4x64_epi64(v, 0x55);
+  return _mm256_add_epi64(
+      v, _mm256_blend_epi32(_mm256_setzero_si256(), lo, 0xf0));
+}
+
+PQ_AVX2 static void prefix64_32_avx2(const uint32_t *d, uint64_t md,
+                                     uint64_t *last, int64_t *out) {
+  const __m256i m = _mm256_set1_epi64x((long long)md);
+  __m256i c = _mm256_set1_epi64x((long long)*last);
+  for (int j = 0; j < 8; j++) {
+    __m256i v = prefix4x64(_mm256_add_epi64(
+        _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(d + 4 * j))),
+        m));
+    _mm256_storeu_si256((__m256i *)(out + 4 * j), _mm256_add_epi64(v, c));
+    c = _mm256_add_epi64(c, _mm256_permute4x64_epi64(v, 0xff));
+  }
+  *last = (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(c));
+}
+
+PQ_AVX2 static void prefix64_avx2(const uint64_t *d, uint64_t md,
+                                  uint64_t *last, int64_t *out) {
+  const __m256i m = _mm256_set1_epi64x((long long)md);
+  __m256i c = _mm256_set1_epi64x((long long)*last);
+  for (int j = 0; j < 8; j++) {
+    __m256i v = prefix4x64(_mm256_add_epi64(
+        _mm256_loadu_si256((const __m256i *)(d + 4 * j)), m));
+    _mm256_storeu_si256((__m256i *)(out + 4 * j), _mm256_add_epi64(v, c));
+    c = _mm256_add_epi64(c, _mm256_permute4x64_epi64(v, 0xff));
+  }
+  *last = (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(c));
+}
+#endif
+
+/* Decodes `groups` times 32 values of width w from in (whose bytes the
+** caller checked) straight into out (int32_t or int64_t), from *last. */
+static void delta_groups(const pq_delta_reader *r, int w, const uint8_t *in,
+                         uint64_t groups, uint64_t md, uint64_t *last,
+                         void *out) {
+  size_t step = 4 * (size_t)w;
+  int avx2 = 0;
+#ifdef DELTA_AVX2
+  avx2 = (r->cpu & PQ_CPU_AVX2) != 0;
+#endif
+  if (r->is32) {
+    int32_t *o = out;
+    uint32_t v = (uint32_t)*last, t[32];
+    pq_unpack32_fn unpack = r->unpack32[w];
+    for (uint64_t g = 0; g < groups; g++, in += step, o += 32) {
+      unpack(in, t);
+#ifdef DELTA_AVX2
+      if (avx2) {
+        prefix32_avx2(t, (uint32_t)md, &v, o);
+        continue;
+      }
+#endif
+      prefix32(t, (uint32_t)md, &v, o);
+    }
+    *last = v;
+  } else if (w <= 32) {
+    int64_t *o = out;
+    uint32_t t[32];
+    pq_unpack32_fn unpack = r->unpack32[w];
+    for (uint64_t g = 0; g < groups; g++, in += step, o += 32) {
+      unpack(in, t);
+#ifdef DELTA_AVX2
+      if (avx2) {
+        prefix64_32_avx2(t, md, last, o);
+        continue;
+      }
+#endif
+      prefix64_32(t, md, last, o);
+    }
+  } else {
+    int64_t *o = out;
+    uint64_t t[32];
+    for (uint64_t g = 0; g < groups; g++, in += step, o += 32) {
+#ifdef DELTA_AVX2
+      if (avx2 && w == 64) { /* x86: the bytes are the deltas */
+        prefix64_avx2((const uint64_t *)(const void *)in, md, last, o);
+        continue;
+      }
+#endif
+      pq_unpack64(w, in, t);
+#ifdef DELTA_AVX2
+      if (avx2) {
+        prefix64_avx2(t, md, last, o);
+        continue;
+      }
+#endif
+      prefix64(t, md, last, o);
+    }
+  }
+  (void)avx2;
+}
+
+/* A whole block straight into out, when all its values are wanted and its
+** miniblocks hold multiples of 32: its widths and bytes are checked once,
+** for all of them.  Returns 0, having changed nothing, when anything is
+** amiss; the general path then reads the block and says what. */
+static int delta_block(pq_delta_reader *r, void *out) {
+  const uint8_t *buf = r->buf;
+  size_t pos = r->pos, len = r->len;
+  uint64_t zz;
+  if (uleb_read(buf, len, &pos, &zz) || r->mb_count > len - pos) return 0;
+  const uint8_t *widths = buf + pos;
+  pos += (size_t)r->mb_count;
+  int maxw = r->is32 ? 32 : 64, top = 0;
+  uint64_t bits = 0;
+  for (uint64_t m = 0; m < r->mb_count; m++) {
+    top |= widths[m] > maxw;
+    bits += widths[m];
+  }
+  /* mb_values is a multiple of 8: mb_values * w / 8 bytes each. */
+  if (top || bits * (r->mb_values / 8) > len - pos) return 0;
+  uint64_t md = (uint64_t)pq_zigzag_dec(zz), last = r->last;
+  uint64_t groups = r->mb_values / 32;
+  size_t vs = r->is32 ? 4 : 8;
+  uint8_t *o = out;
+  for (uint64_t m = 0; m < r->mb_count; m++) {
+    int w = widths[m];
+    delta_groups(r, w, buf + pos, groups, md, &last, o);
+    pos += (size_t)(r->mb_values / 8 * (uint64_t)w);
+    o += (size_t)r->mb_values * vs;
+  }
+  if (r->widths) r->block++;
+  r->widths = widths;
+  r->mb = r->mb_count - 1;
+  r->min_delta = md;
+  r->mb_w = widths[r->mb];
+  r->mb_data = buf + pos;
+  r->mb_left = 0;
+  r->pos = pos;
+  r->last = last;
+  r->yielded += r->block_size;
+  return 1;
 }
 
 int pq_delta_reader_read(pq_delta_reader *r, void *out, size_t max, size_t *n,
@@ -190,11 +408,38 @@ int pq_delta_reader_read(pq_delta_reader *r, void *out, size_t max, size_t *n,
   while (k < max && r->yielded < r->total) {
     if (r->chunk_pos == r->chunk_len) {
       if (r->mb_left == 0) {
-        int rc = pq_delta_next_miniblock(r, err);
+        if ((r->widths == NULL || r->mb + 1 >= r->mb_count) &&
+            r->mb_values % 32 == 0 && max - k >= r->block_size &&
+            r->total - r->yielded >= r->block_size &&
+            delta_block(r, r->is32 ? (void *)(o32 + k) : (void *)(o64 + k))) {
+          k += (size_t)r->block_size;
+          continue;
+        }
+        int rc = delta_next(r, err);
         if (rc) {
           *n = k;
           return rc;
         }
+      }
+      /* Whole runs of 32 wanted from the miniblock go straight out.  Its
+      ** bytes were checked when it began (mb_left never counts values
+      ** past the end of the stream); the check here only bounds the loop. */
+      uint64_t want = max - k < r->mb_left ? max - k : r->mb_left;
+      uint64_t groups = want / 32;
+      size_t step = 4 * (size_t)r->mb_w;
+      if (groups && step) {
+        size_t have = (size_t)(r->buf + r->pos - r->mb_data);
+        if (groups > have / step) groups = have / step;
+      }
+      if (groups) {
+        delta_groups(r, r->mb_w, r->mb_data, groups, r->min_delta, &r->last,
+                     r->is32 ? (void *)(o32 + k) : (void *)(o64 + k));
+        uint64_t m = groups * 32;
+        r->mb_data += groups * step;
+        r->mb_left -= m;
+        r->yielded += m;
+        k += (size_t)m;
+        continue;
       }
       delta_fill_chunk(r);
     }
@@ -225,18 +470,50 @@ int pq_delta_reader_read(pq_delta_reader *r, void *out, size_t max, size_t *n,
   return PQ_OK;
 }
 
-int pq_delta_reader_size(const pq_delta_reader *r0, size_t *size,
-                         pq_error *err) {
+/* The walk miniblock by miniblock, with the messages. */
+static int delta_size_slow(const pq_delta_reader *r0, size_t *size,
+                           pq_error *err) {
   pq_delta_reader r = *r0;
   r.strict = 1; /* what follows the stream starts after its padding */
   if (r.yielded == 0 && r.total > 0) r.yielded = 1;
   while (r.yielded < r.total) {
-    int rc = pq_delta_next_miniblock(&r, err);
+    int rc = delta_next(&r, err);
     if (rc) return rc;
     r.yielded += r.mb_left;
     r.mb_left = 0;
   }
   *size = r.pos;
+  return PQ_OK;
+}
+
+int pq_delta_reader_size(const pq_delta_reader *r, size_t *size,
+                         pq_error *err) {
+  if (r->yielded != 0 || r->widths != NULL) {
+    return delta_size_slow(r, size, err);
+  }
+  /* Block by block, for a fresh reader: anything wrong and the slow walk
+  ** says what. */
+  const uint8_t *buf = r->buf;
+  size_t len = r->len, pos = r->pos;
+  uint64_t left = r->total > 0 ? r->total - 1 : 0;
+  int maxw = r->is32 ? 32 : 64;
+  uint64_t mbv = r->mb_values;
+  while (left > 0) {
+    uint64_t zz;
+    if (uleb_read(buf, len, &pos, &zz) || r->mb_count > len - pos) {
+      return delta_size_slow(r, size, err);
+    }
+    const uint8_t *widths = buf + pos;
+    pos += (size_t)r->mb_count;
+    for (uint64_t m = 0; m < r->mb_count && left > 0; m++) {
+      int w = widths[m];
+      uint64_t bytes = mbv * (uint64_t)w / 8;
+      if (w > maxw || bytes > len - pos) return delta_size_slow(r, size, err);
+      pos += (size_t)bytes;
+      left -= left < mbv ? left : mbv;
+    }
+  }
+  *size = pos;
   return PQ_OK;
 }
 

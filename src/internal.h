@@ -103,10 +103,16 @@ static inline void pq_buf_byte(pq_buf *b, uint8_t v) {
 enum { PQ_CPU_SSE42 = 1, PQ_CPU_AVX2 = 2 };
 unsigned pq_cpu(void);
 
+/* in and out must not overlap. */
 void pq_unpack32(int w, const uint8_t *in, uint32_t *out); /* w 0..32 */
 void pq_unpack64(int w, const uint8_t *in, uint64_t *out); /* w 0..64 */
 void pq_pack32(int w, const uint32_t *in, uint8_t *out);   /* w 0..32 */
 void pq_pack64(int w, const uint64_t *in, uint8_t *out);   /* w 0..64 */
+/* The unpackers of widths 0..32 (the same contract as pq_unpack32) that
+** the instruction sets in cpu (pq_cpu()'s answer) allow: choose once, when
+** a decoder opens. */
+typedef void (*pq_unpack32_fn)(const uint8_t *in, uint32_t *out);
+const pq_unpack32_fn *pq_unpack32_table(unsigned cpu);
 /* The deprecated BIT_PACKED order, most significant bit first. */
 void pq_unpack32_msb(int w, const uint8_t *in, uint32_t *out);
 void pq_pack32_msb(int w, const uint32_t *in, uint8_t *out);
@@ -217,6 +223,8 @@ typedef struct pq_delta_reader {
   uint64_t chunk[32];     /* unpacked deltas */
   int chunk_pos, chunk_len;
   int strict;                /* the last miniblock must have its padding */
+  unsigned cpu;              /* pq_cpu() at init: the fast paths allowed */
+  const pq_unpack32_fn *unpack32; /* the unpackers cpu allows */
 } pq_delta_reader;
 
 /* Reads the header; fails if it is malformed or announces more values than

@@ -16,6 +16,7 @@
 ** the RLE/bit-packing hybrid and DELTA_BINARY_PACKED (spec/Encodings.md).
 */
 #include <stdio.h>
+#include <stdlib.h>
 
 /* Emits the 32-bit word loads of one function: little- or big-endian. */
 static void loads(int words, int big) {
@@ -178,6 +179,90 @@ static void pack32_msb(int w) {
   printf("}\n\n");
 }
 
+/* The AVX2 form of unpack32_w for w 1..31: 8 values a step, four in
+** each 128-bit lane.  A lane holds 16 bytes loaded from where its first
+** value begins (or, near the end, the last 16 of the 4*w bytes, so that no
+** load reaches past them; the 4*w bytes of w < 4 are loaded alone, the
+** rest of the lane zeros).  A byte shuffle puts the 4 bytes from each value's
+** first byte into its 32-bit slot, a variable shift drops the bits below
+** it; a value that needs a fifth byte (w > 25) gets it from a second
+** shuffle, shifted left into place. */
+static void unpack32_avx2(int w) {
+  int bytes = 4 * w, small = bytes < 16;
+  printf("PQ_AVX2 static void unpack32_avx2_%d(const uint8_t *in, "
+         "uint32_t *out) {\n",
+         w);
+  if (small) { /* 4, 8 or 12 bytes, the rest zeros */
+    printf("  const __m128i src = ");
+    if (w == 1) printf("_mm_cvtsi32_si128((int)pq_load32(in));\n");
+    if (w == 2) printf("_mm_loadl_epi64((const __m128i *)in);\n");
+    if (w == 3)
+      printf("_mm_insert_epi32(_mm_loadl_epi64((const __m128i *)in),\n"
+             "      (int)pq_load32(in + 8), 2);\n");
+  }
+  int five = 0;
+  for (int i = 0; i < 32; i++) five |= (i * w) % 8 + w > 32;
+  /* The load offset of each half group of 4 values. */
+  int at[8];
+  for (int h = 0; h < 8; h++) {
+    int first = (4 * h * w) / 8;
+    at[h] = small ? 0 : first + 16 > bytes ? bytes - 16 : first;
+  }
+  for (int h = 0; h < 8; h++) {
+    if (small)
+      printf("  const __m128i l%d = src;\n", h);
+    else
+      printf("  const __m128i l%d = _mm_loadu_si128((const __m128i *)(in + "
+             "%d));\n",
+             h, at[h]);
+  }
+  printf("  const __m256i m = _mm256_set1_epi32(0x%x);\n", (1u << w) - 1);
+  for (int g = 0; g < 4; g++) {
+    int idx[32], idx5[32], sh[8], sh5[8];
+    for (int j = 0; j < 8; j++) {
+      int h = 2 * g + j / 4, i = 8 * g + j, b = i * w, first = b / 8;
+      int rel = first - at[h];
+      sh[j] = b % 8;
+      int need5 = sh[j] + w > 32;
+      sh5[j] = need5 ? 8 - sh[j] : 32;
+      int last = (b + w - 1) / 8; /* the value's last byte */
+      if (rel < 0 || last - at[h] >= 16) {
+        fprintf(stderr, "gen_bitpack: width %d value %d outside its lane\n",
+                w, i);
+        exit(1);
+      }
+      for (int k = 0; k < 4; k++) {
+        int bi = rel + k;
+        idx[4 * j + k] = first + k < bytes && bi < 16 ? bi : 0x80;
+        idx5[4 * j + k] = need5 && k == 3 ? rel + 4 : 0x80;
+      }
+    }
+    printf("  {\n    const __m256i v = _mm256_inserti128_si256("
+           "_mm256_castsi128_si256(l%d), l%d, 1);\n",
+           2 * g, 2 * g + 1);
+    printf("    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, "
+           "_mm256_setr_epi8(");
+    for (int k = 0; k < 32; k++)
+      printf("%s%d", k ? "," : "", idx[k] == 0x80 ? -128 : idx[k]);
+    printf(")),\n        _mm256_setr_epi32(");
+    for (int j = 0; j < 8; j++) printf("%s%d", j ? "," : "", sh[j]);
+    printf("));\n");
+    if (five) {
+      printf("    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8("
+             "v, _mm256_setr_epi8(");
+      for (int k = 0; k < 32; k++)
+        printf("%s%d", k ? "," : "", idx5[k] == 0x80 ? -128 : idx5[k]);
+      printf(")),\n        _mm256_setr_epi32(");
+      for (int j = 0; j < 8; j++) printf("%s%d", j ? "," : "", sh5[j]);
+      printf(")));\n");
+    }
+    printf("    _mm256_storeu_si256((__m256i *)(out + %d), "
+           "_mm256_and_si256(x, m));\n  }\n",
+           8 * g);
+  }
+  printf("}\n\n");
+}
+
 static void table(const char *type, const char *name, int maxw) {
   printf("static %s const %s_table[%d] = {\n", type, name, maxw + 1);
   for (int w = 0; w <= maxw; w++)
@@ -207,5 +292,25 @@ int main(void) {
   table("pack64_fn", "pack64", 64);
   table("unpack32_fn", "unpack32_msb", 32);
   table("pack32_fn", "pack32_msb", 32);
+  printf("#ifdef PQ_BITPACK_AVX2\n");
+  /* Widths 0 and 32 in 32-byte stores too, which a 32-byte load of the
+  ** values can take straight from the store buffer. */
+  printf("PQ_AVX2 static void unpack32_avx2_0(const uint8_t *in, "
+         "uint32_t *out) {\n  (void)in;\n"
+         "  for (int i = 0; i < 32; i += 8)\n"
+         "    _mm256_storeu_si256((__m256i *)(out + i), "
+         "_mm256_setzero_si256());\n}\n\n");
+  for (int w = 1; w < 32; w++) unpack32_avx2(w);
+  printf("PQ_AVX2 static void unpack32_avx2_32(const uint8_t *in, "
+         "uint32_t *out) {\n"
+         "  for (int i = 0; i < 32; i += 8)\n"
+         "    _mm256_storeu_si256((__m256i *)(out + i),\n"
+         "        _mm256_loadu_si256((const __m256i *)(in + 4 * i)));\n"
+         "}\n\n");
+  printf("static unpack32_fn const unpack32_avx2_table[33] = {\n");
+  for (int w = 0; w <= 32; w++)
+    printf("%sunpack32_avx2_%d,%s", w % 4 ? " " : "  ", w,
+           w % 4 == 3 || w == 32 ? "\n" : "");
+  printf("};\n#endif\n");
   return 0;
 }
