@@ -494,6 +494,16 @@ static int build_node(pq_file *f, uint32_t *next, pq_schema_node *parent,
   if (depth > 64) {
     return pq_fail(err, PQ_CORRUPT, "schema", "groups nest deeper than 64");
   }
+  /* Each group's count of children was checked against the elements left
+  ** when it was read, but a child's own subtree may use them up before its
+  ** siblings come. */
+  if (*next >= f->meta.n_schema) {
+    return pq_fail(err, PQ_CORRUPT, "schema",
+                   "element %u's parent (%u) counts more children than the "
+                   "%u elements hold",
+                   *next, parent ? (uint32_t)(parent - f->nodes) : 0,
+                   f->meta.n_schema);
+  }
   uint32_t i = (*next)++;
   pq_schema_node *n = &f->nodes[i];
   const pq_schema_element *e = &f->meta.schema[i];
