@@ -8,6 +8,8 @@
 #   make bench       the benchmark: the core, DuckDB and SQLite side by side;
 #                    writes bench/RESULTS.md (BENCH_ARGS="--quick" for a
 #                    short run, "--only DELTA" for some cases)
+#   make fuzz        builds the libFuzzer targets (clang) and runs each for
+#                    FUZZ_TIME seconds (or FUZZ_RUNS executions)
 #   make gen         regenerates src/bitpack_gen.h
 #   make WITHOUT="snappy zstd"   leaves codec libraries out (any of snappy,
 #                    zlib, zstd, lz4, brotli); their codecs then fail with
@@ -59,7 +61,7 @@ CODEC_LIBS  = $(foreach c,$(WITH),$(LIB_$(c)))
 BUILD_DEPS = libsqlite3-dev $(foreach c,$(WITH),$(DEB_$(c)))
 TEST_DEPS  = sqlite3 tcl libsqlite3-tcl
 
-.PHONY: all deps test-deps interop-deps demo test test-asan bench gen clean FORCE
+.PHONY: all deps test-deps interop-deps fuzz-deps demo test test-asan bench fuzz fuzz-build gen clean FORCE
 
 all: deps $(BUILD)/$(EXT) $(BUILD)/libpqcore.a $(if $(SAN),,$(EXT))
 
@@ -117,6 +119,58 @@ bench: test-deps interop-deps $(BUILD)/$(EXT) $(BUILD)/bench/bench
 	  --duckdb "$$(sh tools/duckdb.sh --dir)" \
 	  $(if $(BENCH_ARGS),$(BENCH_ARGS),--results bench/RESULTS.md)
 
+# ---- Fuzzing (tests/fuzz/): libFuzzer with ASan and UBSan, clang ----
+FUZZ_CC    ?= clang
+FUZZ_BUILD ?= build-fuzz
+FUZZ_FLAGS  = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+              -fno-sanitize-recover=all
+FUZZ_ENCS   = plain:0 group_var_int:1 plain_dictionary:2 rle:3 bit_packed:4 \
+              delta_binary_packed:5 delta_length_byte_array:6 \
+              delta_byte_array:7 rle_dictionary:8 byte_stream_split:9
+FUZZ_NAMES  = $(foreach e,$(FUZZ_ENCS),$(firstword $(subst :, ,$(e))))
+FUZZ_TARGETS = $(FUZZ_NAMES:%=decode_%) $(FUZZ_NAMES:%=roundtrip_%) \
+               explain file thrift page
+FUZZ_TIME  ?= 60
+FUZZ_RUNS  ?=
+FUZZ_DEPS   = clang libclang-rt-14-dev
+FUZZ_CORE   = $(CORE_SRC:src/%.c=$(FUZZ_BUILD)/core/%.o)
+FUZZ_HDRS   = $(HEADERS) tests/fuzz/fuzz.h
+
+fuzz-deps:
+	@sh tools/deps.sh $(BUILD_DEPS) $(FUZZ_DEPS)
+
+$(FUZZ_BUILD)/core/%.o: src/%.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(WARN) $(CODEC_DEFS) -c $< -o $@
+$(FUZZ_BUILD)/libpqcore.a: $(FUZZ_CORE)
+	rm -f $@
+	ar rcs $@ $^
+
+# One decode_ and one roundtrip_ target per encoding, from one source each.
+define fuzz_enc
+$(FUZZ_BUILD)/decode_$(1): tests/fuzz/fuzz_decode.c $(FUZZ_BUILD)/libpqcore.a $(FUZZ_HDRS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -DFUZZ_ENC=$(2) -Isrc -o $$@ $$< $(FUZZ_BUILD)/libpqcore.a -lm $(CODEC_LIBS)
+$(FUZZ_BUILD)/roundtrip_$(1): tests/fuzz/fuzz_roundtrip.c $(FUZZ_BUILD)/libpqcore.a $(FUZZ_HDRS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -DFUZZ_ENC=$(2) -Isrc -o $$@ $$< $(FUZZ_BUILD)/libpqcore.a -lm $(CODEC_LIBS)
+endef
+$(foreach e,$(FUZZ_ENCS),$(eval $(call fuzz_enc,$(firstword $(subst :, ,$(e))),$(lastword $(subst :, ,$(e))))))
+$(FUZZ_BUILD)/%: tests/fuzz/fuzz_%.c $(FUZZ_BUILD)/libpqcore.a $(FUZZ_HDRS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -Isrc -o $@ $< $(FUZZ_BUILD)/libpqcore.a -lm $(CODEC_LIBS)
+
+# The seed corpora: streams of every encoding, the spec's examples, and the
+# files of ../shared/parquet-testing (read in place, never copied here).
+$(FUZZ_BUILD)/seeds: tests/fuzz/seeds.c $(BUILD)/libpqcore.a $(FUZZ_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) -Isrc -o $@ $< $(BUILD)/libpqcore.a -lm $(CODEC_LIBS)
+
+fuzz-build: fuzz-deps $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/%) $(FUZZ_BUILD)/seeds
+	$(FUZZ_BUILD)/seeds $(FUZZ_BUILD)/corpus ../shared/parquet-testing
+
+fuzz: fuzz-build
+	sh tests/fuzz/run.sh $(FUZZ_BUILD) \
+	  $(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_TIME)) \
+	  $(if $(TARGETS),$(TARGETS),$(FUZZ_TARGETS))
+
 $(BUILD)/gen_bitpack: tools/gen_bitpack.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) -o $@ $<
@@ -140,4 +194,4 @@ test-asan:
 	LD_PRELOAD=$(ASAN_LIB) ASAN_OPTIONS=detect_leaks=1 tclsh tests/run.tcl build-asan
 
 clean:
-	rm -rf build build-asan $(EXT)
+	rm -rf build build-asan $(FUZZ_BUILD) $(EXT)

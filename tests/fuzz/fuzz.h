@@ -1,0 +1,121 @@
+/*
+** fuzz.h -- what the fuzz targets share: reading parameters from the
+** front of the input, so that the fuzzer explores them with the stream.
+*/
+#ifndef PQ_FUZZ_H
+#define PQ_FUZZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Decoding stops after this many values: a few bytes of RLE announce
+** billions, which is valid and would only make the fuzzer slow. */
+#define FUZZ_MAX_VALUES (1u << 20)
+
+/* Bytes taken from the front of the input; zeros once it runs out. */
+typedef struct fuzz_in {
+  const uint8_t *p;
+  size_t n;
+} fuzz_in;
+
+static inline uint8_t fz_byte(fuzz_in *in) {
+  if (!in->n) return 0;
+  in->n--;
+  return *in->p++;
+}
+static inline uint16_t fz_u16(fuzz_in *in) {
+  uint16_t a = fz_byte(in);
+  return (uint16_t)(a | (uint16_t)fz_byte(in) << 8);
+}
+
+/* The types a data page of encoding e may hold, as the core accepts them
+** (RLE and BIT_PACKED also take levels: INT32). */
+static inline pq_type fz_type(pq_encoding e, uint8_t pick) {
+  static const pq_type all[] = {PQ_BOOLEAN, PQ_INT32,  PQ_INT64,
+                                PQ_INT96,   PQ_FLOAT,  PQ_DOUBLE,
+                                PQ_BYTE_ARRAY, PQ_FIXED_LEN_BYTE_ARRAY};
+  pq_type ok[8];
+  int k = 0;
+  for (int i = 0; i < 8; i++) {
+    int yes = e == PQ_RLE ? (all[i] == PQ_BOOLEAN || all[i] == PQ_INT32)
+              : e == PQ_BIT_PACKED ? all[i] == PQ_INT32
+                                   : pq_encoding_supports(e, all[i]);
+    if (yes) ok[k++] = all[i];
+  }
+  return k ? ok[pick % k] : PQ_INT32;
+}
+
+/* Parameters of a stream from 6 bytes: the type, a count (or none), the
+** bit width, the length prefix, the bit order, FIXED_LEN_BYTE_ARRAY's
+** length, the delta block shape. */
+static inline void fz_params(fuzz_in *in, pq_encoding e, pq_params *p) {
+  pq_params_init(p);
+  p->encoding = e;
+  p->type = fz_type(e, fz_byte(in));
+  p->type_set = 1;
+  uint8_t flags = fz_byte(in);
+  uint16_t count = fz_u16(in);
+  if (flags & 1) p->count = count;
+  p->length_prefix = (flags >> 1) & 1;
+  p->lsb_first = (flags >> 2) & 1;
+  p->binary = (flags >> 3) & 1;
+  uint8_t w = fz_byte(in);
+  p->bit_width = p->type == PQ_BOOLEAN ? 1 : w % 33;
+  p->type_length = 1 + fz_byte(in) % 24;
+  if (e == PQ_DELTA_BINARY_PACKED || e == PQ_DELTA_LENGTH_BYTE_ARRAY ||
+      e == PQ_DELTA_BYTE_ARRAY) {
+    p->block_size = 128 * (1 + (flags >> 4) % 4);
+    p->miniblocks = 1 << ((flags >> 6) % 3);
+  }
+}
+
+/* Reads everything a file holds, as the SQL functions would: every page
+** of every chunk, every entry of every column, the rows as JSON, each
+** bounded so that a small input cannot ask for much. */
+static inline void fz_read_file(const uint8_t *buf, size_t len) {
+  pq_file *f;
+  pq_error err;
+  if (pq_file_open(&f, buf, len, &err) != PQ_OK) return;
+  const pq_file_meta *m = pq_file_metadata(f);
+  size_t limit = (size_t)64 << 20;
+  for (uint32_t g = 0; g < m->n_row_groups; g++) {
+    for (uint32_t c = 0; c < pq_file_leaf_count(f); c++) {
+      pq_page_reader *r;
+      if (pq_page_reader_open(&r, f, g, c, limit, &err) == PQ_OK) {
+        pq_page page;
+        int got;
+        while (pq_page_reader_next(r, &page, &got, &err) == PQ_OK && got) {
+          char opts[256];
+          pq_page_value_options(&page, pq_file_leaf(f, c)->elem->type, opts,
+                                sizeof opts);
+        }
+        pq_page_reader_free(r);
+      }
+      pq_column_reader *cr;
+      if (pq_column_reader_open(&cr, f, g, c, limit, &err) == PQ_OK) {
+        static uint8_t vals[256 * 64];
+        uint16_t rep[256], def[256];
+        size_t n, nv, total = 0;
+        const pq_schema_node *leaf = pq_file_leaf(f, c);
+        size_t vs = pq_value_size(leaf->elem->type, leaf->elem->type_length);
+        size_t max = vs && vs <= 64 ? 256 : 1;
+        if (vs <= sizeof vals)
+          while (pq_column_reader_read(cr, max, rep, def, vals, &n, &nv,
+                                       &err) == PQ_OK &&
+                 n && (total += n) < FUZZ_MAX_VALUES) {
+          }
+        pq_column_reader_free(cr);
+      }
+    }
+  }
+  pq_buf json;
+  pq_buf_init(&json);
+  pq_file_to_json(f, (size_t)4 << 20, &json, &err);
+  pq_buf_free(&json);
+  pq_file_free(f);
+}
+
+#endif

@@ -1,0 +1,79 @@
+/*
+** fuzz_explain.c -- the explainer on any input.  The first byte picks
+** what is explained: a stream of one of the encodings (its parameters
+** from the next bytes, fuzz.h, and for the dictionary encodings a PLAIN
+** dictionary of a 16-bit length), a page as stored (its context from the
+** next bytes), or a whole file.  Every row is made, and each must lie
+** inside the input.
+*/
+#include <stdlib.h>
+
+#include "fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void walk(pq_explainer *x, size_t len) {
+  pq_field f;
+  uint64_t rows = 0, last = 0;
+  int faults = 0;
+  while (pq_explainer_next(x, &f) && rows++ < 4000000) {
+    if (f.offset > len || f.length > len - f.offset) __builtin_trap();
+    if (faults) __builtin_trap(); /* a fault row is the last */
+    faults += f.fault;
+    (void)last;
+  }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  fuzz_in in = {data, size};
+  uint8_t mode = fz_byte(&in) % 12;
+  pq_explainer *x = NULL;
+  pq_error err;
+  const uint8_t *dict = NULL;
+  size_t dict_len = 0;
+  uint8_t *buf = NULL;
+  if (mode < 10) {
+    pq_params p;
+    fz_params(&in, (pq_encoding)mode, &p);
+    if (mode == PQ_PLAIN_DICTIONARY || mode == PQ_RLE_DICTIONARY) {
+      size_t want = fz_u16(&in);
+      if (want > in.n) want = in.n;
+      if (want) {
+        dict = in.p;
+        dict_len = want;
+        in.p += want;
+        in.n -= want;
+      }
+    }
+    buf = malloc(in.n ? in.n : 1);
+    if (!buf) return 0;
+    memcpy(buf, in.p, in.n);
+    if (pq_explainer_open(&x, &p, buf, in.n, dict, dict_len, &err) != PQ_OK)
+      x = NULL;
+  } else if (mode == 10) {
+    pq_page_context c;
+    pq_page_context_init(&c);
+    c.type_set = fz_byte(&in) & 1;
+    c.type = (pq_type)(fz_byte(&in) % 8);
+    c.type_length = 1 + fz_byte(&in) % 16;
+    c.max_def = fz_byte(&in) % 4;
+    c.max_rep = fz_byte(&in) % 3;
+    c.codec = (pq_codec)(fz_byte(&in) % PQ_CODEC_COUNT);
+    buf = malloc(in.n ? in.n : 1);
+    if (!buf) return 0;
+    memcpy(buf, in.p, in.n);
+    if (pq_explainer_open_page(&x, &c, buf, in.n, NULL, 0, &err) != PQ_OK)
+      x = NULL;
+  } else {
+    buf = malloc(in.n ? in.n : 1);
+    if (!buf) return 0;
+    memcpy(buf, in.p, in.n);
+    if (pq_explainer_open_file(&x, buf, in.n, &err) != PQ_OK) x = NULL;
+  }
+  if (x) {
+    walk(x, in.n);
+    pq_explainer_free(x);
+  }
+  free(buf);
+  return 0;
+}

@@ -1,0 +1,18 @@
+/*
+** fuzz_file.c -- the file reader on any input taken as a whole file:
+** footer, schema, pages, levels, values, rows (fuzz.h, fz_read_file).
+*/
+#include <stdlib.h>
+
+#include "fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  uint8_t *buf = malloc(size ? size : 1);
+  if (!buf) return 0;
+  memcpy(buf, data, size);
+  fz_read_file(buf, size);
+  free(buf);
+  return 0;
+}

@@ -1,0 +1,257 @@
+/*
+** seeds.c DIR [PARQUET_TESTING] -- writes the fuzz targets' seed corpora
+** into DIR/<target>/: streams of every encoding made by the encoders
+** (with the parameter bytes fuzz.h reads in front), the spec's worked
+** examples, and from the files of parquet-testing (when given) whole
+** files, footers and column chunks.
+*/
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "fuzz.h"
+
+static const char *dir;
+static int nseeds;
+
+static void put(const char *target, const char *name, const uint8_t *a,
+                size_t na, const uint8_t *b, size_t nb) {
+  char path[2048];
+  snprintf(path, sizeof path, "%s/%s", dir, target);
+  mkdir(path, 0777);
+  snprintf(path, sizeof path, "%s/%s/%s", dir, target, name);
+  FILE *f = fopen(path, "wb");
+  if (!f) return;
+  if (na) fwrite(a, 1, na, f);
+  if (nb) fwrite(b, 1, nb, f);
+  fclose(f);
+  nseeds++;
+}
+
+static const char *const enc_names[] = {
+    "plain", "group_var_int", "plain_dictionary", "rle", "bit_packed",
+    "delta_binary_packed", "delta_length_byte_array", "delta_byte_array",
+    "rle_dictionary", "byte_stream_split"};
+
+static uint64_t rng = 12345;
+static uint64_t rnd(void) {
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return rng;
+}
+
+/* Seeds of encoding e: values of each type it takes, encoded. */
+static void stream_seeds(int e) {
+  for (uint8_t pick = 0; pick < 8; pick++) {
+    pq_params p;
+    pq_params_init(&p);
+    p.encoding = (pq_encoding)e;
+    p.type = fz_type((pq_encoding)e, pick);
+    p.type_set = 1;
+    p.type_length = 4;
+    int w = p.type == PQ_BOOLEAN ? 1 : 7;
+    if (e == PQ_RLE || e == PQ_BIT_PACKED) p.bit_width = w;
+    if (e == PQ_RLE && p.type == PQ_BOOLEAN) p.length_prefix = 1;
+    size_t n = 1 + rnd() % 300;
+    size_t vs = pq_value_size(p.type, p.type_length);
+    uint8_t *v = calloc(n, vs + 1);
+    uint8_t heap[300 * 8];
+    for (size_t i = 0; i < n; i++) {
+      uint8_t *o = v + i * vs;
+      if (p.type == PQ_BYTE_ARRAY) {
+        pq_bytes b = {heap + 8 * i, rnd() % 8};
+        for (size_t k = 0; k < 8; k++) heap[8 * i + k] = (uint8_t)('a' + rnd() % 3);
+        memcpy(o, &b, sizeof b);
+      } else if (p.type == PQ_BOOLEAN) {
+        *o = rnd() % 2;
+      } else {
+        for (size_t k = 0; k < vs; k++) o[k] = (uint8_t)(rnd() % 4);
+        if (p.type == PQ_INT32 && (e == PQ_RLE || e == PQ_BIT_PACKED)) {
+          uint32_t x = (uint32_t)(rnd() % (1u << w));
+          memcpy(o, &x, 4);
+        }
+      }
+    }
+    pq_encoder *en;
+    pq_error err;
+    pq_buf out, dict;
+    pq_buf_init(&out);
+    pq_buf_init(&dict);
+    if (pq_encoder_open(&en, &p, &err) == PQ_OK) {
+      if (pq_encoder_put(en, v, n, &err) == PQ_OK &&
+          pq_encoder_finish(en, &out, &dict, &err) == PQ_OK) {
+        /* The parameter bytes of fuzz.h: type pick, flags (a count and the
+        ** length prefix), the count, the bit width, the length less 1. */
+        uint8_t pre[8] = {pick, (uint8_t)(1 | (p.length_prefix == 1) << 1),
+                          (uint8_t)n, (uint8_t)(n >> 8), (uint8_t)w, 3, 0, 0};
+        size_t np = 6;
+        if (e == PQ_PLAIN_DICTIONARY || e == PQ_RLE_DICTIONARY) {
+          pre[6] = (uint8_t)dict.len;
+          pre[7] = (uint8_t)(dict.len >> 8);
+          np = 8;
+          pq_buf_append(&dict, out.data, out.len);
+        } else {
+          pq_buf_free(&dict);
+          pq_buf_move(&dict, &out);
+        }
+        char target[64], name[64];
+        snprintf(name, sizeof name, "enc-%s-%s", enc_names[e],
+                 pq_type_name(p.type));
+        snprintf(target, sizeof target, "decode_%s", enc_names[e]);
+        put(target, name, pre, np, dict.data, dict.len);
+        uint8_t epre[9];
+        epre[0] = (uint8_t)e;
+        memcpy(epre + 1, pre, np);
+        put("explain", name, epre, np + 1, dict.data, dict.len);
+      }
+      pq_encoder_free(en);
+    }
+    pq_buf_free(&out);
+    pq_buf_free(&dict);
+    free(v);
+  }
+  /* Round trips start from raw values: the type pick, flags, count, bit
+  ** width, length, then bytes. */
+  uint8_t raw[64 + 6] = {0, 0, 0, 0, 7, 3};
+  for (size_t i = 6; i < sizeof raw; i++) raw[i] = (uint8_t)rnd();
+  char target[64];
+  snprintf(target, sizeof target, "roundtrip_%s", enc_names[e]);
+  for (uint8_t pick = 0; pick < 8; pick++) {
+    raw[0] = pick;
+    char name[32];
+    snprintf(name, sizeof name, "raw-%d", pick);
+    put(target, name, raw, sizeof raw, NULL, 0);
+  }
+}
+
+/* The spec's worked examples, with the parameter bytes in front. */
+static void spec_seeds(void) {
+  static const struct {
+    int e;
+    uint8_t pick, w;
+    const char *hex;
+  } ex[] = {
+      {PQ_DELTA_BINARY_PACKED, 1, 0, "800104050e020000000000"},
+      {PQ_DELTA_BINARY_PACKED, 1, 0, "0801080e0302c03f"},
+      {PQ_RLE, 1, 3, "0388c6fa"},
+      {PQ_BIT_PACKED, 0, 3, "053977"},
+      {PQ_DELTA_LENGTH_BYTE_ARRAY, 0, 0,
+       "8001040408050202000000000048656c6c6f576f726c64466f6f626172414243444546"},
+      {PQ_BYTE_STREAM_SPLIT, 0, 0, "aa00a3bb11b4cc22c5dd33d6"},
+      {PQ_GROUP_VAR_INT, 0, 0, "2dffffffffffffffffffff"},
+  };
+  for (size_t i = 0; i < sizeof ex / sizeof ex[0]; i++) {
+    uint8_t buf[256];
+    size_t n = 0;
+    buf[n++] = ex[i].pick;
+    buf[n++] = 0;
+    buf[n++] = 0;
+    buf[n++] = 0;
+    buf[n++] = ex[i].w;
+    buf[n++] = 3;
+    for (const char *h = ex[i].hex; h[0] && h[1]; h += 2) {
+      unsigned x;
+      sscanf(h, "%2x", &x);
+      buf[n++] = (uint8_t)x;
+    }
+    char target[64], name[32];
+    snprintf(target, sizeof target, "decode_%s", enc_names[ex[i].e]);
+    snprintf(name, sizeof name, "spec-%zu", i);
+    put(target, name, buf, n, NULL, 0);
+    uint8_t e = (uint8_t)ex[i].e;
+    put("explain", name, &e, 1, buf, n);
+  }
+}
+
+static uint8_t *slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  uint8_t *p = n > 0 ? malloc((size_t)n) : NULL;
+  if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
+    free(p);
+    p = NULL;
+  }
+  fclose(f);
+  *len = p ? (size_t)n : 0;
+  return p;
+}
+
+/* Files of a folder of parquet-testing: whole (file, explain), the footer
+** (thrift), the first chunk's pages (page, explain as pages). */
+static void file_seeds(const char *folder) {
+  DIR *d = opendir(folder);
+  if (!d) return;
+  struct dirent *ent;
+  while ((ent = readdir(d)) != NULL) {
+    size_t nl = strlen(ent->d_name);
+    if (nl < 8 || strcmp(ent->d_name + nl - 8, ".parquet") != 0) continue;
+    char path[2048];
+    snprintf(path, sizeof path, "%s/%s", folder, ent->d_name);
+    size_t len;
+    uint8_t *buf = slurp(path, &len);
+    if (!buf || len > (1u << 20) || len < 12) {
+      free(buf);
+      continue;
+    }
+    put("file", ent->d_name, buf, len, NULL, 0);
+    uint8_t mode = 11;
+    put("explain", ent->d_name, &mode, 1, buf, len);
+    uint32_t flen = (uint32_t)pq_load32(buf + len - 8);
+    if (flen <= len - 12)
+      put("thrift", ent->d_name, buf + len - 8 - flen, flen, NULL, 0);
+    pq_file *f;
+    pq_error err;
+    if (pq_file_open(&f, buf, len, &err) == PQ_OK) {
+      const pq_file_meta *m = pq_file_metadata(f);
+      if (m->n_row_groups && m->row_groups[0].n_columns) {
+        const pq_column_meta *c = &m->row_groups[0].columns[0].meta;
+        int64_t at = c->dictionary_page_offset > 0 &&
+                             c->dictionary_page_offset < c->data_page_offset
+                         ? c->dictionary_page_offset
+                         : c->data_page_offset;
+        int64_t n = c->total_compressed_size;
+        if (at >= 4 && n > 0 && (uint64_t)at + (uint64_t)n <= len) {
+          const pq_schema_node *leaf = pq_file_leaf(f, 0);
+          uint8_t pre[5] = {(uint8_t)c->type, (uint8_t)c->codec,
+                            (uint8_t)(leaf->max_def > 0),
+                            (uint8_t)c->num_values,
+                            (uint8_t)(c->num_values >> 8)};
+          put("page", ent->d_name, pre, 5, buf + at, (size_t)n);
+          uint8_t epre[7] = {10, 1, (uint8_t)c->type, 3,
+                             (uint8_t)leaf->max_def, (uint8_t)leaf->max_rep,
+                             (uint8_t)c->codec};
+          put("explain", ent->d_name, epre, 7, buf + at, (size_t)n);
+        }
+      }
+      pq_file_free(f);
+    }
+    free(buf);
+  }
+  closedir(d);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: seeds DIR [PARQUET_TESTING]\n");
+    return 2;
+  }
+  dir = argv[1];
+  mkdir(dir, 0777);
+  for (int e = 0; e < 10; e++) stream_seeds(e);
+  spec_seeds();
+  if (argc > 2) {
+    char sub[2048];
+    snprintf(sub, sizeof sub, "%s/data", argv[2]);
+    file_seeds(sub);
+    snprintf(sub, sizeof sub, "%s/bad_data", argv[2]);
+    file_seeds(sub);
+  }
+  printf("%d seeds in %s\n", nseeds, dir);
+  return 0;
+}
