@@ -13,81 +13,311 @@
 
 static const char DBA[] = "DELTA_BYTE_ARRAY";
 
+/* Lengths are decoded DBA_BATCH at a time.  A batch of values is built at
+** once in an arena sized for it; a read of BYTE_ARRAY values is one batch
+** of at most DBA_READ values, which live in the arena until the next read
+** (it stays small).  A batch stops early (after at least one value) when
+** its values would take more than ARENA_MAX bytes. */
+#define DBA_BATCH 1024
+#define DBA_READ 256
+#define ARENA_MAX ((size_t)1 << 20)
+/* Bytes the copies below may write past a value's end, or read past what
+** they need. */
+#define SLACK 64
+
 typedef struct dba_dec {
   pq_decoder base;
   pq_delta_reader prefixes, suffixes;
   size_t data;  /* offset of the next suffix's bytes */
-  pq_buf prev;  /* the previous value */
-  pq_buf arena; /* BYTE_ARRAY: the values of the last batch */
-  int32_t pre[256], suf[256];
-  pq_bytes sfx[256];
-  size_t ends[256]; /* end of each value in the arena */
+  pq_buf prev;  /* the previous value, with SLACK bytes of room after it */
+  pq_buf arena; /* the values of the last batch, and SLACK */
+  int32_t pre[DBA_BATCH], suf[DBA_BATCH];
+  size_t at, have; /* pre/suf[at..have) are decoded, not yet used */
 } dba_dec;
 
-int pq_dba_rebuild(pq_buf *prev, int32_t prefix, pq_bytes suffix,
-                   uint64_t index, int32_t fixed_len, pq_error *err) {
-  if (prefix < 0 || (uint64_t)prefix > prev->len) {
+/* The checks of value `index` (prefix length, and for FIXED_LEN_BYTE_ARRAY
+** its length) against the previous value's length. */
+static int dba_check(size_t prev_len, int32_t prefix, size_t suffix_len,
+                     uint64_t index, int32_t fixed_len, pq_error *err) {
+  if (prefix < 0 || (uint64_t)prefix > prev_len) {
     return pq_fail(
         err, PQ_CORRUPT, DBA, "value %llu: prefix length %d %s",
         (unsigned long long)index, prefix,
         prefix < 0 ? "is negative" : "is longer than the previous value");
   }
-  size_t vlen = (size_t)prefix + suffix.len;
+  size_t vlen = (size_t)prefix + suffix_len;
   if (fixed_len >= 0 && vlen != (size_t)fixed_len) {
     return pq_fail(err, PQ_CORRUPT, DBA,
                    "value %llu is %zu bytes, FIXED_LEN_BYTE_ARRAY(%d) "
                    "values are %d",
                    (unsigned long long)index, vlen, fixed_len, fixed_len);
   }
+  return PQ_OK;
+}
+
+int pq_dba_rebuild(pq_buf *prev, int32_t prefix, pq_bytes suffix,
+                   uint64_t index, int32_t fixed_len, pq_error *err) {
+  int rc = dba_check(prev->len, prefix, suffix.len, index, fixed_len, err);
+  if (rc) return rc;
   prev->len = (size_t)prefix;
   pq_buf_append(prev, suffix.ptr, suffix.len);
   return prev->oom ? pq_nomem(err, DBA) : PQ_OK;
 }
 
-/* Decodes values first .. first+m-1 into fixed (FIXED_LEN_BYTE_ARRAY) or o
-** (BYTE_ARRAY, pointing into the arena). */
-static int dba_batch(dba_dec *s, uint64_t first, uint8_t *fixed, pq_bytes *o,
-                     size_t m, pq_error *err) {
-  pq_decoder *d = &s->base;
-  size_t got1, got2;
-  int rc = pq_delta_reader_read(&s->prefixes, s->pre, m, &got1, err);
-  if (rc == PQ_OK)
-    rc = pq_delta_reader_read(&s->suffixes, s->suf, m, &got2, err);
-  if (rc) return rc;
-  if (got1 != m || got2 != m) {
-    return pq_fail(err, PQ_CORRUPT, DBA,
-                   "value %llu: the %s lengths end before the %s lengths",
-                   (unsigned long long)(first + (got1 < got2 ? got1 : got2)),
-                   got1 < got2 ? "prefix" : "suffix",
-                   got1 < got2 ? "suffix" : "prefix");
+/* Copies n bytes in blocks of 16: it may read up to 16 bytes past src + n
+** and write as many past dst + n.  dst may begin inside [src, src + n)
+** only where dst >= src (each block is loaded before it is stored, and the
+** bytes a block needs were there before the copy began). */
+static inline void copy_blocks(uint8_t *dst, const uint8_t *src, size_t n) {
+  for (size_t i = 0; i < n; i += 16) {
+    uint8_t t[16];
+    memcpy(t, src + i, 16);
+    memcpy(dst + i, t, 16);
   }
-  int32_t tl = d->p.type_length;
+}
+
+/* Builds m checked values into v, back to back: each is the first pre[i]
+** bytes of the one before it (the first's is `from`, with SLACK bytes of
+** room after it) and then suf[i] bytes from src.  Sets out to them when
+** it is not NULL; returns where the last begins.  With wide, the input
+** has SLACK bytes after the last suffix and the copies go in blocks. */
+static const uint8_t *build(const int32_t *pre, const int32_t *suf, size_t m,
+                            const uint8_t *src, const uint8_t *from,
+                            uint8_t *v, pq_bytes *out, int wide) {
   for (size_t i = 0; i < m; i++) {
-    /* Value by value, so that the first bad value is the one reported. */
-    rc = pq_slice_lengths(d->buf, d->len, &s->data, s->suf + i, 1, s->sfx + i,
-                          first + i, DBA, err);
-    if (rc == PQ_OK) {
-      rc = pq_dba_rebuild(&s->prev, s->pre[i], s->sfx[i], first + i,
-                          fixed ? tl : -1, err);
-    }
-    if (rc) return rc;
-    size_t vlen = s->prev.len;
-    if (fixed) {
-      memcpy(fixed + i * (size_t)tl, s->prev.data, vlen);
+    size_t p = (size_t)pre[i], l = (size_t)suf[i];
+    if (PQ_LIKELY(wide)) {
+      copy_blocks(v, from, p);
+      copy_blocks(v + p, src, l);
     } else {
-      pq_buf_append(&s->arena, s->prev.data, vlen);
-      s->ends[i] = s->arena.len;
+      if (p) memcpy(v, from, p);
+      if (l) memcpy(v + p, src, l);
     }
-  }
-  if (!fixed) {
-    if (s->arena.oom) return pq_nomem(err, DBA);
-    size_t start = 0;
-    for (size_t i = 0; i < m; i++) {
-      o[i].ptr = s->arena.data + start;
-      o[i].len = s->ends[i] - start;
-      start = s->ends[i];
+    if (out) {
+      out[i].ptr = v;
+      out[i].len = p + l;
     }
+    from = v;
+    v += p + l;
+    src += l;
   }
+  return from;
+}
+
+#if (defined(__x86_64__) || defined(__i386__)) && \
+    (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define DBA_AVX2 1
+
+/* The same for wide input that has 64 bytes before the first suffix too.
+** The previous value's first 64 bytes stay in two registers: a value of
+** up to 64 bytes is them with the bytes from its prefix length on
+** replaced by the suffix, loaded from 64 - p bytes before it (a blend
+** under a mask slid along a ramp), and stored whole; nothing is loaded
+** back from the values just stored.  Longer values are copied in blocks
+** and the registers reloaded. */
+__attribute__((target("avx2"))) static const uint8_t *build_avx2(
+    const int32_t *pre, const int32_t *suf, size_t m, const uint8_t *src,
+    const uint8_t *from, uint8_t *v, pq_bytes *out) {
+  /* Byte j of a mask loaded at ramp + 64 - p is set when j >= p. */
+  static const uint8_t ramp[128] = {
+      0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+      0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+      0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+      0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+      0,    0,    0,    0,    0,    0,    0,    0,    0,    0,    0,
+      0,    0,    0,    0,    0,    0,    0,    0,    0,    0xff, 0xff,
+      0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+      0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+      0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+      0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+      0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+      0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+  __m256i a = _mm256_loadu_si256((const __m256i *)from);
+  __m256i b = _mm256_loadu_si256((const __m256i *)(from + 32));
+  for (size_t i = 0; i < m; i++) {
+    size_t p = (size_t)pre[i], l = (size_t)suf[i], n = p + l;
+    if (PQ_LIKELY(n <= 64)) {
+      const uint8_t *s0 = src - p;
+      a = _mm256_blendv_epi8(
+          a, _mm256_loadu_si256((const __m256i *)s0),
+          _mm256_loadu_si256((const __m256i *)(ramp + 64 - p)));
+      b = _mm256_blendv_epi8(
+          b, _mm256_loadu_si256((const __m256i *)(s0 + 32)),
+          _mm256_loadu_si256((const __m256i *)(ramp + 96 - p)));
+      _mm256_storeu_si256((__m256i *)v, a);
+      _mm256_storeu_si256((__m256i *)(v + 32), b);
+    } else {
+      copy_blocks(v, from, p);
+      copy_blocks(v + p, src, l);
+      a = _mm256_loadu_si256((const __m256i *)v);
+      b = _mm256_loadu_si256((const __m256i *)(v + 32));
+    }
+    if (out) {
+      out[i].ptr = v;
+      out[i].len = n;
+    }
+    from = v;
+    v += n;
+    src += l;
+  }
+  return from;
+}
+
+/* The checks of dba_batch for m values at once, 8 a step: none of the
+** lengths negative, each prefix within the value before it (the lengths
+** of value i-1 are loaded one slot back), every value of length tl when
+** tl >= 0.  Returns 0 when one fails; else the suffixes' total in *sum
+** and the values' in *total. */
+__attribute__((target("avx2"))) static int check_avx2(
+    const int32_t *pre, const int32_t *suf, size_t m, size_t prev_len,
+    int32_t tl, uint64_t *sum, uint64_t *total) {
+  if (pre[0] < 0 || suf[0] < 0 || (uint64_t)pre[0] > prev_len ||
+      (tl >= 0 && pre[0] + suf[0] != tl)) {
+    return 0;
+  }
+  uint64_t s1 = (uint64_t)suf[0], s2 = (uint64_t)suf[0] + (uint64_t)pre[0];
+  const __m256i fixed = _mm256_set1_epi32(tl);
+  __m256i bad = _mm256_setzero_si256(), acc1 = bad, acc2 = bad;
+  size_t i = 1;
+  for (; i + 8 <= m; i += 8) {
+    __m256i p = _mm256_loadu_si256((const __m256i *)(pre + i));
+    __m256i l = _mm256_loadu_si256((const __m256i *)(suf + i));
+    __m256i before =
+        _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(pre + i - 1)),
+                         _mm256_loadu_si256((const __m256i *)(suf + i - 1)));
+    __m256i n = _mm256_add_epi32(p, l);
+    bad = _mm256_or_si256(bad, _mm256_or_si256(p, l));
+    bad = _mm256_or_si256(bad, _mm256_cmpgt_epi32(p, before));
+    if (tl >= 0) {
+      bad = _mm256_or_si256(
+          bad, _mm256_xor_si256(_mm256_cmpeq_epi32(n, fixed),
+                                _mm256_set1_epi32(-1)));
+    }
+    acc1 = _mm256_add_epi64(
+        acc1, _mm256_add_epi64(
+                  _mm256_cvtepu32_epi64(_mm256_castsi256_si128(l)),
+                  _mm256_cvtepu32_epi64(_mm256_extracti128_si256(l, 1))));
+    acc2 = _mm256_add_epi64(
+        acc2, _mm256_add_epi64(
+                  _mm256_cvtepu32_epi64(_mm256_castsi256_si128(n)),
+                  _mm256_cvtepu32_epi64(_mm256_extracti128_si256(n, 1))));
+  }
+  /* Lengths below 2^31 sum below 2^32 in a lane: a set sign bit in bad
+  ** is a negative length or a failed comparison. */
+  if (_mm256_movemask_ps(_mm256_castsi256_ps(bad))) return 0;
+  uint64_t t1[4], t2[4];
+  _mm256_storeu_si256((__m256i *)t1, acc1);
+  _mm256_storeu_si256((__m256i *)t2, acc2);
+  s1 += t1[0] + t1[1] + t1[2] + t1[3];
+  s2 += t2[0] + t2[1] + t2[2] + t2[3];
+  for (; i < m; i++) {
+    int32_t p = pre[i], l = suf[i];
+    if (p < 0 || l < 0 || (int64_t)p > (int64_t)pre[i - 1] + suf[i - 1] ||
+        (tl >= 0 && p + l != tl)) {
+      return 0;
+    }
+    s1 += (uint64_t)l;
+    s2 += (uint64_t)p + (uint64_t)l;
+  }
+  *sum = s1;
+  *total = s2;
+  return 1;
+}
+#endif
+
+/* Decodes values first .. first+m-1, or the first *done of them, into the
+** arena and points out at them when it is not NULL.  Every value is
+** checked before any is built: suffix lengths against the bytes, prefix
+** lengths against the previous value, in value order so that the first
+** bad value is the one reported. */
+static int dba_batch(dba_dec *s, uint64_t first, pq_bytes *out, size_t m,
+                     size_t *done, pq_error *err) {
+  pq_decoder *d = &s->base;
+  *done = 0;
+  if (s->at == s->have) {
+    size_t want = m < DBA_BATCH ? m : DBA_BATCH, got1, got2;
+    uint64_t left = s->prefixes.total - s->prefixes.yielded;
+    if (want < DBA_BATCH && left > want) {
+      want = left < DBA_BATCH ? (size_t)left : DBA_BATCH;
+    }
+    int rc = pq_delta_reader_read(&s->prefixes, s->pre, want, &got1, err);
+    if (rc == PQ_OK)
+      rc = pq_delta_reader_read(&s->suffixes, s->suf, want, &got2, err);
+    if (rc) return rc;
+    if (got1 != want || got2 != want) {
+      return pq_fail(err, PQ_CORRUPT, DBA,
+                     "value %llu: the %s lengths end before the %s lengths",
+                     (unsigned long long)(first + (got1 < got2 ? got1 : got2)),
+                     got1 < got2 ? "prefix" : "suffix",
+                     got1 < got2 ? "suffix" : "prefix");
+    }
+    s->at = 0;
+    s->have = want;
+  }
+  if (m > s->have - s->at) m = s->have - s->at;
+  int32_t tl = d->p.type == PQ_FIXED_LEN_BYTE_ARRAY ? d->p.type_length : -1;
+  const int32_t *pre = s->pre + s->at, *suf = s->suf + s->at;
+  /* The checks, and the bytes the values take: all at once when they hold
+  ** and the values fit the arena, else value by value to find the first
+  ** bad value or where to stop. */
+  size_t prev_len = s->prev.len, data = s->data, total = 0, i = 0;
+#ifdef DBA_AVX2
+  uint64_t sum1, sum2;
+  if ((s->prefixes.cpu & PQ_CPU_AVX2) &&
+      check_avx2(pre, suf, m, prev_len, tl, &sum1, &sum2) &&
+      sum1 <= d->len - data && sum2 <= ARENA_MAX) {
+    data += (size_t)sum1;
+    total = (size_t)sum2;
+    prev_len = (size_t)pre[m - 1] + (size_t)suf[m - 1];
+    i = m;
+  }
+#endif
+  for (; i < m; i++) {
+    int32_t l = suf[i];
+    if (PQ_UNLIKELY(l < 0 || (uint64_t)l > d->len - data)) {
+      size_t at = data;
+      pq_bytes v;
+      return pq_slice_lengths(d->buf, d->len, &at, suf + i, 1, &v, first + i,
+                              DBA, err);
+    }
+    int32_t p = pre[i];
+    if (PQ_UNLIKELY(p < 0 || (uint64_t)p > prev_len ||
+                    (tl >= 0 && (size_t)p + (size_t)l != (size_t)tl))) {
+      return dba_check(prev_len, p, (size_t)l, first + i, tl, err);
+    }
+    size_t vlen = (size_t)p + (size_t)l;
+    if (PQ_UNLIKELY(vlen > ARENA_MAX - total) && i > 0) break;
+    data += (size_t)l;
+    prev_len = vlen;
+    total += vlen;
+  }
+  m = i; /* at least 1 */
+  /* The values. */
+  s->arena.len = 0;
+  if (pq_buf_reserve(&s->arena, total + SLACK)) return pq_nomem(err, DBA);
+  const uint8_t *src = d->buf + s->data, *from;
+  /* Suffixes may be read in blocks when the input has SLACK bytes more
+  ** after the last of them; the AVX2 form also reads up to 64 bytes before
+  ** a suffix. */
+  int wide = d->len - data >= SLACK;
+#ifdef DBA_AVX2
+  if (wide && s->data >= 64 && (s->prefixes.cpu & PQ_CPU_AVX2)) {
+    from = build_avx2(pre, suf, m, src, s->prev.data, s->arena.data, out);
+  } else
+#endif
+  {
+    from = build(pre, suf, m, src, s->prev.data, s->arena.data, out, wide);
+  }
+  s->arena.len = total;
+  s->data = data;
+  s->at += m;
+  *done = m;
+  /* The last value, for the next batch. */
+  s->prev.len = 0;
+  if (pq_buf_reserve(&s->prev, prev_len + SLACK)) return pq_nomem(err, DBA);
+  if (prev_len) memcpy(s->prev.data, from, prev_len);
+  s->prev.len = prev_len;
   return PQ_OK;
 }
 
@@ -95,24 +325,24 @@ static int dba_read(pq_decoder *d, void *out, size_t max, size_t *n,
                     pq_error *err) {
   dba_dec *s = (dba_dec *)d;
   int fixed = d->p.type == PQ_FIXED_LEN_BYTE_ARRAY;
-  uint64_t left = s->prefixes.total - s->prefixes.yielded;
+  uint64_t left = s->prefixes.total - s->prefixes.yielded + (s->have - s->at);
   if (max > left) max = (size_t)left;
-  /* BYTE_ARRAY values live in the arena until the next read: one batch per
-  ** read, so that growing the arena never moves values already handed
-  ** out. */
-  if (!fixed && max > 256) max = 256;
-  s->arena.len = 0;
+  if (!fixed && max > DBA_READ) max = DBA_READ;
   size_t k = 0;
   while (k < max) {
-    size_t m = max - k < 256 ? max - k : 256;
-    int rc =
-        dba_batch(s, d->done + k,
-                  fixed ? (uint8_t *)out + k * (size_t)d->p.type_length : NULL,
-                  fixed ? NULL : (pq_bytes *)out + k, m, err);
+    size_t m;
+    int rc = dba_batch(s, d->done + k, fixed ? NULL : (pq_bytes *)out + k,
+                       max - k, &m, err);
     if (rc) {
       *n = k;
       return rc;
     }
+    if (!fixed) { /* the values live in the arena until the next read */
+      k += m;
+      break;
+    }
+    memcpy((uint8_t *)out + k * (size_t)d->p.type_length, s->arena.data,
+           m * (size_t)d->p.type_length);
     k += m;
   }
   *n = k;
@@ -132,6 +362,8 @@ int pq_dba_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
   *out = &s->base;
   s->base.read = dba_read;
   s->base.destroy = dba_destroy;
+  /* The "previous value" of the first, empty, with its room for blocks. */
+  if (pq_buf_reserve(&s->prev, SLACK)) return pq_nomem(err, DBA);
   size_t a, b;
   int rc = pq_delta_reader_init(&s->prefixes, buf, len, 0, 1,
                                 "DELTA_BYTE_ARRAY: prefix lengths", err);
