@@ -524,7 +524,7 @@ int pq_delta_writer_init(pq_delta_writer *w, const pq_params *p, int is32,
   memset(w, 0, sizeof *w);
   uint64_t bs = p->block_size < 0 ? 128 : (uint64_t)p->block_size;
   uint64_t mb = p->miniblocks < 0 ? 4 : (uint64_t)p->miniblocks;
-  if (bs % 8 != 0 || bs > (1u << 20)) {
+  if (bs == 0 || bs % 8 != 0 || bs > (1u << 20)) {
     return pq_fail(err, PQ_MISUSE, label,
                    "block_size %llu is not a multiple of 128 (or of 8, to "
                    "reproduce the spec's examples) up to 1048576",
@@ -540,25 +540,17 @@ int pq_delta_writer_init(pq_delta_writer *w, const pq_params *p, int is32,
   w->block_size = bs;
   w->mb_count = mb;
   w->mb_values = bs / mb;
+  w->cpu = pq_cpu();
   w->block = malloc((size_t)bs * sizeof *w->block);
   if (!w->block) return pq_nomem(err, label);
   return PQ_OK;
 }
 
-/* Packs n (a multiple of 8) values of width bw LSB first. */
-static void pack_values(pq_buf *b, const uint64_t *v, uint64_t n, int bw) {
-  if (bw == 0 || pq_buf_reserve(b, (size_t)(n * (uint64_t)bw / 8))) return;
-  uint8_t *o = b->data + b->len;
+/* Packs n (a multiple of 8) values of width bw LSB first at o. */
+static void pack_values(uint8_t *o, const uint64_t *v, uint64_t n, int bw) {
+  if (bw == 0) return;
   uint64_t i = 0;
-  for (; i + 32 <= n; i += 32, o += 4 * bw) {
-    if (bw <= 32) {
-      uint32_t t[32];
-      for (int j = 0; j < 32; j++) t[j] = (uint32_t)v[i + j];
-      pq_pack32(bw, t, o);
-    } else {
-      pq_pack64(bw, v + i, o);
-    }
-  }
+  for (; i + 32 <= n; i += 32, o += 4 * bw) pq_pack64(bw, v + i, o);
   /* A tail of 8, 16 or 24 values: bit by bit into whole bytes. */
   uint64_t acc = 0;
   int bits = 0;
@@ -578,34 +570,134 @@ static void pack_values(pq_buf *b, const uint64_t *v, uint64_t n, int bw) {
       }
     }
   }
-  b->len += (size_t)(n * (uint64_t)bw / 8);
 }
+
+/* The least of n signed deltas. */
+static int64_t block_min(const int64_t *d, uint64_t n) {
+  int64_t m0 = d[0], m1 = d[0], m2 = d[0], m3 = d[0];
+  uint64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    m0 = d[i] < m0 ? d[i] : m0;
+    m1 = d[i + 1] < m1 ? d[i + 1] : m1;
+    m2 = d[i + 2] < m2 ? d[i + 2] : m2;
+    m3 = d[i + 3] < m3 ? d[i + 3] : m3;
+  }
+  for (; i < n; i++) m0 = d[i] < m0 ? d[i] : m0;
+  m0 = m1 < m0 ? m1 : m0;
+  m2 = m3 < m2 ? m3 : m2;
+  return m2 < m0 ? m2 : m0;
+}
+
+/* Makes n deltas relative to min (in place, masked to the stream's width)
+** and returns their OR. */
+static uint64_t block_relative(uint64_t *d, uint64_t n, uint64_t min,
+                               uint64_t mask) {
+  uint64_t o0 = 0, o1 = 0;
+  uint64_t i = 0;
+  for (; i + 2 <= n; i += 2) {
+    d[i] = (d[i] - min) & mask;
+    d[i + 1] = (d[i + 1] - min) & mask;
+    o0 |= d[i];
+    o1 |= d[i + 1];
+  }
+  for (; i < n; i++) {
+    d[i] = (d[i] - min) & mask;
+    o0 |= d[i];
+  }
+  return o0 | o1;
+}
+
+#ifdef DELTA_AVX2
+PQ_AVX2 static int64_t block_min_avx2(const int64_t *d, uint64_t n) {
+  __m256i m = _mm256_set1_epi64x(d[0]);
+  uint64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(d + i));
+    m = _mm256_blendv_epi8(m, x, _mm256_cmpgt_epi64(m, x));
+  }
+  int64_t t[4];
+  _mm256_storeu_si256((__m256i *)t, m);
+  int64_t r = t[0];
+  for (int k = 1; k < 4; k++) r = t[k] < r ? t[k] : r;
+  for (; i < n; i++) r = d[i] < r ? d[i] : r;
+  return r;
+}
+
+PQ_AVX2 static uint64_t block_relative_avx2(uint64_t *d, uint64_t n,
+                                            uint64_t min, uint64_t mask) {
+  const __m256i mn = _mm256_set1_epi64x((long long)min);
+  const __m256i mk = _mm256_set1_epi64x((long long)mask);
+  __m256i o = _mm256_setzero_si256();
+  uint64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    __m256i x = _mm256_and_si256(
+        _mm256_sub_epi64(_mm256_loadu_si256((const __m256i *)(d + i)), mn),
+        mk);
+    _mm256_storeu_si256((__m256i *)(d + i), x);
+    o = _mm256_or_si256(o, x);
+  }
+  uint64_t t[4];
+  _mm256_storeu_si256((__m256i *)t, o);
+  uint64_t r = t[0] | t[1] | t[2] | t[3];
+  for (; i < n; i++) {
+    d[i] = (d[i] - min) & mask;
+    r |= d[i];
+  }
+  return r;
+}
+#endif
 
 static void delta_flush_block(pq_delta_writer *w) {
   uint64_t n = w->nblock;
   if (n == 0) return;
   uint64_t *d = w->block;
-  int64_t min = (int64_t)d[0];
-  for (uint64_t i = 1; i < n; i++) {
-    if ((int64_t)d[i] < min) min = (int64_t)d[i];
+  int avx2 = 0;
+#ifdef DELTA_AVX2
+  avx2 = (w->cpu & PQ_CPU_AVX2) != 0;
+#endif
+  int64_t min;
+#ifdef DELTA_AVX2
+  if (avx2) {
+    min = block_min_avx2((const int64_t *)d, n);
+  } else
+#endif
+  {
+    min = block_min((const int64_t *)d, n);
   }
   uint64_t mask = w->is32 ? 0xffffffffull : ~0ull;
-  /* Relative deltas in place; the padding of the last miniblock is 0. */
-  uint64_t padded = (n + w->mb_values - 1) / w->mb_values * w->mb_values;
-  for (uint64_t i = 0; i < n; i++) d[i] = (d[i] - (uint64_t)min) & mask;
-  for (uint64_t i = n; i < padded; i++) d[i] = 0;
-  pq_buf_uleb(&w->body, pq_zigzag_enc(min));
-  size_t wpos = w->body.len;
-  for (uint64_t m = 0; m < w->mb_count; m++) pq_buf_byte(&w->body, 0);
-  for (uint64_t m = 0; m * w->mb_values < n; m++) {
-    uint64_t or = 0;
-    const uint64_t *v = d + m * w->mb_values;
-    for (uint64_t i = 0; i < w->mb_values; i++) or |= v[i];
-    int bw = pq_bit_width64(or);
-    if (!w->body.oom) w->body.data[wpos + m] = (uint8_t)bw;
-    pack_values(&w->body, v, w->mb_values, bw);
+  uint64_t mbv = w->mb_values, used = (n + mbv - 1) / mbv;
+  /* Room for the min delta, the widths and every miniblock at 64 bits. */
+  pq_buf *b = &w->body;
+  if (pq_buf_reserve(b, 10 + (size_t)w->mb_count + (size_t)(used * mbv * 8))) {
+    w->nblock = 0; /* the buffer is marked: finish reports it */
+    return;
   }
+  uint8_t *o = b->data + b->len;
+  o += pq_uleb_write(o, pq_zigzag_enc(min));
+  uint8_t *widths = o;
+  memset(widths, 0, (size_t)w->mb_count);
+  o += w->mb_count;
+  for (uint64_t m = 0; m < used; m++) {
+    uint64_t *v = d + m * mbv;
+    uint64_t cnt = n - m * mbv < mbv ? n - m * mbv : mbv, or;
+#ifdef DELTA_AVX2
+    if (avx2) {
+      or = block_relative_avx2(v, cnt, (uint64_t)min, mask);
+    } else
+#endif
+    {
+      or = block_relative(v, cnt, (uint64_t)min, mask);
+    }
+    /* The padding of the last miniblock is 0. */
+    for (uint64_t i = cnt; i < mbv; i++) v[i] = 0;
+    int bw = pq_bit_width64(or);
+    widths[m] = (uint8_t)bw;
+    pack_values(o, v, mbv, bw);
+    o += (size_t)(mbv * (uint64_t)bw / 8);
+  }
+  b->len = (size_t)(o - b->data);
   w->nblock = 0;
+  (void)avx2;
 }
 
 void pq_delta_writer_put(pq_delta_writer *w, uint64_t v) {
@@ -618,6 +710,55 @@ void pq_delta_writer_put(pq_delta_writer *w, uint64_t v) {
   w->last = v;
   w->block[w->nblock++] = delta;
   if (w->nblock == w->block_size) delta_flush_block(w);
+}
+
+void pq_delta_writer_put32(pq_delta_writer *w, const int32_t *v, size_t n) {
+  size_t i = 0;
+  if (n > 0 && w->total == 0) {
+    w->first = w->last = (uint64_t)(int64_t)v[0];
+    w->total = 1;
+    i = 1;
+  }
+  uint32_t last = (uint32_t)w->last;
+  while (i < n) {
+    uint64_t room = w->block_size - w->nblock;
+    size_t k = n - i < room ? n - i : (size_t)room;
+    int64_t *d = (int64_t *)(w->block + w->nblock);
+    const int32_t *x = v + i;
+    d[0] = (int32_t)((uint32_t)x[0] - last);
+    for (size_t j = 1; j < k; j++)
+      d[j] = (int32_t)((uint32_t)x[j] - (uint32_t)x[j - 1]);
+    last = (uint32_t)x[k - 1];
+    w->nblock += k;
+    w->total += k;
+    i += k;
+    if (w->nblock == w->block_size) delta_flush_block(w);
+  }
+  w->last = (uint64_t)(int64_t)(int32_t)last;
+}
+
+void pq_delta_writer_put64(pq_delta_writer *w, const int64_t *v, size_t n) {
+  size_t i = 0;
+  if (n > 0 && w->total == 0) {
+    w->first = w->last = (uint64_t)v[0];
+    w->total = 1;
+    i = 1;
+  }
+  uint64_t last = w->last;
+  while (i < n) {
+    uint64_t room = w->block_size - w->nblock;
+    size_t k = n - i < room ? n - i : (size_t)room;
+    uint64_t *d = w->block + w->nblock;
+    const int64_t *x = v + i;
+    d[0] = (uint64_t)x[0] - last;
+    for (size_t j = 1; j < k; j++) d[j] = (uint64_t)x[j] - (uint64_t)x[j - 1];
+    last = (uint64_t)x[k - 1];
+    w->nblock += k;
+    w->total += k;
+    i += k;
+    if (w->nblock == w->block_size) delta_flush_block(w);
+  }
+  w->last = last;
 }
 
 void pq_delta_writer_finish(pq_delta_writer *w, pq_buf *out) {
@@ -673,12 +814,9 @@ static int delta_put(pq_encoder *e, const void *v, size_t n, pq_error *err) {
   (void)err;
   delta_enc *s = (delta_enc *)e;
   if (e->p.type == PQ_INT32) {
-    const int32_t *x = v;
-    for (size_t i = 0; i < n; i++)
-      pq_delta_writer_put(&s->w, (uint64_t)(int64_t)x[i]);
+    pq_delta_writer_put32(&s->w, v, n);
   } else {
-    const int64_t *x = v;
-    for (size_t i = 0; i < n; i++) pq_delta_writer_put(&s->w, (uint64_t)x[i]);
+    pq_delta_writer_put64(&s->w, v, n);
   }
   return PQ_OK;
 }

@@ -394,34 +394,80 @@ typedef struct dba_enc {
   pq_buf prev;
 } dba_enc;
 
-static void dba_put1(dba_enc *s, const uint8_t *v, size_t len) {
-  size_t p = 0, lim = len < s->prev.len ? len : s->prev.len;
-  while (p < lim && v[p] == s->prev.data[p]) p++;
-  pq_delta_writer_put(&s->prefixes, (uint64_t)p);
-  pq_delta_writer_put(&s->suffixes, (uint64_t)(len - p));
-  pq_buf_append(&s->data, v + p, len - p);
-  s->prev.len = 0;
-  pq_buf_append(&s->prev, v, len);
+/* The length of the common prefix of a and b, of at most lim bytes: eight
+** bytes a step, the first differing byte from the lowest set bit of their
+** XOR (little-endian hosts). */
+static inline size_t common_prefix(const uint8_t *a, const uint8_t *b,
+                                   size_t lim) {
+  size_t p = 0;
+  if (!pq_is_big_endian()) {
+    for (; p + 8 <= lim; p += 8) {
+      uint64_t x, y;
+      memcpy(&x, a + p, 8);
+      memcpy(&y, b + p, 8);
+      if (x != y) return p + (size_t)__builtin_ctzll(x ^ y) / 8;
+    }
+  }
+  while (p < lim && a[p] == b[p]) p++;
+  return p;
+}
+
+/* Puts k values (v[i] of len[i] bytes, i < k): their prefix and suffix
+** lengths, and the suffixes.  The previous value of the first is s->prev;
+** the last is kept there for the next put. */
+static void dba_put_values(dba_enc *s, const uint8_t *const *v,
+                           const int32_t *len, size_t k, size_t total) {
+  int32_t pre[256], suf[256];
+  const uint8_t *prev = s->prev.data;
+  size_t prev_len = s->prev.len;
+  if (pq_buf_reserve(&s->data, total)) return;
+  uint8_t *o = s->data.data + s->data.len;
+  for (size_t j = 0; j < k; j++) {
+    size_t l = (size_t)len[j];
+    size_t p = common_prefix(prev, v[j], l < prev_len ? l : prev_len);
+    pre[j] = (int32_t)p;
+    suf[j] = (int32_t)(l - p);
+    pq_copy_short(o, v[j] + p, l - p);
+    o += l - p;
+    prev = v[j];
+    prev_len = l;
+  }
+  s->data.len = (size_t)(o - s->data.data);
+  pq_delta_writer_put32(&s->prefixes, pre, k);
+  pq_delta_writer_put32(&s->suffixes, suf, k);
+  if (k > 0) {
+    s->prev.len = 0;
+    pq_buf_append(&s->prev, prev, prev_len);
+  }
 }
 
 static int dba_put(pq_encoder *e, const void *v, size_t n, pq_error *err) {
   dba_enc *s = (dba_enc *)e;
-  if (e->p.type == PQ_FIXED_LEN_BYTE_ARRAY) {
-    size_t tl = (size_t)e->p.type_length;
-    for (size_t i = 0; i < n; i++) dba_put1(s, (const uint8_t *)v + i * tl, tl);
-    return PQ_OK;
-  }
+  int fixed = e->p.type == PQ_FIXED_LEN_BYTE_ARRAY;
+  size_t tl = fixed ? (size_t)e->p.type_length : 0;
   const pq_bytes *b = v;
-  for (size_t i = 0; i < n; i++) {
-    if (b[i].len > INT32_MAX) {
-      return pq_fail(err, PQ_RANGE, DBA,
-                     "value %llu is %zu bytes; a BYTE_ARRAY value holds at "
-                     "most 2147483647",
-                     (unsigned long long)(e->count + i), b[i].len);
+  const uint8_t *ptr[256];
+  int32_t len[256];
+  for (size_t i = 0; i < n;) {
+    size_t k = n - i < 256 ? n - i : 256, total = 0;
+    for (size_t j = 0; j < k; j++) {
+      size_t l = fixed ? tl : b[i + j].len;
+      if (l > INT32_MAX) {
+        /* The values before it are put, as one by one. */
+        dba_put_values(s, ptr, len, j, total);
+        return pq_fail(err, PQ_RANGE, DBA,
+                       "value %llu is %zu bytes; a BYTE_ARRAY value holds at "
+                       "most 2147483647",
+                       (unsigned long long)(e->count + i + j), l);
+      }
+      ptr[j] = fixed ? (const uint8_t *)v + (i + j) * tl : b[i + j].ptr;
+      len[j] = (int32_t)l;
+      total += l;
     }
-    dba_put1(s, b[i].ptr, b[i].len);
+    dba_put_values(s, ptr, len, k, total);
+    i += k;
   }
-  return s->prev.oom ? pq_nomem(err, DBA) : PQ_OK;
+  return s->prev.oom || s->data.oom ? pq_nomem(err, DBA) : PQ_OK;
 }
 
 static int dba_finish(pq_encoder *e, pq_buf *out, pq_buf *dict, pq_error *err) {

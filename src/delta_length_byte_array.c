@@ -188,15 +188,39 @@ typedef struct dlba_enc {
 static int dlba_put(pq_encoder *e, const void *v, size_t n, pq_error *err) {
   dlba_enc *s = (dlba_enc *)e;
   const pq_bytes *b = v;
-  for (size_t i = 0; i < n; i++) {
-    if (b[i].len > INT32_MAX) {
-      return pq_fail(err, PQ_RANGE, DLBA,
-                     "value %llu is %zu bytes; a BYTE_ARRAY value holds at "
-                     "most 2147483647",
-                     (unsigned long long)(e->count + i), b[i].len);
+  int32_t lens[256];
+  for (size_t i = 0; i < n;) {
+    size_t k = n - i < 256 ? n - i : 256;
+    size_t total = 0;
+    for (size_t j = 0; j < k; j++) {
+      size_t l = b[i + j].len;
+      if (l > INT32_MAX) {
+        /* The values before it are put, as one by one. */
+        pq_delta_writer_put32(&s->lens, lens, j);
+        if (pq_buf_reserve(&s->data, total) == PQ_OK) {
+          for (size_t q = 0; q < j; q++) {
+            pq_copy_short(s->data.data + s->data.len, b[i + q].ptr, b[i + q].len);
+            s->data.len += b[i + q].len;
+          }
+        }
+        return pq_fail(err, PQ_RANGE, DLBA,
+                       "value %llu is %zu bytes; a BYTE_ARRAY value holds at "
+                       "most 2147483647",
+                       (unsigned long long)(e->count + i + j), l);
+      }
+      lens[j] = (int32_t)l;
+      total += l;
     }
-    pq_delta_writer_put(&s->lens, (uint64_t)b[i].len);
-    pq_buf_append(&s->data, b[i].ptr, b[i].len);
+    pq_delta_writer_put32(&s->lens, lens, k);
+    if (pq_buf_reserve(&s->data, total) == PQ_OK) {
+      uint8_t *o = s->data.data + s->data.len;
+      for (size_t j = 0; j < k; j++) {
+        pq_copy_short(o, b[i + j].ptr, b[i + j].len);
+        o += b[i + j].len;
+      }
+      s->data.len += total;
+    }
+    i += k;
   }
   return PQ_OK;
 }

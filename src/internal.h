@@ -328,16 +328,60 @@ typedef struct pq_delta_writer {
   uint64_t *block;      /* deltas of the open block */
   uint64_t nblock;
   pq_buf body; /* the finished blocks */
+  unsigned cpu; /* pq_cpu() at init */
 } pq_delta_writer;
 
 int pq_delta_writer_init(pq_delta_writer *w, const pq_params *p, int is32,
                          const char *label, pq_error *err);
 void pq_delta_writer_put(pq_delta_writer *w, uint64_t v);
+/* The same for n values at once: INT32 values for a writer opened with
+** is32, INT64 values for one without. */
+void pq_delta_writer_put32(pq_delta_writer *w, const int32_t *v, size_t n);
+void pq_delta_writer_put64(pq_delta_writer *w, const int64_t *v, size_t n);
 /* Appends header and blocks to out; the writer can then be freed. */
 void pq_delta_writer_finish(pq_delta_writer *w, pq_buf *out);
 void pq_delta_writer_free(pq_delta_writer *w);
 /* The finished blocks' bytes, and a byte for each delta of the open one. */
 size_t pq_delta_writer_size(const pq_delta_writer *w);
+
+/* Copies n bytes without a call up to 64 (the DELTA_* encoders' values):
+** overlapping loads and stores from both ends; memcpy beyond.  Reads and
+** writes exactly [src, src + n). */
+static inline void pq_copy_short(uint8_t *dst, const uint8_t *src, size_t n) {
+  if (n > 16) {
+    if (n > 64) {
+      memcpy(dst, src, n);
+      return;
+    }
+    uint8_t a[16], b[16], c[16], d[16];
+    memcpy(a, src, 16);
+    memcpy(b, src + n - 16, 16);
+    if (n > 32) {
+      memcpy(c, src + 16, 16);
+      memcpy(d, src + n - 32, 16);
+      memcpy(dst + 16, c, 16);
+      memcpy(dst + n - 32, d, 16);
+    }
+    memcpy(dst, a, 16);
+    memcpy(dst + n - 16, b, 16);
+  } else if (n >= 8) {
+    uint64_t a, b;
+    memcpy(&a, src, 8);
+    memcpy(&b, src + n - 8, 8);
+    memcpy(dst, &a, 8);
+    memcpy(dst + n - 8, &b, 8);
+  } else if (n >= 4) {
+    uint32_t a, b;
+    memcpy(&a, src, 4);
+    memcpy(&b, src + n - 4, 4);
+    memcpy(dst, &a, 4);
+    memcpy(dst + n - 4, &b, 4);
+  } else if (n > 0) {
+    dst[0] = src[0];
+    dst[n / 2] = src[n / 2];
+    dst[n - 1] = src[n - 1];
+  }
+}
 
 /* ---- The Thrift compact protocol (thrift.c) -------------------------------- */
 
