@@ -5,6 +5,7 @@
 #   make test        C unit tests of the core, the Tcl tests of the SQL, and
 #                    files read by DuckDB (installed from npm into a cache)
 #   make test-asan   the same, built with -fsanitize=address,undefined
+#   make test-valgrind  the Tcl suite and SQL scripts under valgrind memcheck
 #   make bench       the benchmark: the core, DuckDB and SQLite side by side;
 #                    writes bench/RESULTS.md (BENCH_ARGS="--quick" for a
 #                    short run, "--only DELTA" for some cases)
@@ -61,7 +62,7 @@ CODEC_LIBS  = $(foreach c,$(WITH),$(LIB_$(c)))
 BUILD_DEPS = libsqlite3-dev $(foreach c,$(WITH),$(DEB_$(c)))
 TEST_DEPS  = sqlite3 tcl libsqlite3-tcl
 
-.PHONY: all deps test-deps interop-deps fuzz-deps demo test test-asan bench fuzz fuzz-build gen clean FORCE
+.PHONY: all deps test-deps interop-deps fuzz-deps demo test test-asan test-valgrind bench fuzz fuzz-build gen clean FORCE
 
 all: deps $(BUILD)/$(EXT) $(BUILD)/libpqcore.a $(if $(SAN),,$(EXT))
 
@@ -192,6 +193,16 @@ test-asan:
 	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  build-asan/$(EXT) $(UNITS:%=build-asan/%) build-asan/gen_bitpack test-deps interop-deps
 	LD_PRELOAD=$(ASAN_LIB) ASAN_OPTIONS=detect_leaks=1 tclsh tests/run.tcl build-asan
+
+# The Tcl suite and the SQL scripts under valgrind's memcheck: no invalid
+# access, no leak (definite or indirect); the C unit tests are the ASan
+# build's.
+VALGRIND = valgrind --tool=memcheck --leak-check=full \
+  --errors-for-leak-kinds=definite,indirect \
+  --show-leak-kinds=definite,indirect --error-exitcode=99 -q
+test-valgrind: test-deps interop-deps $(BUILD)/$(EXT) $(UNITS:%=$(BUILD)/%) $(BUILD)/gen_bitpack
+	@sh tools/deps.sh valgrind
+	PQ_WRAP="$(VALGRIND)" tclsh tests/run.tcl $(BUILD)
 
 clean:
 	rm -rf build build-asan $(FUZZ_BUILD) $(EXT)

@@ -61,10 +61,12 @@ foreach prog $progs {
 }
 
 # 3. Tcl tests, each file in its own tclsh so that a crash is a failure
-# of that file, not the end of the run.
+# of that file, not the end of the run.  PQ_WRAP, when set, is a command
+# that runs each of them (and the scripts of step 4): valgrind's memcheck.
+set wrap [expr {[info exists env(PQ_WRAP)] ? $env(PQ_WRAP) : ""}]
 set ext [file normalize $build/parquet.so]
 foreach file [lsort [glob -nocomplain tests/*.test]] {
-  set rc [catch {exec [info nameofexecutable] tests/tester.tcl $ext $file 2>@1} out]
+  set rc [catch {exec {*}$wrap [info nameofexecutable] tests/tester.tcl $ext $file 2>@1} out]
   foreach line [split $out "\n"] {
     if {[string match "!*" $line]} { puts $line }
   }
@@ -96,7 +98,7 @@ foreach script [lsort [concat [glob -nocomplain sql/*.sql] \
   }
   set here [pwd]
   cd $rundir
-  set rc [catch {exec sqlite3 -bail < [file join $root $script] 2>@1} out]
+  set rc [catch {exec {*}$wrap sqlite3 -bail < [file join $root $script] 2>@1} out]
   cd $here
   if {$rc == 0 && $out eq [string trimright [slurp $expect] "\n"]} {
     incr pass
