@@ -16,30 +16,30 @@ static void unpack32_1(const uint8_t *in, uint32_t *out) {
   out[5] = (pq_load32(in + 0) >> 5) & 0x1u;
   out[6] = (pq_load32(in + 0) >> 6) & 0x1u;
   out[7] = (pq_load32(in + 0) >> 7) & 0x1u;
-  out[8] = (uint32_t)(pq_load64(in + -4) >> 40) & 0x1u;
-  out[9] = (uint32_t)(pq_load64(in + -4) >> 41) & 0x1u;
-  out[10] = (uint32_t)(pq_load64(in + -4) >> 42) & 0x1u;
-  out[11] = (uint32_t)(pq_load64(in + -4) >> 43) & 0x1u;
-  out[12] = (uint32_t)(pq_load64(in + -4) >> 44) & 0x1u;
-  out[13] = (uint32_t)(pq_load64(in + -4) >> 45) & 0x1u;
-  out[14] = (uint32_t)(pq_load64(in + -4) >> 46) & 0x1u;
-  out[15] = (uint32_t)(pq_load64(in + -4) >> 47) & 0x1u;
-  out[16] = (uint32_t)(pq_load64(in + -4) >> 48) & 0x1u;
-  out[17] = (uint32_t)(pq_load64(in + -4) >> 49) & 0x1u;
-  out[18] = (uint32_t)(pq_load64(in + -4) >> 50) & 0x1u;
-  out[19] = (uint32_t)(pq_load64(in + -4) >> 51) & 0x1u;
-  out[20] = (uint32_t)(pq_load64(in + -4) >> 52) & 0x1u;
-  out[21] = (uint32_t)(pq_load64(in + -4) >> 53) & 0x1u;
-  out[22] = (uint32_t)(pq_load64(in + -4) >> 54) & 0x1u;
-  out[23] = (uint32_t)(pq_load64(in + -4) >> 55) & 0x1u;
-  out[24] = (uint32_t)(pq_load64(in + -4) >> 56) & 0x1u;
-  out[25] = (uint32_t)(pq_load64(in + -4) >> 57) & 0x1u;
-  out[26] = (uint32_t)(pq_load64(in + -4) >> 58) & 0x1u;
-  out[27] = (uint32_t)(pq_load64(in + -4) >> 59) & 0x1u;
-  out[28] = (uint32_t)(pq_load64(in + -4) >> 60) & 0x1u;
-  out[29] = (uint32_t)(pq_load64(in + -4) >> 61) & 0x1u;
-  out[30] = (uint32_t)(pq_load64(in + -4) >> 62) & 0x1u;
-  out[31] = (uint32_t)(pq_load64(in + -4) >> 63) & 0x1u;
+  out[8] = (pq_load32(in + 0) >> 8) & 0x1u;
+  out[9] = (pq_load32(in + 0) >> 9) & 0x1u;
+  out[10] = (pq_load32(in + 0) >> 10) & 0x1u;
+  out[11] = (pq_load32(in + 0) >> 11) & 0x1u;
+  out[12] = (pq_load32(in + 0) >> 12) & 0x1u;
+  out[13] = (pq_load32(in + 0) >> 13) & 0x1u;
+  out[14] = (pq_load32(in + 0) >> 14) & 0x1u;
+  out[15] = (pq_load32(in + 0) >> 15) & 0x1u;
+  out[16] = (pq_load32(in + 0) >> 16) & 0x1u;
+  out[17] = (pq_load32(in + 0) >> 17) & 0x1u;
+  out[18] = (pq_load32(in + 0) >> 18) & 0x1u;
+  out[19] = (pq_load32(in + 0) >> 19) & 0x1u;
+  out[20] = (pq_load32(in + 0) >> 20) & 0x1u;
+  out[21] = (pq_load32(in + 0) >> 21) & 0x1u;
+  out[22] = (pq_load32(in + 0) >> 22) & 0x1u;
+  out[23] = (pq_load32(in + 0) >> 23) & 0x1u;
+  out[24] = (pq_load32(in + 0) >> 24) & 0x1u;
+  out[25] = (pq_load32(in + 0) >> 25) & 0x1u;
+  out[26] = (pq_load32(in + 0) >> 26) & 0x1u;
+  out[27] = (pq_load32(in + 0) >> 27) & 0x1u;
+  out[28] = (pq_load32(in + 0) >> 28) & 0x1u;
+  out[29] = (pq_load32(in + 0) >> 29) & 0x1u;
+  out[30] = (pq_load32(in + 0) >> 30) & 0x1u;
+  out[31] = (pq_load32(in + 0) >> 31) & 0x1u;
 }
 
 static void unpack32_2(const uint8_t *in, uint32_t *out) {
@@ -63,18 +63,18 @@ static void unpack32_2(const uint8_t *in, uint32_t *out) {
   out[17] = (pq_load32(in + 4) >> 2) & 0x3u;
   out[18] = (pq_load32(in + 4) >> 4) & 0x3u;
   out[19] = (pq_load32(in + 4) >> 6) & 0x3u;
-  out[20] = (uint32_t)(pq_load64(in + 0) >> 40) & 0x3u;
-  out[21] = (uint32_t)(pq_load64(in + 0) >> 42) & 0x3u;
-  out[22] = (uint32_t)(pq_load64(in + 0) >> 44) & 0x3u;
-  out[23] = (uint32_t)(pq_load64(in + 0) >> 46) & 0x3u;
-  out[24] = (uint32_t)(pq_load64(in + 0) >> 48) & 0x3u;
-  out[25] = (uint32_t)(pq_load64(in + 0) >> 50) & 0x3u;
-  out[26] = (uint32_t)(pq_load64(in + 0) >> 52) & 0x3u;
-  out[27] = (uint32_t)(pq_load64(in + 0) >> 54) & 0x3u;
-  out[28] = (uint32_t)(pq_load64(in + 0) >> 56) & 0x3u;
-  out[29] = (uint32_t)(pq_load64(in + 0) >> 58) & 0x3u;
-  out[30] = (uint32_t)(pq_load64(in + 0) >> 60) & 0x3u;
-  out[31] = (uint32_t)(pq_load64(in + 0) >> 62) & 0x3u;
+  out[20] = (pq_load32(in + 4) >> 8) & 0x3u;
+  out[21] = (pq_load32(in + 4) >> 10) & 0x3u;
+  out[22] = (pq_load32(in + 4) >> 12) & 0x3u;
+  out[23] = (pq_load32(in + 4) >> 14) & 0x3u;
+  out[24] = (pq_load32(in + 4) >> 16) & 0x3u;
+  out[25] = (pq_load32(in + 4) >> 18) & 0x3u;
+  out[26] = (pq_load32(in + 4) >> 20) & 0x3u;
+  out[27] = (pq_load32(in + 4) >> 22) & 0x3u;
+  out[28] = (pq_load32(in + 4) >> 24) & 0x3u;
+  out[29] = (pq_load32(in + 4) >> 26) & 0x3u;
+  out[30] = (pq_load32(in + 4) >> 28) & 0x3u;
+  out[31] = (pq_load32(in + 4) >> 30) & 0x3u;
 }
 
 static void unpack32_3(const uint8_t *in, uint32_t *out) {
@@ -102,14 +102,14 @@ static void unpack32_3(const uint8_t *in, uint32_t *out) {
   out[21] = (pq_load32(in + 7) >> 7) & 0x7u;
   out[22] = (pq_load32(in + 8) >> 2) & 0x7u;
   out[23] = (pq_load32(in + 8) >> 5) & 0x7u;
-  out[24] = (uint32_t)(pq_load64(in + 4) >> 40) & 0x7u;
-  out[25] = (uint32_t)(pq_load64(in + 4) >> 43) & 0x7u;
-  out[26] = (uint32_t)(pq_load64(in + 4) >> 46) & 0x7u;
-  out[27] = (uint32_t)(pq_load64(in + 4) >> 49) & 0x7u;
-  out[28] = (uint32_t)(pq_load64(in + 4) >> 52) & 0x7u;
-  out[29] = (uint32_t)(pq_load64(in + 4) >> 55) & 0x7u;
-  out[30] = (uint32_t)(pq_load64(in + 4) >> 58) & 0x7u;
-  out[31] = (uint32_t)(pq_load64(in + 4) >> 61) & 0x7u;
+  out[24] = (pq_load32(in + 8) >> 8) & 0x7u;
+  out[25] = (pq_load32(in + 8) >> 11) & 0x7u;
+  out[26] = (pq_load32(in + 8) >> 14) & 0x7u;
+  out[27] = (pq_load32(in + 8) >> 17) & 0x7u;
+  out[28] = (pq_load32(in + 8) >> 20) & 0x7u;
+  out[29] = (pq_load32(in + 8) >> 23) & 0x7u;
+  out[30] = (pq_load32(in + 8) >> 26) & 0x7u;
+  out[31] = (pq_load32(in + 8) >> 29) & 0x7u;
 }
 
 static void unpack32_4(const uint8_t *in, uint32_t *out) {
@@ -139,12 +139,12 @@ static void unpack32_4(const uint8_t *in, uint32_t *out) {
   out[23] = (pq_load32(in + 11) >> 4) & 0xfu;
   out[24] = (pq_load32(in + 12) >> 0) & 0xfu;
   out[25] = (pq_load32(in + 12) >> 4) & 0xfu;
-  out[26] = (uint32_t)(pq_load64(in + 8) >> 40) & 0xfu;
-  out[27] = (uint32_t)(pq_load64(in + 8) >> 44) & 0xfu;
-  out[28] = (uint32_t)(pq_load64(in + 8) >> 48) & 0xfu;
-  out[29] = (uint32_t)(pq_load64(in + 8) >> 52) & 0xfu;
-  out[30] = (uint32_t)(pq_load64(in + 8) >> 56) & 0xfu;
-  out[31] = (uint32_t)(pq_load64(in + 8) >> 60) & 0xfu;
+  out[26] = (pq_load32(in + 12) >> 8) & 0xfu;
+  out[27] = (pq_load32(in + 12) >> 12) & 0xfu;
+  out[28] = (pq_load32(in + 12) >> 16) & 0xfu;
+  out[29] = (pq_load32(in + 12) >> 20) & 0xfu;
+  out[30] = (pq_load32(in + 12) >> 24) & 0xfu;
+  out[31] = (pq_load32(in + 12) >> 28) & 0xfu;
 }
 
 static void unpack32_5(const uint8_t *in, uint32_t *out) {
@@ -176,10 +176,10 @@ static void unpack32_5(const uint8_t *in, uint32_t *out) {
   out[25] = (pq_load32(in + 15) >> 5) & 0x1fu;
   out[26] = (pq_load32(in + 16) >> 2) & 0x1fu;
   out[27] = (pq_load32(in + 16) >> 7) & 0x1fu;
-  out[28] = (uint32_t)(pq_load64(in + 12) >> 44) & 0x1fu;
-  out[29] = (uint32_t)(pq_load64(in + 12) >> 49) & 0x1fu;
-  out[30] = (uint32_t)(pq_load64(in + 12) >> 54) & 0x1fu;
-  out[31] = (uint32_t)(pq_load64(in + 12) >> 59) & 0x1fu;
+  out[28] = (pq_load32(in + 16) >> 12) & 0x1fu;
+  out[29] = (pq_load32(in + 16) >> 17) & 0x1fu;
+  out[30] = (pq_load32(in + 16) >> 22) & 0x1fu;
+  out[31] = (pq_load32(in + 16) >> 27) & 0x1fu;
 }
 
 static void unpack32_6(const uint8_t *in, uint32_t *out) {
@@ -211,10 +211,10 @@ static void unpack32_6(const uint8_t *in, uint32_t *out) {
   out[25] = (pq_load32(in + 18) >> 6) & 0x3fu;
   out[26] = (pq_load32(in + 19) >> 4) & 0x3fu;
   out[27] = (pq_load32(in + 20) >> 2) & 0x3fu;
-  out[28] = (uint32_t)(pq_load64(in + 16) >> 40) & 0x3fu;
-  out[29] = (uint32_t)(pq_load64(in + 16) >> 46) & 0x3fu;
-  out[30] = (uint32_t)(pq_load64(in + 16) >> 52) & 0x3fu;
-  out[31] = (uint32_t)(pq_load64(in + 16) >> 58) & 0x3fu;
+  out[28] = (pq_load32(in + 20) >> 8) & 0x3fu;
+  out[29] = (pq_load32(in + 20) >> 14) & 0x3fu;
+  out[30] = (pq_load32(in + 20) >> 20) & 0x3fu;
+  out[31] = (pq_load32(in + 20) >> 26) & 0x3fu;
 }
 
 static void unpack32_7(const uint8_t *in, uint32_t *out) {
@@ -247,9 +247,9 @@ static void unpack32_7(const uint8_t *in, uint32_t *out) {
   out[26] = (pq_load32(in + 22) >> 6) & 0x7fu;
   out[27] = (pq_load32(in + 23) >> 5) & 0x7fu;
   out[28] = (pq_load32(in + 24) >> 4) & 0x7fu;
-  out[29] = (uint32_t)(pq_load64(in + 20) >> 43) & 0x7fu;
-  out[30] = (uint32_t)(pq_load64(in + 20) >> 50) & 0x7fu;
-  out[31] = (uint32_t)(pq_load64(in + 20) >> 57) & 0x7fu;
+  out[29] = (pq_load32(in + 24) >> 11) & 0x7fu;
+  out[30] = (pq_load32(in + 24) >> 18) & 0x7fu;
+  out[31] = (pq_load32(in + 24) >> 25) & 0x7fu;
 }
 
 static void unpack32_8(const uint8_t *in, uint32_t *out) {
@@ -282,9 +282,9 @@ static void unpack32_8(const uint8_t *in, uint32_t *out) {
   out[26] = (pq_load32(in + 26) >> 0) & 0xffu;
   out[27] = (pq_load32(in + 27) >> 0) & 0xffu;
   out[28] = (pq_load32(in + 28) >> 0) & 0xffu;
-  out[29] = (uint32_t)(pq_load64(in + 24) >> 40) & 0xffu;
-  out[30] = (uint32_t)(pq_load64(in + 24) >> 48) & 0xffu;
-  out[31] = (uint32_t)(pq_load64(in + 24) >> 56) & 0xffu;
+  out[29] = (pq_load32(in + 28) >> 8) & 0xffu;
+  out[30] = (pq_load32(in + 28) >> 16) & 0xffu;
+  out[31] = (pq_load32(in + 28) >> 24) & 0xffu;
 }
 
 static void unpack32_9(const uint8_t *in, uint32_t *out) {
@@ -318,8 +318,8 @@ static void unpack32_9(const uint8_t *in, uint32_t *out) {
   out[27] = (pq_load32(in + 30) >> 3) & 0x1ffu;
   out[28] = (pq_load32(in + 31) >> 4) & 0x1ffu;
   out[29] = (pq_load32(in + 32) >> 5) & 0x1ffu;
-  out[30] = (uint32_t)(pq_load64(in + 28) >> 46) & 0x1ffu;
-  out[31] = (uint32_t)(pq_load64(in + 28) >> 55) & 0x1ffu;
+  out[30] = (pq_load32(in + 32) >> 14) & 0x1ffu;
+  out[31] = (pq_load32(in + 32) >> 23) & 0x1ffu;
 }
 
 static void unpack32_10(const uint8_t *in, uint32_t *out) {
@@ -353,8 +353,8 @@ static void unpack32_10(const uint8_t *in, uint32_t *out) {
   out[27] = (pq_load32(in + 33) >> 6) & 0x3ffu;
   out[28] = (pq_load32(in + 35) >> 0) & 0x3ffu;
   out[29] = (pq_load32(in + 36) >> 2) & 0x3ffu;
-  out[30] = (uint32_t)(pq_load64(in + 32) >> 44) & 0x3ffu;
-  out[31] = (uint32_t)(pq_load64(in + 32) >> 54) & 0x3ffu;
+  out[30] = (pq_load32(in + 36) >> 12) & 0x3ffu;
+  out[31] = (pq_load32(in + 36) >> 22) & 0x3ffu;
 }
 
 static void unpack32_11(const uint8_t *in, uint32_t *out) {
@@ -388,8 +388,8 @@ static void unpack32_11(const uint8_t *in, uint32_t *out) {
   out[27] = (pq_load32(in + 37) >> 1) & 0x7ffu;
   out[28] = (pq_load32(in + 38) >> 4) & 0x7ffu;
   out[29] = (pq_load32(in + 39) >> 7) & 0x7ffu;
-  out[30] = (uint32_t)(pq_load64(in + 36) >> 42) & 0x7ffu;
-  out[31] = (uint32_t)(pq_load64(in + 36) >> 53) & 0x7ffu;
+  out[30] = (pq_load32(in + 40) >> 10) & 0x7ffu;
+  out[31] = (pq_load32(in + 40) >> 21) & 0x7ffu;
 }
 
 static void unpack32_12(const uint8_t *in, uint32_t *out) {
@@ -423,8 +423,8 @@ static void unpack32_12(const uint8_t *in, uint32_t *out) {
   out[27] = (pq_load32(in + 40) >> 4) & 0xfffu;
   out[28] = (pq_load32(in + 42) >> 0) & 0xfffu;
   out[29] = (pq_load32(in + 43) >> 4) & 0xfffu;
-  out[30] = (uint32_t)(pq_load64(in + 40) >> 40) & 0xfffu;
-  out[31] = (uint32_t)(pq_load64(in + 40) >> 52) & 0xfffu;
+  out[30] = (pq_load32(in + 44) >> 8) & 0xfffu;
+  out[31] = (pq_load32(in + 44) >> 20) & 0xfffu;
 }
 
 static void unpack32_13(const uint8_t *in, uint32_t *out) {
@@ -459,7 +459,7 @@ static void unpack32_13(const uint8_t *in, uint32_t *out) {
   out[28] = (pq_load32(in + 45) >> 4) & 0x1fffu;
   out[29] = (pq_load32(in + 47) >> 1) & 0x1fffu;
   out[30] = (pq_load32(in + 48) >> 6) & 0x1fffu;
-  out[31] = (uint32_t)(pq_load64(in + 44) >> 51) & 0x1fffu;
+  out[31] = (pq_load32(in + 48) >> 19) & 0x1fffu;
 }
 
 static void unpack32_14(const uint8_t *in, uint32_t *out) {
@@ -494,7 +494,7 @@ static void unpack32_14(const uint8_t *in, uint32_t *out) {
   out[28] = (pq_load32(in + 49) >> 0) & 0x3fffu;
   out[29] = (pq_load32(in + 50) >> 6) & 0x3fffu;
   out[30] = (pq_load32(in + 52) >> 4) & 0x3fffu;
-  out[31] = (uint32_t)(pq_load64(in + 48) >> 50) & 0x3fffu;
+  out[31] = (pq_load32(in + 52) >> 18) & 0x3fffu;
 }
 
 static void unpack32_15(const uint8_t *in, uint32_t *out) {
@@ -529,7 +529,7 @@ static void unpack32_15(const uint8_t *in, uint32_t *out) {
   out[28] = (pq_load32(in + 52) >> 4) & 0x7fffu;
   out[29] = (pq_load32(in + 54) >> 3) & 0x7fffu;
   out[30] = (pq_load32(in + 56) >> 2) & 0x7fffu;
-  out[31] = (uint32_t)(pq_load64(in + 52) >> 49) & 0x7fffu;
+  out[31] = (pq_load32(in + 56) >> 17) & 0x7fffu;
 }
 
 static void unpack32_16(const uint8_t *in, uint32_t *out) {
@@ -564,7 +564,7 @@ static void unpack32_16(const uint8_t *in, uint32_t *out) {
   out[28] = (pq_load32(in + 56) >> 0) & 0xffffu;
   out[29] = (pq_load32(in + 58) >> 0) & 0xffffu;
   out[30] = (pq_load32(in + 60) >> 0) & 0xffffu;
-  out[31] = (uint32_t)(pq_load64(in + 56) >> 48) & 0xffffu;
+  out[31] = (pq_load32(in + 60) >> 16) & 0xffffu;
 }
 
 static void unpack32_17(const uint8_t *in, uint32_t *out) {
@@ -599,7 +599,7 @@ static void unpack32_17(const uint8_t *in, uint32_t *out) {
   out[28] = (pq_load32(in + 59) >> 4) & 0x1ffffu;
   out[29] = (pq_load32(in + 61) >> 5) & 0x1ffffu;
   out[30] = (pq_load32(in + 63) >> 6) & 0x1ffffu;
-  out[31] = (uint32_t)(pq_load64(in + 60) >> 47) & 0x1ffffu;
+  out[31] = (pq_load32(in + 64) >> 15) & 0x1ffffu;
 }
 
 static void unpack32_18(const uint8_t *in, uint32_t *out) {
@@ -634,7 +634,7 @@ static void unpack32_18(const uint8_t *in, uint32_t *out) {
   out[28] = (pq_load32(in + 63) >> 0) & 0x3ffffu;
   out[29] = (pq_load32(in + 65) >> 2) & 0x3ffffu;
   out[30] = (pq_load32(in + 67) >> 4) & 0x3ffffu;
-  out[31] = (uint32_t)(pq_load64(in + 64) >> 46) & 0x3ffffu;
+  out[31] = (pq_load32(in + 68) >> 14) & 0x3ffffu;
 }
 
 static void unpack32_19(const uint8_t *in, uint32_t *out) {
@@ -669,7 +669,7 @@ static void unpack32_19(const uint8_t *in, uint32_t *out) {
   out[28] = (pq_load32(in + 66) >> 4) & 0x7ffffu;
   out[29] = (pq_load32(in + 68) >> 7) & 0x7ffffu;
   out[30] = (pq_load32(in + 71) >> 2) & 0x7ffffu;
-  out[31] = (uint32_t)(pq_load64(in + 68) >> 45) & 0x7ffffu;
+  out[31] = (pq_load32(in + 72) >> 13) & 0x7ffffu;
 }
 
 static void unpack32_20(const uint8_t *in, uint32_t *out) {
@@ -704,7 +704,7 @@ static void unpack32_20(const uint8_t *in, uint32_t *out) {
   out[28] = (pq_load32(in + 70) >> 0) & 0xfffffu;
   out[29] = (pq_load32(in + 72) >> 4) & 0xfffffu;
   out[30] = (pq_load32(in + 75) >> 0) & 0xfffffu;
-  out[31] = (uint32_t)(pq_load64(in + 72) >> 44) & 0xfffffu;
+  out[31] = (pq_load32(in + 76) >> 12) & 0xfffffu;
 }
 
 static void unpack32_21(const uint8_t *in, uint32_t *out) {
@@ -739,7 +739,7 @@ static void unpack32_21(const uint8_t *in, uint32_t *out) {
   out[28] = (pq_load32(in + 73) >> 4) & 0x1fffffu;
   out[29] = (pq_load32(in + 76) >> 1) & 0x1fffffu;
   out[30] = (pq_load32(in + 78) >> 6) & 0x1fffffu;
-  out[31] = (uint32_t)(pq_load64(in + 76) >> 43) & 0x1fffffu;
+  out[31] = (pq_load32(in + 80) >> 11) & 0x1fffffu;
 }
 
 static void unpack32_22(const uint8_t *in, uint32_t *out) {
@@ -774,7 +774,7 @@ static void unpack32_22(const uint8_t *in, uint32_t *out) {
   out[28] = (pq_load32(in + 77) >> 0) & 0x3fffffu;
   out[29] = (pq_load32(in + 79) >> 6) & 0x3fffffu;
   out[30] = (pq_load32(in + 82) >> 4) & 0x3fffffu;
-  out[31] = (uint32_t)(pq_load64(in + 80) >> 42) & 0x3fffffu;
+  out[31] = (pq_load32(in + 84) >> 10) & 0x3fffffu;
 }
 
 static void unpack32_23(const uint8_t *in, uint32_t *out) {
@@ -809,7 +809,7 @@ static void unpack32_23(const uint8_t *in, uint32_t *out) {
   out[28] = (pq_load32(in + 80) >> 4) & 0x7fffffu;
   out[29] = (pq_load32(in + 83) >> 3) & 0x7fffffu;
   out[30] = (pq_load32(in + 86) >> 2) & 0x7fffffu;
-  out[31] = (uint32_t)(pq_load64(in + 84) >> 41) & 0x7fffffu;
+  out[31] = (pq_load32(in + 88) >> 9) & 0x7fffffu;
 }
 
 static void unpack32_24(const uint8_t *in, uint32_t *out) {
@@ -844,7 +844,7 @@ static void unpack32_24(const uint8_t *in, uint32_t *out) {
   out[28] = (pq_load32(in + 84) >> 0) & 0xffffffu;
   out[29] = (pq_load32(in + 87) >> 0) & 0xffffffu;
   out[30] = (pq_load32(in + 90) >> 0) & 0xffffffu;
-  out[31] = (uint32_t)(pq_load64(in + 88) >> 40) & 0xffffffu;
+  out[31] = (pq_load32(in + 92) >> 8) & 0xffffffu;
 }
 
 static void unpack32_25(const uint8_t *in, uint32_t *out) {
@@ -1165,38 +1165,38 @@ static void unpack64_0(const uint8_t *in, uint64_t *out) {
 }
 
 static void unpack64_1(const uint8_t *in, uint64_t *out) {
-  out[0] = (pq_load64(in + -4) >> 32) & 0x1ull;
-  out[1] = (pq_load64(in + -4) >> 33) & 0x1ull;
-  out[2] = (pq_load64(in + -4) >> 34) & 0x1ull;
-  out[3] = (pq_load64(in + -4) >> 35) & 0x1ull;
-  out[4] = (pq_load64(in + -4) >> 36) & 0x1ull;
-  out[5] = (pq_load64(in + -4) >> 37) & 0x1ull;
-  out[6] = (pq_load64(in + -4) >> 38) & 0x1ull;
-  out[7] = (pq_load64(in + -4) >> 39) & 0x1ull;
-  out[8] = (pq_load64(in + -4) >> 40) & 0x1ull;
-  out[9] = (pq_load64(in + -4) >> 41) & 0x1ull;
-  out[10] = (pq_load64(in + -4) >> 42) & 0x1ull;
-  out[11] = (pq_load64(in + -4) >> 43) & 0x1ull;
-  out[12] = (pq_load64(in + -4) >> 44) & 0x1ull;
-  out[13] = (pq_load64(in + -4) >> 45) & 0x1ull;
-  out[14] = (pq_load64(in + -4) >> 46) & 0x1ull;
-  out[15] = (pq_load64(in + -4) >> 47) & 0x1ull;
-  out[16] = (pq_load64(in + -4) >> 48) & 0x1ull;
-  out[17] = (pq_load64(in + -4) >> 49) & 0x1ull;
-  out[18] = (pq_load64(in + -4) >> 50) & 0x1ull;
-  out[19] = (pq_load64(in + -4) >> 51) & 0x1ull;
-  out[20] = (pq_load64(in + -4) >> 52) & 0x1ull;
-  out[21] = (pq_load64(in + -4) >> 53) & 0x1ull;
-  out[22] = (pq_load64(in + -4) >> 54) & 0x1ull;
-  out[23] = (pq_load64(in + -4) >> 55) & 0x1ull;
-  out[24] = (pq_load64(in + -4) >> 56) & 0x1ull;
-  out[25] = (pq_load64(in + -4) >> 57) & 0x1ull;
-  out[26] = (pq_load64(in + -4) >> 58) & 0x1ull;
-  out[27] = (pq_load64(in + -4) >> 59) & 0x1ull;
-  out[28] = (pq_load64(in + -4) >> 60) & 0x1ull;
-  out[29] = (pq_load64(in + -4) >> 61) & 0x1ull;
-  out[30] = (pq_load64(in + -4) >> 62) & 0x1ull;
-  out[31] = (pq_load64(in + -4) >> 63) & 0x1ull;
+  out[0] = (uint64_t)(pq_load32(in) >> 0) & 0x1ull;
+  out[1] = (uint64_t)(pq_load32(in) >> 1) & 0x1ull;
+  out[2] = (uint64_t)(pq_load32(in) >> 2) & 0x1ull;
+  out[3] = (uint64_t)(pq_load32(in) >> 3) & 0x1ull;
+  out[4] = (uint64_t)(pq_load32(in) >> 4) & 0x1ull;
+  out[5] = (uint64_t)(pq_load32(in) >> 5) & 0x1ull;
+  out[6] = (uint64_t)(pq_load32(in) >> 6) & 0x1ull;
+  out[7] = (uint64_t)(pq_load32(in) >> 7) & 0x1ull;
+  out[8] = (uint64_t)(pq_load32(in) >> 8) & 0x1ull;
+  out[9] = (uint64_t)(pq_load32(in) >> 9) & 0x1ull;
+  out[10] = (uint64_t)(pq_load32(in) >> 10) & 0x1ull;
+  out[11] = (uint64_t)(pq_load32(in) >> 11) & 0x1ull;
+  out[12] = (uint64_t)(pq_load32(in) >> 12) & 0x1ull;
+  out[13] = (uint64_t)(pq_load32(in) >> 13) & 0x1ull;
+  out[14] = (uint64_t)(pq_load32(in) >> 14) & 0x1ull;
+  out[15] = (uint64_t)(pq_load32(in) >> 15) & 0x1ull;
+  out[16] = (uint64_t)(pq_load32(in) >> 16) & 0x1ull;
+  out[17] = (uint64_t)(pq_load32(in) >> 17) & 0x1ull;
+  out[18] = (uint64_t)(pq_load32(in) >> 18) & 0x1ull;
+  out[19] = (uint64_t)(pq_load32(in) >> 19) & 0x1ull;
+  out[20] = (uint64_t)(pq_load32(in) >> 20) & 0x1ull;
+  out[21] = (uint64_t)(pq_load32(in) >> 21) & 0x1ull;
+  out[22] = (uint64_t)(pq_load32(in) >> 22) & 0x1ull;
+  out[23] = (uint64_t)(pq_load32(in) >> 23) & 0x1ull;
+  out[24] = (uint64_t)(pq_load32(in) >> 24) & 0x1ull;
+  out[25] = (uint64_t)(pq_load32(in) >> 25) & 0x1ull;
+  out[26] = (uint64_t)(pq_load32(in) >> 26) & 0x1ull;
+  out[27] = (uint64_t)(pq_load32(in) >> 27) & 0x1ull;
+  out[28] = (uint64_t)(pq_load32(in) >> 28) & 0x1ull;
+  out[29] = (uint64_t)(pq_load32(in) >> 29) & 0x1ull;
+  out[30] = (uint64_t)(pq_load32(in) >> 30) & 0x1ull;
+  out[31] = (uint64_t)(pq_load32(in) >> 31) & 0x1ull;
 }
 
 static void unpack64_2(const uint8_t *in, uint64_t *out) {

@@ -44,9 +44,15 @@ static void unpack32(int w) {
   for (int i = 0; i < 32; i++) {
     int b = i * w, at = b / 8, s = b % 8;
     printf("  out[%d] = ", i);
-    if (s + w <= 32 && at + 4 <= bytes) {
-      printf("(pq_load32(in + %d) >> %d) & 0x%xu;\n", at, s, (1u << w) - 1);
-    } else {
+    int at32 = at, s32 = s; /* a 32-bit window, moved back near the end */
+    if (at32 + 4 > bytes) {
+      at32 = bytes - 4;
+      s32 = b - 8 * at32;
+    }
+    if (s32 + w <= 32) {
+      printf("(pq_load32(in + %d) >> %d) & 0x%xu;\n", at32, s32,
+             (1u << w) - 1);
+    } else { /* w >= 2 here, so the 4*w bytes hold a 64-bit window */
       if (at + 8 > bytes) {
         at = bytes - 8;
         s = b - 8 * at;
@@ -78,7 +84,9 @@ static void unpack64(int w) {
   for (int i = 0; i < 32; i++) {
     int b = i * w, at = b / 8, s = b % 8;
     printf("  out[%d] = ", i);
-    if (s + w <= 64) {
+    if (bytes < 8) { /* w == 1: four bytes, one 32-bit window */
+      printf("(uint64_t)(pq_load32(in) >> %d)", b);
+    } else if (s + w <= 64) {
       if (at + 8 > bytes) {
         at = bytes - 8;
         s = b - 8 * at;
