@@ -75,13 +75,67 @@ static int gvi_group(gvi_dec *s, pq_error *err) {
   return PQ_OK;
 }
 
+/* Whole groups straight into the output while at least 17 (INT32) or 42
+** (INT64) bytes remain: then every value can be read with one 4- or 8-byte
+** load and a mask, and no length can run past the stream.  Returns how
+** many values it wrote. */
+static size_t gvi_fast32(gvi_dec *s, int32_t *out, size_t max) {
+  const uint8_t *buf = s->base.buf;
+  const size_t len = s->base.len;
+  size_t pos = s->pos, k = 0;
+  while (max - k >= 4 && len - pos >= 17) {
+    unsigned h = buf[pos];
+    unsigned l0 = (h >> 6) + 1, l1 = ((h >> 4) & 3) + 1,
+             l2 = ((h >> 2) & 3) + 1, l3 = (h & 3) + 1;
+    const uint8_t *p = buf + pos + 1;
+    out[k] = (int32_t)(pq_load32(p) & (uint32_t)(0xffffffffu >> (32 - 8 * l0)));
+    p += l0;
+    out[k + 1] =
+        (int32_t)(pq_load32(p) & (uint32_t)(0xffffffffu >> (32 - 8 * l1)));
+    p += l1;
+    out[k + 2] =
+        (int32_t)(pq_load32(p) & (uint32_t)(0xffffffffu >> (32 - 8 * l2)));
+    p += l2;
+    out[k + 3] =
+        (int32_t)(pq_load32(p) & (uint32_t)(0xffffffffu >> (32 - 8 * l3)));
+    pos += 1 + l0 + l1 + l2 + l3;
+    k += 4;
+  }
+  s->group += k / 4;
+  s->pos = pos;
+  return k;
+}
+
+static size_t gvi_fast64(gvi_dec *s, int64_t *out, size_t max) {
+  const uint8_t *buf = s->base.buf;
+  const size_t len = s->base.len;
+  size_t pos = s->pos, k = 0;
+  while (max - k >= 5 && len - pos >= 42) {
+    unsigned h = (unsigned)buf[pos] << 8 | buf[pos + 1];
+    const uint8_t *p = buf + pos + 2;
+    for (int i = 0; i < 5; i++) {
+      unsigned l = ((h >> (12 - 3 * i)) & 7) + 1;
+      out[k + (size_t)i] = (int64_t)(pq_load64(p) & (~0ull >> (64 - 8 * l)));
+      p += l;
+    }
+    pos = (size_t)(p - buf);
+    k += 5;
+  }
+  s->group += k / 5;
+  s->pos = pos;
+  return k;
+}
+
 static int gvi_read(pq_decoder *d, void *out, size_t max, size_t *n,
                     pq_error *err) {
   gvi_dec *s = (gvi_dec *)d;
+  int wide = d->p.type == PQ_INT64;
   size_t k = 0;
   while (k < max) {
     if (s->next == s->have) {
-      if (s->pos >= d->len) break;
+      k += wide ? gvi_fast64(s, (int64_t *)out + k, max - k)
+                : gvi_fast32(s, (int32_t *)out + k, max - k);
+      if (k == max || s->pos >= d->len) break;
       int rc = gvi_group(s, err);
       if (rc) {
         *n = k;
@@ -89,7 +143,7 @@ static int gvi_read(pq_decoder *d, void *out, size_t max, size_t *n,
       }
     }
     uint64_t v = s->vals[s->next++];
-    if (d->p.type == PQ_INT64) {
+    if (wide) {
       ((int64_t *)out)[k++] = (int64_t)v;
     } else {
       ((int32_t *)out)[k++] = (int32_t)(uint32_t)v;

@@ -102,6 +102,14 @@ static inline void pq_buf_byte(pq_buf *b, uint8_t v) {
 ** answer.  PQ_SIMD=none in the environment turns them all off. */
 enum { PQ_CPU_SSE42 = 1, PQ_CPU_AVX2 = 2 };
 unsigned pq_cpu(void);
+/* Where the fast paths can be compiled: x86 with GCC or Clang, whose
+** target attributes build AVX2 functions into a portable object. */
+#if (defined(__x86_64__) || defined(__i386__)) && \
+    (defined(__GNUC__) || defined(__clang__))
+#define PQ_X86_SIMD 1
+#else
+#define PQ_X86_SIMD 0
+#endif
 
 /* in and out must not overlap. */
 void pq_unpack32(int w, const uint8_t *in, uint32_t *out); /* w 0..32 */
@@ -199,6 +207,13 @@ void pq_rle_reader_init(pq_rle_reader *r, const uint8_t *buf, size_t len,
 int pq_rle_next_run(pq_rle_reader *r, pq_error *err);
 /* Reads up to max values; *n = 0 at the end of the runs. */
 int pq_rle_reader_read(pq_rle_reader *r, uint32_t *out, size_t max, size_t *n,
+                       pq_error *err);
+/* The next values of one run, repeats not expanded: *n copies of *value
+** with *vals NULL (an RLE run), or up to max values of a bit-packed run at
+** *vals (buf, room for max, or the reader's chunk; valid until the next
+** call).  *n = 0 at the end of the runs or on a fault. */
+int pq_rle_reader_next(pq_rle_reader *r, uint32_t *buf, size_t max,
+                       const uint32_t **vals, uint32_t *value, size_t *n,
                        pq_error *err);
 
 /* ---- The DELTA_BINARY_PACKED reader, shared by the DELTA_* encodings. */
@@ -299,6 +314,8 @@ typedef struct pq_rle_writer {
 
 void pq_rle_writer_init(pq_rle_writer *w, pq_buf *out, int bit_width);
 void pq_rle_writer_put(pq_rle_writer *w, uint32_t v);
+/* The same as pq_rle_writer_put for each of n values, faster. */
+void pq_rle_writer_put_n(pq_rle_writer *w, const uint32_t *v, size_t n);
 /* Flushes everything; a last partial group is padded with zeros. */
 void pq_rle_writer_flush(pq_rle_writer *w);
 
@@ -495,6 +512,10 @@ const uint8_t *pq_file_bytes(const pq_file *f, size_t *len);
 /* PLAIN: a count against the bytes, or the length a whole number of
 ** values. */
 int pq_plain_check(const pq_params *p, size_t len, pq_error *err);
+/* Expands the 8*nbytes bits of in, least significant first, to a byte
+** (0 or 1) each; cpu is pq_cpu()'s answer. */
+void pq_expand_bits(const uint8_t *in, size_t nbytes, uint8_t *out,
+                    unsigned cpu);
 /* PLAIN BYTE_ARRAY: the value at *pos (index `index`); moves *pos past it. */
 int pq_plain_byte_array(const uint8_t *buf, size_t len, size_t *pos,
                         uint64_t index, pq_bytes *v, pq_error *err);

@@ -7,12 +7,69 @@
 */
 #include "internal.h"
 
+#if PQ_X86_SIMD
+#include <immintrin.h>
+#endif
+
 typedef struct plain_dec {
   pq_decoder base;
   size_t pos;   /* next byte */
   uint64_t bit; /* BOOLEAN: next bit */
   size_t width; /* bytes per value; 0 for BYTE_ARRAY, BOOLEAN */
+  unsigned cpu; /* pq_cpu() at open */
 } plain_dec;
+
+/* ---- Bits to bytes ---------------------------------------------------------
+** Eight bits to eight bytes: the byte is copied into every byte of a word,
+** byte i keeps bit i, and adding 0x7f carries into bit 7 of exactly the
+** bytes that are not zero. */
+static inline uint64_t spread8(uint8_t b) {
+  uint64_t x = (b * 0x0101010101010101ull) & 0x8040201008040201ull;
+  return ((x + 0x7f7f7f7f7f7f7f7full) >> 7) & 0x0101010101010101ull;
+}
+
+static void expand_bits_scalar(const uint8_t *in, size_t nbytes,
+                               uint8_t *out) {
+  for (size_t i = 0; i < nbytes; i++) pq_store64(out + 8 * i, spread8(in[i]));
+}
+
+#if PQ_X86_SIMD
+/* 32 bits at a time: each of the 4 bytes is copied into 8 bytes, which
+** keep one bit each; min(x, 1) makes it 0 or 1. */
+__attribute__((target("avx2"))) static void expand_bits_avx2(
+    const uint8_t *in, size_t nbytes, uint8_t *out) {
+  const __m256i shuf = _mm256_setr_epi8(
+      0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2,
+      3, 3, 3, 3, 3, 3, 3, 3);
+  const __m256i bits = _mm256_set1_epi64x((long long)0x8040201008040201ull);
+  const __m256i one = _mm256_set1_epi8(1);
+  size_t i = 0;
+  for (; i + 8 <= nbytes; i += 8) {
+    uint32_t a, b;
+    memcpy(&a, in + i, 4);
+    memcpy(&b, in + i + 4, 4);
+    __m256i x = _mm256_shuffle_epi8(_mm256_set1_epi32((int)a), shuf);
+    __m256i y = _mm256_shuffle_epi8(_mm256_set1_epi32((int)b), shuf);
+    x = _mm256_min_epu8(_mm256_and_si256(x, bits), one);
+    y = _mm256_min_epu8(_mm256_and_si256(y, bits), one);
+    _mm256_storeu_si256((__m256i *)(void *)(out + 8 * i), x);
+    _mm256_storeu_si256((__m256i *)(void *)(out + 8 * i + 32), y);
+  }
+  expand_bits_scalar(in + i, nbytes - i, out + 8 * i);
+}
+#endif
+
+void pq_expand_bits(const uint8_t *in, size_t nbytes, uint8_t *out,
+                    unsigned cpu) {
+#if PQ_X86_SIMD
+  if (cpu & PQ_CPU_AVX2) {
+    expand_bits_avx2(in, nbytes, out);
+    return;
+  }
+#endif
+  (void)cpu;
+  expand_bits_scalar(in, nbytes, out);
+}
 
 /* Copies n fixed-width values of `width` bytes from little-endian input;
 ** on a big-endian host numbers are swapped into host order. */
@@ -50,28 +107,56 @@ static int plain_read_bool(pq_decoder *d, void *out, size_t max, size_t *n,
   plain_dec *s = (plain_dec *)d;
   uint8_t *o = out;
   uint64_t total = (uint64_t)d->len * 8;
+  uint64_t bit = s->bit;
   size_t k = 0;
-  while (k < max && s->bit < total) {
-    o[k++] = (d->buf[s->bit >> 3] >> (s->bit & 7)) & 1;
-    s->bit++;
+  /* Up to a byte boundary, then whole bytes, then what is left. */
+  while (k < max && bit < total && (bit & 7) != 0) {
+    o[k++] = (d->buf[bit >> 3] >> (bit & 7)) & 1;
+    bit++;
   }
+  size_t bytes = (max - k) / 8;
+  if (bytes > (total - bit) / 8) bytes = (size_t)((total - bit) / 8);
+  if (bytes > 0) {
+    pq_expand_bits(d->buf + (bit >> 3), bytes, o + k, s->cpu);
+    k += bytes * 8;
+    bit += (uint64_t)bytes * 8;
+  }
+  while (k < max && bit < total) {
+    o[k++] = (d->buf[bit >> 3] >> (bit & 7)) & 1;
+    bit++;
+  }
+  s->bit = bit;
   *n = k;
   return PQ_OK;
 }
 
+/* The length chain (each length says where the next one is) bounds the
+** speed: the loop keeps the position in a register and checks each length
+** with two predictable branches; a fault is reported by
+** pq_plain_byte_array. */
 static int plain_read_bytes(pq_decoder *d, void *out, size_t max, size_t *n,
                             pq_error *err) {
   plain_dec *s = (plain_dec *)d;
   pq_bytes *o = out;
-  size_t k = 0;
-  while (k < max && s->pos < d->len) {
-    int rc = pq_plain_byte_array(d->buf, d->len, &s->pos, d->done + k, &o[k],
-                                 err);
-    if (rc) return rc;
-    k++;
+  const uint8_t *buf = d->buf;
+  const size_t len = d->len;
+  size_t pos = s->pos, k = 0;
+  int rc = PQ_OK;
+  for (; k < max && pos < len; k++) {
+    size_t rest = len - pos;
+    if (PQ_UNLIKELY(rest < 4)) break;
+    size_t vlen = pq_load32(buf + pos);
+    if (PQ_UNLIKELY(vlen > rest - 4)) break;
+    o[k].ptr = buf + pos + 4;
+    o[k].len = vlen;
+    pos += 4 + vlen;
   }
+  if (k < max && pos < len) {
+    rc = pq_plain_byte_array(buf, len, &pos, d->done + k, &o[k], err);
+  }
+  s->pos = pos;
   *n = k;
-  return PQ_OK;
+  return rc;
 }
 
 int pq_plain_byte_array(const uint8_t *buf, size_t len, size_t *pos,
@@ -143,6 +228,7 @@ int pq_plain_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
   plain_dec *s = (plain_dec *)pq_decoder_alloc(sizeof *s, p, buf, len);
   if (!s) return pq_nomem(err, "PLAIN");
   s->width = width;
+  s->cpu = pq_cpu();
   s->base.read = p->type == PQ_BOOLEAN      ? plain_read_bool
                  : p->type == PQ_BYTE_ARRAY ? plain_read_bytes
                                             : plain_read_fixed;
@@ -168,17 +254,29 @@ void pq_put_le(pq_buf *b, const void *v, size_t n, size_t width, pq_type t) {
 
 int pq_put_byte_array(pq_buf *b, const pq_bytes *v, size_t n, uint64_t first,
                       const char *label, pq_error *err) {
-  for (size_t i = 0; i < n; i++) {
-    if (v[i].len > INT32_MAX) {
-      return pq_fail(err, PQ_RANGE, label,
-                     "value %llu is %zu bytes; a BYTE_ARRAY value holds at "
-                     "most 2147483647",
-                     (unsigned long long)(first + i), v[i].len);
+  /* Room for all of them first, then plain stores. */
+  size_t total = 0, ok = 0;
+  while (ok < n && v[ok].len <= INT32_MAX && total <= SIZE_MAX / 2) {
+    total += 4 + v[ok].len;
+    ok++;
+  }
+  if (pq_buf_reserve(b, total) == PQ_OK) {
+    uint8_t *o = b->data + b->len;
+    for (size_t i = 0; i < ok; i++) {
+      pq_store32(o, (uint32_t)v[i].len);
+      if (v[i].len) memcpy(o + 4, v[i].ptr, v[i].len);
+      o += 4 + v[i].len;
     }
-    uint8_t len[4];
-    pq_store32(len, (uint32_t)v[i].len);
-    pq_buf_append(b, len, 4);
-    pq_buf_append(b, v[i].ptr, v[i].len);
+    b->len += total;
+  }
+  if (ok < n && v[ok].len > INT32_MAX) {
+    return pq_fail(err, PQ_RANGE, label,
+                   "value %llu is %zu bytes; a BYTE_ARRAY value holds at "
+                   "most 2147483647",
+                   (unsigned long long)(first + ok), v[ok].len);
+  }
+  if (ok < n) { /* a total past SIZE_MAX / 2: no memory for it anyway */
+    b->oom = 1;
   }
   return PQ_OK;
 }
@@ -214,8 +312,8 @@ static int plain_finish(pq_encoder *e, pq_buf *out, pq_buf *dict,
   plain_enc *s = (plain_enc *)e;
   if (s->nbits) pq_buf_byte(&s->out, s->bits); /* zero padding */
   s->nbits = 0;
-  if (s->out.oom) out->oom = 1;
-  pq_buf_append(out, s->out.data, s->out.len);
+  /* Handing over the memory saves a copy, and touching fresh pages. */
+  pq_buf_move(out, &s->out);
   return PQ_OK;
 }
 

@@ -13,6 +13,12 @@
 
 #define RUN_MAX 0x7fffffffu /* spec: run lengths are in [1, 2^31-1] */
 
+#if defined(__GNUC__)
+#define HOT_INLINE static inline __attribute__((always_inline))
+#else
+#define HOT_INLINE static inline
+#endif
+
 /* ---- Reader ------------------------------------------------------------- */
 
 void pq_rle_reader_init(pq_rle_reader *r, const uint8_t *buf, size_t len,
@@ -28,8 +34,13 @@ void pq_rle_reader_init(pq_rle_reader *r, const uint8_t *buf, size_t len,
 
 int pq_rle_next_run(pq_rle_reader *r, pq_error *err) {
   size_t at = r->pos;
-  uint64_t h;
-  int bad = pq_uleb_read(r->buf, r->len, &r->pos, &h);
+  uint64_t h = r->buf[at];
+  int bad = 0;
+  if (PQ_LIKELY(h < 0x80)) {
+    r->pos = at + 1;
+  } else {
+    bad = pq_uleb_read(r->buf, r->len, &r->pos, &h);
+  }
   if (bad) {
     return pq_fail(err, PQ_CORRUPT, r->label,
                    bad == 1 ? "run %llu: header at offset %zu is cut short"
@@ -103,42 +114,217 @@ int pq_rle_next_run(pq_rle_reader *r, pq_error *err) {
   return PQ_OK;
 }
 
+/* The common runs without a call: a header of one or two bytes, the run's
+** bytes all there, the repeated value in range.  Anything else goes to
+** pq_rle_next_run, which checks it all and gives the messages. */
+HOT_INLINE int rle_run(pq_rle_reader *r, pq_error *err) {
+  size_t at = r->pos;
+  uint32_t h = r->buf[at];
+  size_t avail = r->len - at - 1;
+  const uint8_t *p = r->buf + at + 1;
+  if (h >= 0x80) { /* two bytes, or the general reader */
+    if (avail == 0 || p[0] >= 0x80) return pq_rle_next_run(r, err);
+    h = (h & 0x7f) | (uint32_t)p[0] << 7;
+    p++;
+    avail--;
+  }
+  if (h > 1) {
+    int w = r->w;
+    if (h & 1) {
+      size_t bytes = (size_t)(h >> 1) * (size_t)w;
+      if (PQ_LIKELY(bytes <= avail)) {
+        r->run_packed = 1;
+        r->packed = p;
+        r->packed_bytes = bytes;
+        r->pos = (size_t)(p - r->buf) + bytes;
+        r->run_left = (h >> 1) * 8;
+        r->runs++;
+        return PQ_OK;
+      }
+    } else {
+      size_t vb = (size_t)(w + 7) / 8;
+      if (PQ_LIKELY(avail >= 4)) {
+        uint32_t v = pq_load32(p);
+        if (vb < 4) v &= (1u << (8 * vb)) - 1;
+        if (PQ_LIKELY(w == 32 || (v >> w) == 0)) {
+          r->run_packed = 0;
+          r->run_value = v;
+          r->run_left = h >> 1;
+          r->pos = (size_t)(p - r->buf) + vb;
+          r->runs++;
+          return PQ_OK;
+        }
+      }
+    }
+  }
+  return pq_rle_next_run(r, err);
+}
+
+/* Unpacks the 8 values of w bits (0..32) at in; reads up to w + 8 bytes. */
+HOT_INLINE void unpack8(const uint8_t *in, int w, uint32_t *out) {
+  const uint64_t mask = ((uint64_t)1 << w) - 1;
+  if (w <= 8) {
+    uint64_t x = pq_load64(in);
+    out[0] = (uint32_t)(x & mask);
+    out[1] = (uint32_t)((x >> w) & mask);
+    out[2] = (uint32_t)((x >> 2 * w) & mask);
+    out[3] = (uint32_t)((x >> 3 * w) & mask);
+    out[4] = (uint32_t)((x >> 4 * w) & mask);
+    out[5] = (uint32_t)((x >> 5 * w) & mask);
+    out[6] = (uint32_t)((x >> 6 * w) & mask);
+    out[7] = (uint32_t)((x >> 7 * w) & mask);
+    return;
+  }
+#define PQ_UNPACK_AT(j)                                                   \
+  out[j] = (uint32_t)((pq_load64(in + (((unsigned)(j) * (unsigned)w) >> 3)) >> \
+                       (((unsigned)(j) * (unsigned)w) & 7)) &               \
+                      mask)
+  PQ_UNPACK_AT(0);
+  PQ_UNPACK_AT(1);
+  PQ_UNPACK_AT(2);
+  PQ_UNPACK_AT(3);
+  PQ_UNPACK_AT(4);
+  PQ_UNPACK_AT(5);
+  PQ_UNPACK_AT(6);
+  PQ_UNPACK_AT(7);
+#undef PQ_UNPACK_AT
+}
+
 /* Unpacks the next min(run_left, 32) values of a bit-packed run into the
-** chunk.  The run's bytes were checked when it began. */
+** chunk.  The run's bytes were checked when it began.  The unpackers read
+** past the values they make (pq_unpack32 4*w bytes, unpack8 up to w + 8):
+** straight from the stream when those bytes are inside it (past the run
+** they belong to the next run and make values past run_left, which are
+** not used), else from a zeroed copy of what is left. */
 static void rle_fill_chunk(pq_rle_reader *r) {
   int w = r->w;
-  if (r->run_left >= 32 && r->packed_bytes >= (size_t)4 * w) {
+  size_t whole = (size_t)4 * (size_t)w;
+  size_t rest = r->len - (size_t)(r->packed - r->buf);
+  int m = r->run_left < 32 ? (int)r->run_left : 32;
+  if (m < 32 && rest >= (size_t)((m + 7) / 8 - 1) * (size_t)w + (size_t)w + 8) {
+    for (int g = 0; g < m; g += 8) unpack8(r->packed + (g / 8) * w, w, r->chunk + g);
+  } else if (rest >= whole) {
     pq_unpack32(w, r->packed, r->chunk);
-    r->chunk_len = 32;
   } else {
-    uint64_t tmp[32];
-    int m = r->run_left < 32 ? (int)r->run_left : 32;
-    /* Copy what is present into zeroed room so a short last group reads
-    ** as zeros past the end. */
-    uint8_t room[4 * 32 + 8] = {0};
-    size_t need = ((size_t)m * (size_t)w + 7) / 8;
-    memcpy(room, r->packed, need < r->packed_bytes ? need : r->packed_bytes);
-    pq_unpack_lsb(room, 0, w, (size_t)m, tmp);
-    for (int i = 0; i < m; i++) r->chunk[i] = (uint32_t)tmp[i];
-    r->chunk_len = m;
+    uint8_t room[4 * 32 + 8];
+    memcpy(room, r->packed, rest);
+    memset(room + rest, 0, sizeof room - rest);
+    pq_unpack32(w, room, r->chunk);
   }
-  size_t used = ((size_t)r->chunk_len * (size_t)w) / 8;
+  r->chunk_len = m;
+  size_t used = ((size_t)m * (size_t)w) / 8;
   if (used > r->packed_bytes) used = r->packed_bytes;
   r->packed += used;
   r->packed_bytes -= used;
-  r->run_left -= (uint32_t)r->chunk_len;
+  r->run_left -= (uint32_t)m;
   r->chunk_pos = 0;
+}
+
+/* Stores m (> 0) copies of v with few branches: blocks of 8 and a last
+** block of 8 that may overlap the one before; under 8, two blocks of 4 or
+** three single stores that overlap. */
+static inline void fill32(uint32_t *o, uint32_t v, size_t m) {
+  uint64_t vv = (uint64_t)v << 32 | v;
+  if (m >= 8) {
+    for (size_t i = 0; i + 8 < m; i += 8) {
+      memcpy(o + i, &vv, 8);
+      memcpy(o + i + 2, &vv, 8);
+      memcpy(o + i + 4, &vv, 8);
+      memcpy(o + i + 6, &vv, 8);
+    }
+    uint32_t *e = o + m - 8;
+    memcpy(e, &vv, 8);
+    memcpy(e + 2, &vv, 8);
+    memcpy(e + 4, &vv, 8);
+    memcpy(e + 6, &vv, 8);
+  } else if (m >= 4) {
+    memcpy(o, &vv, 8);
+    memcpy(o + 2, &vv, 8);
+    memcpy(o + m - 4, &vv, 8);
+    memcpy(o + m - 2, &vv, 8);
+  } else {
+    o[0] = v;
+    o[m / 2] = v;
+    o[m - 1] = v;
+  }
+}
+
+/* Unpacks up to m (> 0) values of the current bit-packed run into out:
+** 32 values a call, then groups of 8, straight into the output; what is
+** left (a group split by m, a run cut short) goes through the chunk, from
+** which at most m values are taken.  Returns how many values it wrote. */
+HOT_INLINE size_t read_packed(pq_rle_reader *r, uint32_t *out, size_t m) {
+  const int w = r->w;
+  const size_t whole = (size_t)4 * (size_t)w;
+  size_t k = 0;
+  if (m > r->run_left) m = r->run_left;
+  while (m - k >= 32 && r->packed_bytes >= whole) {
+    pq_unpack32(w, r->packed, out + k);
+    r->packed += whole;
+    r->packed_bytes -= whole;
+    k += 32;
+  }
+  size_t rest = r->len - (size_t)(r->packed - r->buf);
+  while (m - k >= 8 && r->packed_bytes >= (size_t)w && rest >= (size_t)w + 8) {
+    unpack8(r->packed, w, out + k);
+    r->packed += w;
+    r->packed_bytes -= (size_t)w;
+    rest -= (size_t)w;
+    k += 8;
+  }
+  r->run_left -= (uint32_t)k;
+  if (k == 0) {
+    rle_fill_chunk(r);
+    k = (size_t)r->chunk_len < m ? (size_t)r->chunk_len : m;
+    memcpy(out, r->chunk, k * sizeof *out);
+    r->chunk_pos = (int)k;
+  }
+  return k;
+}
+
+int pq_rle_reader_next(pq_rle_reader *r, uint32_t *buf, size_t max,
+                       const uint32_t **vals, uint32_t *value, size_t *n,
+                       pq_error *err) {
+  *n = 0;
+  if (max == 0) return PQ_OK;
+  if (r->chunk_pos < r->chunk_len) {
+    size_t m = (size_t)(r->chunk_len - r->chunk_pos);
+    if (m > max) m = max;
+    *vals = r->chunk + r->chunk_pos;
+    r->chunk_pos += (int)m;
+    r->produced += m;
+    *n = m;
+    return PQ_OK;
+  }
+  if (r->run_left == 0) {
+    if (r->pos >= r->len) return PQ_OK;
+    int rc = rle_run(r, err);
+    if (rc) return rc;
+  }
+  size_t m = r->run_left < max ? r->run_left : max;
+  if (!r->run_packed) {
+    r->run_left -= (uint32_t)m;
+    *vals = NULL;
+    *value = r->run_value;
+  } else {
+    m = read_packed(r, buf, m);
+    *vals = buf;
+  }
+  r->produced += m;
+  *n = m;
+  return PQ_OK;
 }
 
 int pq_rle_reader_read(pq_rle_reader *r, uint32_t *out, size_t max, size_t *n,
                        pq_error *err) {
   const uint64_t start = r->produced;
   size_t k = 0;
+  int rc = PQ_OK;
   while (k < max) {
     if (r->chunk_pos < r->chunk_len) {
       size_t m = (size_t)(r->chunk_len - r->chunk_pos);
       if (m > max - k) m = max - k;
-      memcpy(out + k, r->chunk + r->chunk_pos, m * sizeof *out);
+      for (size_t i = 0; i < m; i++) out[k + i] = r->chunk[r->chunk_pos + i];
       r->chunk_pos += (int)m;
       k += m;
       continue;
@@ -146,34 +332,21 @@ int pq_rle_reader_read(pq_rle_reader *r, uint32_t *out, size_t max, size_t *n,
     if (r->run_left == 0) {
       if (r->pos >= r->len) break;
       r->produced = start + k;
-      int rc = pq_rle_next_run(r, err);
-      if (rc) {
-        *n = k;
-        return rc;
-      }
+      rc = rle_run(r, err);
+      if (rc) break;
     }
     if (!r->run_packed) {
-      size_t m = r->run_left;
-      if (m > max - k) m = max - k;
-      uint32_t v = r->run_value;
-      for (size_t i = 0; i < m; i++) out[k + i] = v;
+      size_t m = r->run_left < max - k ? r->run_left : max - k;
+      fill32(out + k, r->run_value, m);
       r->run_left -= (uint32_t)m;
       k += m;
-    } else if (r->run_left >= 32 && max - k >= 32 &&
-               r->packed_bytes >= (size_t)4 * r->w) {
-      /* Whole chunks straight into the output. */
-      pq_unpack32(r->w, r->packed, out + k);
-      r->packed += 4 * r->w;
-      r->packed_bytes -= (size_t)4 * r->w;
-      r->run_left -= 32;
-      k += 32;
     } else {
-      rle_fill_chunk(r);
+      k += read_packed(r, out + k, max - k);
     }
   }
   r->produced = start + k;
   *n = k;
-  return PQ_OK;
+  return rc;
 }
 
 /* ---- Writer ------------------------------------------------------------- */
@@ -184,19 +357,24 @@ void pq_rle_writer_init(pq_rle_writer *w, pq_buf *out, int bit_width) {
   w->w = bit_width;
 }
 
-/* Packs 8 values of w bits LSB first into w bytes. */
+/* Packs 8 values of w bits LSB first into w bytes: 32 bits at a time,
+** then the whole bytes left (8*w bits are whole bytes). */
 static void pack8(const uint32_t *v, int w, uint8_t *out) {
   uint64_t acc = 0;
   int bits = 0;
-  size_t o = 0;
   for (int i = 0; i < 8; i++) {
     acc |= (uint64_t)v[i] << bits;
     bits += w;
-    while (bits >= 8) {
-      out[o++] = (uint8_t)acc;
-      acc >>= 8;
-      bits -= 8;
+    if (bits >= 32) {
+      pq_store32(out, (uint32_t)acc);
+      out += 4;
+      acc >>= 32;
+      bits -= 32;
     }
+  }
+  for (; bits > 0; bits -= 8) {
+    *out++ = (uint8_t)acc;
+    acc >>= 8;
   }
 }
 
@@ -218,24 +396,30 @@ static void write_repeat(pq_rle_writer *w) {
   w->npending = 0;
 }
 
+/* Writes 8 values as a bit-packed group of the open literal run.  A
+** literal run is kept to 63 groups so that its header is one byte, written
+** in place when the run closes. */
+static void write_group(pq_rle_writer *w, const uint32_t *v) {
+  if (w->lit_groups == 0) {
+    w->lit_header = w->out->len;
+    pq_buf_byte(w->out, 0);
+  }
+  if (pq_buf_reserve(w->out, (size_t)w->w) == PQ_OK) {
+    pack8(v, w->w, w->out->data + w->out->len);
+    w->out->len += (size_t)w->w;
+  }
+  if (++w->lit_groups == 63) close_literal(w);
+}
+
 /* Commits the 8 pending values: as part of a repeat when they are one, or
-** as a bit-packed group.  A literal run is kept to 63 groups so that its
-** header is one byte, written in place when the run closes. */
+** as a bit-packed group. */
 static void flush_group(pq_rle_writer *w) {
   w->npending = 0;
   if (w->run_len >= 8) {
     close_literal(w);
     return;
   }
-  if (w->lit_groups == 0) {
-    w->lit_header = w->out->len;
-    pq_buf_byte(w->out, 0);
-  }
-  if (pq_buf_reserve(w->out, (size_t)w->w) == PQ_OK) {
-    pack8(w->pending, w->w, w->out->data + w->out->len);
-    w->out->len += (size_t)w->w;
-  }
-  if (++w->lit_groups == 63) close_literal(w);
+  write_group(w, w->pending);
   w->run_len = 0; /* repeats are counted from a group boundary */
 }
 
@@ -252,6 +436,51 @@ void pq_rle_writer_put(pq_rle_writer *w, uint32_t v) {
   }
   w->pending[w->npending++] = v;
   if (w->npending == 8) flush_group(w);
+}
+
+/* The same as pq_rle_writer_put for each value, a group of 8 or a repeat
+** at a time where the state allows:
+**   between groups, outside a repeat (npending 0, run_len 0): 8 values
+**     that are not all one are a bit-packed group; 8 that are, a repeat
+**     of 8 begins (the group is not written);
+**   in a repeat (npending 0, run_len >= 8): equal values lengthen it;
+**   anywhere else one value at a time, until the next group boundary. */
+void pq_rle_writer_put_n(pq_rle_writer *w, const uint32_t *v, size_t n) {
+  size_t i = 0;
+  while (i < n) {
+    if (w->npending == 0 && w->run_len >= 8) {
+      uint32_t x = w->run_value;
+      size_t j = i;
+      while (j < n && v[j] == x) j++;
+      if (j - i < RUN_MAX - w->run_len) {
+        w->run_len += j - i;
+        i = j;
+        if (i == n) break;
+        write_repeat(w); /* v[i] differs: the state is now between groups */
+      } else {
+        pq_rle_writer_put(w, v[i++]);
+        continue;
+      }
+    }
+    if (w->npending == 0 && w->run_len == 0) {
+      while (n - i >= 8) {
+        const uint32_t *g = v + i;
+        uint32_t x = g[0];
+        uint32_t d = (g[1] ^ x) | (g[2] ^ x) | (g[3] ^ x) | (g[4] ^ x) |
+                     (g[5] ^ x) | (g[6] ^ x) | (g[7] ^ x);
+        i += 8;
+        if (d == 0) {
+          close_literal(w);
+          w->run_value = x;
+          w->run_len = 8;
+          break;
+        }
+        write_group(w, g);
+      }
+      if (w->run_len >= 8 || i == n) continue;
+    }
+    pq_rle_writer_put(w, v[i++]);
+  }
 }
 
 void pq_rle_writer_flush(pq_rle_writer *w) {
@@ -299,7 +528,7 @@ static int rle_widen(pq_rle_adaptive *a, int nw) {
                              &e) ||
           got == 0)
         break; /* cannot happen on our own output */
-      for (size_t i = 0; i < got; i++) pq_rle_writer_put(&nwr, tmp[i]);
+      pq_rle_writer_put_n(&nwr, tmp, got);
       left -= got;
     }
   }
@@ -313,14 +542,17 @@ static int rle_widen(pq_rle_adaptive *a, int nw) {
   return a->buf.oom ? PQ_NOMEM : PQ_OK;
 }
 
+/* Widening before a batch to the width its largest value needs gives the
+** same stream as widening at that value: the writer's choices of runs do
+** not depend on the width. */
 int pq_rle_adaptive_put(pq_rle_adaptive *a, const uint32_t *v, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    if (PQ_UNLIKELY(a->w < 32 && (v[i] >> a->w) != 0)) {
-      if (rle_widen(a, pq_bit_width64(v[i]))) return PQ_NOMEM;
-    }
-    pq_rle_writer_put(&a->wr, v[i]);
-    a->count++;
+  uint32_t top = 0;
+  for (size_t i = 0; i < n; i++) top |= v[i];
+  if (PQ_UNLIKELY(a->w < 32 && (top >> a->w) != 0)) {
+    if (rle_widen(a, pq_bit_width64(top))) return PQ_NOMEM;
   }
+  pq_rle_writer_put_n(&a->wr, v, n);
+  a->count += n;
   return a->buf.oom ? PQ_NOMEM : PQ_OK;
 }
 
@@ -339,29 +571,85 @@ void pq_rle_adaptive_free(pq_rle_adaptive *a) {
 typedef struct rle_dec {
   pq_decoder base;
   pq_rle_reader r;
-  uint32_t tmp[256]; /* BOOLEAN: values before narrowing */
+  unsigned cpu; /* pq_cpu() at open */
 } rle_dec;
+
+/* Stores m (> 0) copies of the byte v, as fill32 does. */
+static inline void fill8(uint8_t *o, uint8_t v, size_t m) {
+  uint64_t vv = v * 0x0101010101010101ull;
+  if (m >= 16) {
+    for (size_t i = 0; i + 16 < m; i += 16) {
+      memcpy(o + i, &vv, 8);
+      memcpy(o + i + 8, &vv, 8);
+    }
+    memcpy(o + m - 16, &vv, 8);
+    memcpy(o + m - 8, &vv, 8);
+  } else if (m >= 8) {
+    memcpy(o, &vv, 8);
+    memcpy(o + m - 8, &vv, 8);
+  } else if (m >= 4) {
+    memcpy(o, &vv, 4);
+    memcpy(o + m - 4, &vv, 4);
+  } else {
+    o[0] = v;
+    o[m / 2] = v;
+    o[m - 1] = v;
+  }
+}
+
+/* BOOLEAN values, a byte each: repeats are filled, bit-packed runs
+** expanded a byte (8 values) at a time. */
+static int rle_read_bool(rle_dec *s, uint8_t *o, size_t max, size_t *n,
+                         pq_error *err) {
+  pq_rle_reader *r = &s->r;
+  const uint64_t start = r->produced;
+  size_t k = 0;
+  int rc = PQ_OK;
+  while (k < max) {
+    if (r->chunk_pos < r->chunk_len) {
+      size_t m = (size_t)(r->chunk_len - r->chunk_pos);
+      if (m > max - k) m = max - k;
+      for (size_t i = 0; i < m; i++) o[k + i] = (uint8_t)r->chunk[r->chunk_pos + i];
+      r->chunk_pos += (int)m;
+      k += m;
+      continue;
+    }
+    if (r->run_left == 0) {
+      if (r->pos >= r->len) break;
+      r->produced = start + k;
+      rc = rle_run(r, err);
+      if (rc) break;
+    }
+    size_t m = r->run_left < max - k ? r->run_left : max - k;
+    if (!r->run_packed) {
+      fill8(o + k, (uint8_t)r->run_value, m);
+      r->run_left -= (uint32_t)m;
+      k += m;
+      continue;
+    }
+    size_t bytes = r->w == 1 ? m / 8 : 0;
+    if (bytes > r->packed_bytes) bytes = r->packed_bytes;
+    if (bytes > 0) {
+      pq_expand_bits(r->packed, bytes, o + k, s->cpu);
+      r->packed += bytes;
+      r->packed_bytes -= bytes;
+      r->run_left -= (uint32_t)(bytes * 8);
+      k += bytes * 8;
+    } else {
+      r->produced = start + k;
+      rle_fill_chunk(r);
+    }
+  }
+  r->produced = start + k;
+  *n = k;
+  return rc;
+}
 
 static int rle_read(pq_decoder *d, void *out, size_t max, size_t *n,
                     pq_error *err) {
   rle_dec *s = (rle_dec *)d;
-  if (d->out_type != PQ_BOOLEAN)
-    return pq_rle_reader_read(&s->r, out, max, n, err);
-  uint8_t *o = out;
-  size_t k = 0;
-  while (k < max) {
-    size_t got, want = max - k < 256 ? max - k : 256;
-    int rc = pq_rle_reader_read(&s->r, s->tmp, want, &got, err);
-    for (size_t i = 0; i < got; i++) o[k + i] = (uint8_t)s->tmp[i];
-    k += got;
-    if (rc) {
-      *n = k;
-      return rc;
-    }
-    if (got < want) break;
-  }
-  *n = k;
-  return PQ_OK;
+  if (d->out_type == PQ_BOOLEAN) return rle_read_bool(s, out, max, n, err);
+  return pq_rle_reader_read(&s->r, out, max, n, err);
 }
 
 /* Reads the 4-byte length prefix; sets *start and *len to the runs. */
@@ -403,6 +691,7 @@ int pq_rle_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
   if (p->count >= 0) s->r.limit = (uint64_t)p->count;
   s->base.is_index = p->type != PQ_BOOLEAN;
   s->base.read = rle_read;
+  s->cpu = pq_cpu();
   *out = &s->base;
   return PQ_OK;
 }
@@ -418,7 +707,12 @@ static int rle_put(pq_encoder *e, const void *v, size_t n, pq_error *err) {
   rle_enc *s = (rle_enc *)e;
   if (e->p.type == PQ_BOOLEAN) {
     const uint8_t *b = v;
-    for (size_t i = 0; i < n; i++) pq_rle_writer_put(&s->wr, b[i] != 0);
+    uint32_t tmp[256];
+    for (size_t i = 0; i < n; i += 256) {
+      size_t m = n - i < 256 ? n - i : 256;
+      for (size_t j = 0; j < m; j++) tmp[j] = b[i + j] != 0;
+      pq_rle_writer_put_n(&s->wr, tmp, m);
+    }
     return PQ_OK;
   }
   const uint32_t *u = v;
@@ -426,14 +720,17 @@ static int rle_put(pq_encoder *e, const void *v, size_t n, pq_error *err) {
   if (w < 0) {
     return pq_rle_adaptive_put(&s->ad, u, n) ? pq_nomem(err, "RLE") : PQ_OK;
   }
-  for (size_t i = 0; i < n; i++) {
-    if (w < 32 && (u[i] >> w) != 0) {
-      return pq_fail(err, PQ_RANGE, "RLE",
-                     "value %llu is %u, which does not fit in bit width %d",
-                     (unsigned long long)(e->count + i), u[i], w);
-    }
-    pq_rle_writer_put(&s->wr, u[i]);
+  uint32_t top = 0;
+  for (size_t i = 0; i < n; i++) top |= u[i];
+  if (w < 32 && (top >> w) != 0) {
+    size_t i = 0;
+    while ((u[i] >> w) == 0) i++;
+    pq_rle_writer_put_n(&s->wr, u, i);
+    return pq_fail(err, PQ_RANGE, "RLE",
+                   "value %llu is %u, which does not fit in bit width %d",
+                   (unsigned long long)(e->count + i), u[i], w);
   }
+  pq_rle_writer_put_n(&s->wr, u, n);
   return PQ_OK;
 }
 
