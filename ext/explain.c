@@ -19,6 +19,14 @@
 ** stream of any length is explained in constant memory.  A malformed
 ** stream is explained up to its fault; the last row, with path 'error',
 ** says what is wrong.
+**
+** The encoding 'FILE' explains a whole file image (a BLOB: the function
+** never reads the file system), 'PAGE' one page as stored (header and
+** body), with the column's type as the third argument and {"max_def",
+** "max_rep", "codec"} as options (src/explain_file.c).
+**
+**   SELECT path, value FROM parquet_explain(readfile('t.parquet'), 'FILE')
+**    WHERE path LIKE 'footer.%.codec';
 */
 #include <string.h>
 
@@ -81,6 +89,84 @@ static int explainNext(sqlite3_vtab_cursor *cur) {
   return SQLITE_OK;
 }
 
+static int explainError(sqlite3_vtab_cursor *cur, char *msg) {
+  sqlite3_free(cur->pVtab->zErrMsg);
+  cur->pVtab->zErrMsg = msg;
+  return msg ? SQLITE_ERROR : SQLITE_NOMEM;
+}
+
+/* 'FILE' or 'PAGE' as the encoding: a structure, not a stream. */
+enum { STREAM, FILE_IMAGE, PAGE };
+
+static int structureOf(sqlite3_value *enc) {
+  if (!enc || sqlite3_value_type(enc) != SQLITE_TEXT) return STREAM;
+  const char *s = (const char *)sqlite3_value_text(enc);
+  if (s && sqlite3_stricmp(s, "FILE") == 0) return FILE_IMAGE;
+  if (s && sqlite3_stricmp(s, "PAGE") == 0) return PAGE;
+  return STREAM;
+}
+
+/* Opens the explainer of a file image or of a page from the arguments
+** (blob, encoding, type, options, dictionary). */
+static int explainStructure(ExplainCursor *c, int kind, sqlite3_value **args) {
+  sqlite3_vtab_cursor *cur = &c->base;
+  pq_params_init(&c->args.p);
+  if (sqlite3_value_type(args[0]) == SQLITE_NULL) return SQLITE_OK;
+  pq_error err;
+  pq_page_context ctx;
+  pq_page_context_init(&ctx);
+  if (kind == FILE_IMAGE) {
+    if (sqlite3_value_type(args[0]) != SQLITE_BLOB) {
+      return explainError(
+          cur, sqlite3_mprintf("parquet_explain: 'FILE' explains a file "
+                               "image, a BLOB, not a path (in the sqlite3 "
+                               "shell, readfile('f.parquet') gives one)"));
+    }
+    for (int i = 2; i < PQX_NARGS; i++) {
+      if (args[i] && sqlite3_value_type(args[i]) != SQLITE_NULL) {
+        return explainError(
+            cur, sqlite3_mprintf("parquet_explain: 'FILE' takes no type, "
+                                 "options or dictionary"));
+      }
+    }
+  } else {
+    if (args[2] && sqlite3_value_type(args[2]) != SQLITE_NULL) {
+      const char *s = (const char *)sqlite3_value_text(args[2]);
+      int n = sqlite3_value_bytes(args[2]);
+      if (!s || pq_type_parse(s, (size_t)n, &ctx.type, &ctx.type_length)) {
+        return explainError(
+            cur, sqlite3_mprintf("parquet_explain: unknown type '%s' "
+                                 "(BOOLEAN, INT32, INT64, INT96, FLOAT, "
+                                 "DOUBLE, BYTE_ARRAY or "
+                                 "FIXED_LEN_BYTE_ARRAY(n))",
+                                 s ? s : ""));
+      }
+      ctx.type_set = 1;
+    }
+    if (args[3] && sqlite3_value_type(args[3]) != SQLITE_NULL) {
+      const char *s = (const char *)sqlite3_value_text(args[3]);
+      int n = sqlite3_value_bytes(args[3]);
+      if (s && pq_page_context_parse(&ctx, s, (size_t)n, &err)) {
+        return explainError(cur,
+                            pqx_core_error("parquet_explain", PQ_MISUSE, &err));
+      }
+    }
+    c->args.p.binary = ctx.binary;
+    if (args[4] && sqlite3_value_type(args[4]) != SQLITE_NULL &&
+        pqx_arg_copy(args[4], &c->args.dict, &c->args.dict_len)) {
+      return SQLITE_NOMEM;
+    }
+  }
+  if (pqx_arg_copy(args[0], &c->args.blob, &c->args.len)) return SQLITE_NOMEM;
+  int rc = kind == FILE_IMAGE
+               ? pq_explainer_open_file(&c->x, c->args.blob, c->args.len, &err)
+               : pq_explainer_open_page(&c->x, &ctx, c->args.blob, c->args.len,
+                                        c->args.dict, c->args.dict_len, &err);
+  if (rc) return explainError(cur, pqx_core_error("parquet_explain", rc, &err));
+  c->eof = !pq_explainer_next(c->x, &c->f);
+  return SQLITE_OK;
+}
+
 static int explainFilter(sqlite3_vtab_cursor *cur, int idxNum,
                          const char *idxStr, int argc, sqlite3_value **argv) {
   (void)idxStr;
@@ -88,6 +174,12 @@ static int explainFilter(sqlite3_vtab_cursor *cur, int idxNum,
   ExplainCursor *c = (ExplainCursor *)cur;
   explainReset(c);
   c->row = 0;
+  sqlite3_value *args[PQX_NARGS] = {0};
+  for (int i = 0, j = 0; i < PQX_NARGS; i++) {
+    if (idxNum & (1 << i)) args[i] = argv[j++];
+  }
+  int kind = structureOf(args[1]);
+  if (kind != STREAM && args[0]) return explainStructure(c, kind, args);
   int no_rows;
   int rc =
       pqx_args_filter(cur, "parquet_explain", idxNum, argv, &c->args, &no_rows);

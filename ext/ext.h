@@ -89,6 +89,10 @@ int pqx_args_best_index(sqlite3_index_info *info, int first_col);
 int pqx_args_filter(sqlite3_vtab_cursor *cur, const char *fn, int idxNum,
                     sqlite3_value **argv, pqx_args *a, int *no_rows);
 void pqx_args_free(pqx_args *a);
+/* Copies an argument's bytes (from sqlite3_malloc64, never NULL on
+** success): a scan reads them after xFilter returns, longer than SQLite
+** promises to keep the argument. */
+int pqx_arg_copy(sqlite3_value *v, uint8_t **out, size_t *len);
 
 int pqx_register_encode(sqlite3 *db);
 int pqx_register_decode(sqlite3 *db);

@@ -135,9 +135,7 @@ int pqx_vtab_disconnect(sqlite3_vtab *v) {
 
 /* ---- The stream arguments of parquet_values and parquet_explain ---------- */
 
-/* Copies an argument's bytes: the scan reads them after xFilter returns,
-** longer than SQLite promises to keep the argument. */
-static int copyArg(sqlite3_value *v, uint8_t **out, size_t *len) {
+int pqx_arg_copy(sqlite3_value *v, uint8_t **out, size_t *len) {
   const void *p = sqlite3_value_blob(v);
   *len = (size_t)sqlite3_value_bytes(v);
   *out = sqlite3_malloc64(*len ? *len : 1);
@@ -168,9 +166,9 @@ int pqx_args_filter(sqlite3_vtab_cursor *cur, const char *fn, int idxNum,
     cur->pVtab->zErrMsg = msg;
     return SQLITE_ERROR;
   }
-  if (copyArg(args[0], &a->blob, &a->len)) return SQLITE_NOMEM;
+  if (pqx_arg_copy(args[0], &a->blob, &a->len)) return SQLITE_NOMEM;
   if (args[4] && sqlite3_value_type(args[4]) != SQLITE_NULL &&
-      copyArg(args[4], &a->dict, &a->dict_len))
+      pqx_arg_copy(args[4], &a->dict, &a->dict_len))
     return SQLITE_NOMEM;
   return SQLITE_OK;
 }

@@ -509,6 +509,48 @@ int pq_write_options_parse(pq_write_options *o, pq_params *p,
   return parse_object(json, n, apply_write, &w, err);
 }
 
+/* ---- What a page does not say about itself ------------------------------ */
+
+void pq_page_context_init(pq_page_context *c) {
+  memset(c, 0, sizeof *c);
+  c->type = PQ_INT32;
+  c->codec = PQ_UNCOMPRESSED;
+}
+
+static int apply_page(void *ctx, const char *key, const jvalue *v,
+                      pq_error *err) {
+  pq_page_context *c = ctx;
+  int64_t x;
+  int rc = PQ_OK;
+  if (strcmp(key, "max_def") == 0) {
+    x = c->max_def;
+    rc = want_int(v, key, 0, INT16_MAX, &x, err);
+    c->max_def = (int)x;
+  } else if (strcmp(key, "max_rep") == 0) {
+    x = c->max_rep;
+    rc = want_int(v, key, 0, INT16_MAX, &x, err);
+    c->max_rep = (int)x;
+  } else if (strcmp(key, "binary") == 0) {
+    rc = want_bool(v, key, &c->binary, err);
+  } else if (strcmp(key, "codec") == 0) {
+    /* Named as a writer's codec is. */
+    pq_write_options o;
+    pq_write_options_init(&o);
+    o.codec = c->codec;
+    write_ctx w = {&o, NULL};
+    rc = apply_write(&w, key, v, err);
+    c->codec = o.codec;
+  } else {
+    return PQ_NOTFOUND;
+  }
+  return rc;
+}
+
+int pq_page_context_parse(pq_page_context *c, const char *json, size_t n,
+                          pq_error *err) {
+  return parse_object(json, n, apply_page, c, err);
+}
+
 /* The type a stream of this encoding has when the caller names none, or -1
 ** where the encoding fits several types and the choice matters. */
 static int default_type(pq_encoding e) {

@@ -363,10 +363,13 @@ static int bss_step(pq_explainer *x, pq_field *f) {
   size_t k = x->pos; /* stream */
   if (k >= K) return 0;
   if (x->phase == 0) {
-    x->phase = 1;
     x->i = 0;
     ex_row(f, k * N, N, "stream[%zu]", k);
     ex_note(f, "byte %zu of each of the %zu values", k, N);
+    if (N == 0)
+      x->pos++; /* no values: the next stream, also empty */
+    else
+      x->phase = 1;
     return 1;
   }
   uint64_t i = x->i;
@@ -549,6 +552,7 @@ int pq_explainer_next(pq_explainer *x, pq_field *f) {
 
 void pq_explainer_free(pq_explainer *x) {
   if (!x) return;
+  ex_file_free(x->file);
   pq_dict_free(&x->dict);
   pq_buf_free(&x->prev);
   free(x);

@@ -1,6 +1,6 @@
 /*
 ** explain.h -- what the explainer's files share (explain.c,
-** explain_runs.c, explain_delta.c).
+** explain_runs.c, explain_delta.c, explain_thrift.c, explain_file.c).
 **
 ** An explainer is a state machine: each call to its step function emits
 ** exactly one row, so a stream of any length is explained in constant
@@ -53,6 +53,62 @@ typedef struct ex_delta {
   uint64_t limit;       /* values to show: the count, for DELTA_BINARY_PACKED */
 } ex_delta;
 
+/* ---- Thrift structures, field by field (explain_thrift.c) ----------------- */
+
+#define EX_DEPTH 16 /* frames: more than the structures of parquet.thrift nest */
+#define EX_PATH 256
+
+/* A struct being walked, or a list of the field `list`. */
+typedef struct ex_frame {
+  int sref;              /* struct: its fields (S_* of explain_thrift.c) */
+  const char *tname;     /* struct: its name, for the stop row */
+  const void *list;      /* list: the field it is the value of */
+  int elem;              /* list: the element type read */
+  int entered;           /* struct: counted in t.depth */
+  int16_t last;          /* struct: the previous field's id */
+  uint32_t seen;         /* struct: ids (below 32) of the fields read */
+  uint32_t n, i;         /* list: elements, and the next one */
+  size_t plen;           /* length of the frame's path */
+} ex_frame;
+
+typedef struct ex_thrift {
+  pq_thrift t;           /* the reader's own reads and faults */
+  pq_error err;
+  ex_frame st[EX_DEPTH];
+  int depth;
+  char path[EX_PATH];
+  size_t plen;
+  int pending;           /* a fault found after the row just made */
+  size_t fault_at;       /* where the fault is, once told */
+  int64_t root_val[16];  /* integer fields of the outermost struct, by id */
+  uint32_t root_has;
+  uint32_t root_seen;    /* ids (below 32) of its fields, once it ends */
+} ex_thrift;
+
+/* The structures a walk can begin with. */
+enum {
+  EX_FILE_META,
+  EX_PAGE_HEADER,
+  EX_COLUMN_INDEX,
+  EX_OFFSET_INDEX,
+  EX_BLOOM_HEADER,
+  EX_COLUMN_CHUNK,
+  EX_COLUMN_META
+};
+
+/* Starts a walk of the struct `root` in x->buf[at..end): paths begin with
+** prefix ("footer"), faults with label (the reader's: "file metadata"),
+** which must last as long as the walk. */
+void ex_thrift_init(ex_thrift *w, pq_explainer *x, size_t at, size_t end,
+                    int root, const char *prefix, const char *label);
+/* 1 with a row; 0 after the root's stop (w->t.pos is then its length);
+** -1 at a fault, which is at w->fault_at and says w->err. */
+int ex_thrift_step(ex_thrift *w, pq_field *f);
+
+/* The walk of a file or a page (explain_file.c). */
+typedef struct ex_file ex_file;
+void ex_file_free(ex_file *e);
+
 struct pq_explainer {
   pq_params p;
   const char *enc;      /* the encoding's name */
@@ -75,6 +131,7 @@ struct pq_explainer {
   pq_buf prev;          /* DELTA_BYTE_ARRAY: the previous value */
   uint8_t scratch[16];  /* a value being shown */
   pq_bytes bytes;
+  ex_file *file;        /* a file or a page: its walk */
 };
 
 /* ---- Rows ---------------------------------------------------------------- */

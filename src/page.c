@@ -114,18 +114,16 @@ static void parse_v2_header(pq_parser *ps, pq_page *p, int32_t *def_len,
   pq_thrift_leave(t);
 }
 
-/* Reads the PageHeader at r->pos into p.  Sub-headers' required fields are
-** checked: `seen` bits per field id. */
-static int parse_page_header(pq_page_reader *r, pq_page *p, int32_t *def_len,
-                             int32_t *rep_len, pq_error *err) {
+int pq_page_header_read(pq_page *p, const uint8_t *buf, size_t len,
+                        size_t base, const char *label, int32_t *def_len,
+                        int32_t *rep_len, const char **missing,
+                        pq_error *err) {
   pq_parser ps;
   memset(&ps, 0, sizeof ps);
-  char label[200];
-  snprintf(label, sizeof label, "%s, page %u: page header", r->label,
-           r->pages);
-  pq_thrift_init(&ps.t, r->buf + r->pos, r->end - r->pos, r->pos, label, err);
+  pq_thrift_init(&ps.t, buf, len, base, label, err);
   int type, seen = 0, sub = 0, want_sub = 0;
   int16_t id, last = 0;
+  *missing = NULL;
   p->page_type = -1;
   while (pq_thrift_field(&ps.t, &type, &last, &id)) {
     if (id >= 1 && id <= 4 && pq_parse_want(&ps, type, PQ_TT_I32)) {
@@ -150,19 +148,31 @@ static int parse_page_header(pq_page_reader *r, pq_page *p, int32_t *def_len,
   }
   if (ps.t.failed) return ps.t.failed;
   p->header_size = (uint32_t)ps.t.pos;
-  const char *missing = NULL;
   if ((seen & 0xe) != 0xe) {
-    missing = "its type or sizes";
+    *missing = "its type or sizes";
   } else if (p->page_type == PQ_DATA_PAGE &&
              (!(want_sub & 1 << PQ_DATA_PAGE) || (sub & 0x1e) != 0x1e)) {
-    missing = "the fields of a data page";
+    *missing = "the fields of a data page";
   } else if (p->page_type == PQ_DICTIONARY_PAGE &&
              (!(want_sub & 1 << PQ_DICTIONARY_PAGE) || (sub & 0x6) != 0x6)) {
-    missing = "the fields of a dictionary page";
+    *missing = "the fields of a dictionary page";
   } else if (p->page_type == PQ_DATA_PAGE_V2 &&
              (!(want_sub & 1 << PQ_DATA_PAGE_V2) || (sub & 0x7e) != 0x7e)) {
-    missing = "the fields of a data page v2";
+    *missing = "the fields of a data page v2";
   }
+  return PQ_OK;
+}
+
+/* Reads the PageHeader at r->pos into p. */
+static int parse_page_header(pq_page_reader *r, pq_page *p, int32_t *def_len,
+                             int32_t *rep_len, pq_error *err) {
+  char label[200];
+  snprintf(label, sizeof label, "%s, page %u: page header", r->label,
+           r->pages);
+  const char *missing;
+  int rc = pq_page_header_read(p, r->buf + r->pos, r->end - r->pos, r->pos,
+                               label, def_len, rep_len, &missing, err);
+  if (rc) return rc;
   if (missing) {
     return pq_fail(err, PQ_CORRUPT, r->label, "page %u at offset %zu: the header lacks %s",
                    r->pages, r->pos, missing);

@@ -524,7 +524,7 @@ enum {
 typedef struct pq_field {
   uint64_t offset;      /* first byte of the field */
   uint64_t length;      /* bytes it touches */
-  char path[96];        /* where it sits in the stream's grammar */
+  char path[256];       /* where it sits in the stream's grammar */
   char bits[1024];      /* its bytes in bits, MSB first, or its value's bits */
   char labels[1024];    /* under bits: which value each bit belongs to */
   char note[512];       /* the field in plain words */
@@ -547,6 +547,56 @@ PQ_API int pq_explainer_open(pq_explainer **out, const pq_params *p,
                              const uint8_t *buf, size_t len,
                              const uint8_t *dict, size_t dict_len,
                              pq_error *err);
+/* Opens an explainer over a whole Parquet file image buf[0..len), which
+** must outlive it.  The rows follow the file in byte order: the magic
+** "PAR1"; each column chunk's pages, in file order, each page's PageHeader
+** field by field ("row_groups[0].columns[1].pages[2].header.
+** data_page_header.num_values"), then its body: when its bytes are stored
+** uncompressed, its repetition and definition levels and its values, by
+** the explainers of their encodings (dictionary indices with the chunk's
+** dictionary), else one row for the compressed bytes; the page indexes and
+** bloom filters the footer points to; the footer's FileMetaData field by
+** field ("footer.row_groups[0].columns[0].meta_data.codec"); the footer's
+** length; the closing magic.  Bytes nothing claims are one row each.  A
+** file that cannot be opened is explained as far as it can be, and a last
+** row (fault set) says what is wrong, in the reader's words.  Fails only
+** when out of memory. */
+PQ_API int pq_explainer_open_file(pq_explainer **out, const uint8_t *buf,
+                                  size_t len, pq_error *err);
+
+/* What a page does not say about itself: its column's physical type, the
+** maxima of its levels (which say whether it has levels, and their bit
+** widths) and its chunk's codec.  pq_page_context_init() sets: no type,
+** no levels, UNCOMPRESSED. */
+typedef struct pq_page_context {
+  int type_set;          /* 0: the type is unknown, the body is one row */
+  pq_type type;
+  int32_t type_length;   /* FIXED_LEN_BYTE_ARRAY(n): n */
+  int max_def, max_rep;  /* the column's maximum levels */
+  pq_codec codec;
+  int binary;            /* BYTE_ARRAY values are bytes, not text */
+} pq_page_context;
+
+PQ_API void pq_page_context_init(pq_page_context *c);
+/* Parses a JSON object of options: "max_def", "max_rep" (0 to 32767),
+** "codec" (a name or number) and "binary" into c.  Unknown keys and
+** ill-typed values are PQ_MISUSE. */
+PQ_API int pq_page_context_parse(pq_page_context *c, const char *json,
+                                 size_t n, pq_error *err);
+
+/* Opens an explainer over one page as stored, buf[0..len): its PageHeader
+** field by field ("header.data_page_header.encoding"), then its body as
+** pq_explainer_open_file() explains a page's ("def_levels.run[0].header",
+** "values.value[3]"), dictionary indices with dict[0..dict_len) when given.
+** c may be NULL (pq_page_context_init()'s defaults); without a type the
+** body is one row.  A buffer that ends where the header ends is a header
+** alone, explained without a fault.  Fails only on bad parameters. */
+PQ_API int pq_explainer_open_page(pq_explainer **out,
+                                  const pq_page_context *c,
+                                  const uint8_t *buf, size_t len,
+                                  const uint8_t *dict, size_t dict_len,
+                                  pq_error *err);
+
 /* Fills f with the next row: 1, or 0 when there is none. */
 PQ_API int pq_explainer_next(pq_explainer *x, pq_field *f);
 PQ_API void pq_explainer_free(pq_explainer *x);
