@@ -72,3 +72,10 @@ SELECT e.column1 AS encoding, c.column1 AS codec,
        (VALUES ('UNCOMPRESSED'), ('SNAPPY'), ('ZSTD')) c,
        (SELECT price FROM prices ORDER BY i) p
  GROUP BY e.column1, c.column1 ORDER BY e.column1, c.column1;
+
+-- Every byte of a file, explained (here a few of its rows): the dictionary
+-- page of the file d above and its three entries, then each data page's
+-- indices, shown with the values they stand for.
+SELECT offset, length, path, value
+  FROM parquet_explain((SELECT file FROM d), 'FILE')
+ WHERE path LIKE '%.header.type' OR path LIKE '%.values.%' OR path = 'magic';
