@@ -96,8 +96,7 @@ static void decompressFunc(sqlite3_context *ctx, int argc,
   }
   const uint8_t *src = sqlite3_value_blob(argv[0]);
   size_t n = (size_t)sqlite3_value_bytes(argv[0]);
-  size_t limit = (size_t)sqlite3_limit(sqlite3_context_db_handle(ctx),
-                                       SQLITE_LIMIT_LENGTH, -1);
+  size_t limit = pqx_limit(ctx);
   pq_buf out;
   pq_buf_init(&out);
   pq_error err;

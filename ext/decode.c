@@ -48,10 +48,9 @@ static void decodeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     if (!batch) rc = PQ_NOMEM;
     pq_buf_append(&out, "[", 1);
     int comma = 0;
-    /* A few bytes of RLE can announce billions of values: stop at SQLite's
-    ** length limit rather than build what could not be returned. */
-    size_t most = (size_t)sqlite3_limit(sqlite3_context_db_handle(ctx),
-                                        SQLITE_LIMIT_LENGTH, -1);
+    /* A few bytes of RLE can announce billions of values: stop at the
+    ** limit rather than build what could not be returned. */
+    size_t most = pqx_limit(ctx);
     while (rc == PQ_OK && out.len <= most) {
       size_t n;
       rc = pq_decoder_read(d, batch, cap, &n, &err);
@@ -69,13 +68,12 @@ static void decodeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   free(batch);
   pq_decoder_free(d);
   if (rc == PQ_OK && out.oom) rc = PQ_NOMEM;
-  int limit =
-      sqlite3_limit(sqlite3_context_db_handle(ctx), SQLITE_LIMIT_LENGTH, -1);
-  if (rc == PQ_OK && out.len > (size_t)limit) {
+  size_t limit = pqx_limit(ctx);
+  if (rc == PQ_OK && out.len > limit) {
     msg = sqlite3_mprintf(
-        "parquet_decode: %s: the values as JSON exceed SQLite's length "
-        "limit of %d bytes",
-        pq_encoding_name(p.encoding), limit);
+        "parquet_decode: %s: the values as JSON exceed the limit of %lld "
+        "bytes" PQX_LIMIT_HINT,
+        pq_encoding_name(p.encoding), (long long)limit);
     sqlite3_result_error(ctx, msg, -1);
     sqlite3_result_error_code(ctx, SQLITE_TOOBIG);
     sqlite3_free(msg);
@@ -113,9 +111,7 @@ static void decodeFileFunc(sqlite3_context *ctx, int argc,
       sqlite3_result_subtype(ctx, 74);
       pq_buf_init(&out);
     } else if (rc != PQ_NOMEM) {
-      msg = src.name ? sqlite3_mprintf("parquet_decode: '%s': %s", src.name,
-                                       err.msg)
-                     : sqlite3_mprintf("parquet_decode: %s", err.msg);
+      msg = pqx_source_error("parquet_decode", src.name, &err);
     }
     pq_buf_free(&out);
   }

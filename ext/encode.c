@@ -209,6 +209,14 @@ static void encStep(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     return;
   }
   s->n++;
+  /* The stream may not outgrow the limit: looked at every 4096 values. */
+  if (s->n % 4096 == 0 && pq_encoder_size(s->enc) > pqx_limit(ctx)) {
+    encFail(ctx, s,
+            sqlite3_mprintf("parquet_encode: %s: the stream would exceed the "
+                            "limit of %lld bytes" PQX_LIMIT_HINT,
+                            pq_encoding_name(s->p.encoding),
+                            (long long)pqx_limit(ctx)));
+  }
 }
 
 static void encFinal(sqlite3_context *ctx) {
@@ -368,8 +376,8 @@ static void fileFinal(sqlite3_context *ctx) {
     }
     if (!msg && !rc && s->w && out.len > pqx_limit(ctx)) {
       msg = sqlite3_mprintf(
-          "parquet_file: the file would be %lld bytes, more than SQLite's "
-          "length limit of %lld",
+          "parquet_file: the file would be %lld bytes, more than the limit "
+          "of %lld" PQX_LIMIT_HINT,
           (long long)out.len, (long long)pqx_limit(ctx));
     }
     if (msg) {

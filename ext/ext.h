@@ -34,6 +34,9 @@ char *pqx_params(const char *fn, sqlite3_value *enc, sqlite3_value *type,
 
 /* An error message for a failed core call, prefixed with fn. */
 char *pqx_core_error(const char *fn, int rc, const pq_error *err);
+/* The same for a call about a file: "fn: 'name': what" (name may be
+** NULL), never NULL but out of memory. */
+char *pqx_source_error(const char *fn, const char *name, const pq_error *err);
 
 /* Sets the result of ctx to the value at index i of a decoded batch. */
 void pqx_result_value(sqlite3_context *ctx, const void *batch, size_t i,
@@ -123,8 +126,18 @@ void pqx_source_close(pqx_source *s);
 /* xBestIndex of a table whose one argument is the hidden column
 ** source_col: idxNum 1 when it is given. */
 int pqx_source_best_index(sqlite3_index_info *info, int source_col);
-/* SQLite's length limit for a function's results. */
+/* The allocation ceiling (limits.c): what one call may build is at most
+** the smaller of SQLite's length limit and the connection's ceiling,
+** parquet_max_alloc() (PQX_MAX_ALLOC_DEFAULT unless set, at least
+** PQX_MAX_ALLOC_MIN). */
+#define PQX_MAX_ALLOC_DEFAULT (256 * 1024 * 1024)
+#define PQX_MAX_ALLOC_MIN 4096
+size_t pqx_db_limit(sqlite3 *db);
 size_t pqx_limit(sqlite3_context *ctx);
+/* Said after a message about that limit. */
+#define PQX_LIMIT_HINT \
+  " (the smaller of SQLite's length limit and parquet_max_alloc())"
+int pqx_register_limits(sqlite3 *db);
 
 /* Names of the format's enums; NULL for a number without one. */
 const char *pqx_page_type_name(int t);

@@ -80,10 +80,7 @@ static int pagesClose(sqlite3_vtab_cursor *cur) {
 static int pagesError(PagesCursor *c, const pq_error *err, int rc) {
   if (rc == PQ_NOMEM) return SQLITE_NOMEM;
   sqlite3_free(c->base.pVtab->zErrMsg);
-  c->base.pVtab->zErrMsg =
-      c->src.name
-          ? sqlite3_mprintf("parquet_pages: '%s': %s", c->src.name, err->msg)
-          : sqlite3_mprintf("parquet_pages: %s", err->msg);
+  c->base.pVtab->zErrMsg = pqx_source_error("parquet_pages", c->src.name, err);
   return SQLITE_ERROR;
 }
 

@@ -53,7 +53,14 @@ char *pqx_params(const char *fn, sqlite3_value *enc, sqlite3_value *type,
 
 char *pqx_core_error(const char *fn, int rc, const pq_error *err) {
   if (rc == PQ_NOMEM) return NULL; /* callers report SQLITE_NOMEM */
-  return sqlite3_mprintf("%s: %s", fn, err->msg);
+  return pqx_source_error(fn, NULL, err);
+}
+
+char *pqx_source_error(const char *fn, const char *name, const pq_error *err) {
+  /* The core's limits are the ceiling of limits.c: say how to raise it. */
+  const char *hint = strstr(err->msg, "the limit of ") ? PQX_LIMIT_HINT : "";
+  return name ? sqlite3_mprintf("%s: '%s': %s%s", fn, name, err->msg, hint)
+              : sqlite3_mprintf("%s: %s%s", fn, err->msg, hint);
 }
 
 size_t pqx_batch_values(size_t value_size) {
@@ -116,10 +123,6 @@ int pqx_vtab_connect(sqlite3 *db, void *spec, int argc,
   sqlite3_vtab_config(db, vs->reads_files ? SQLITE_VTAB_DIRECTONLY
                                           : SQLITE_VTAB_INNOCUOUS);
   return SQLITE_OK;
-}
-
-size_t pqx_vtab_limit(sqlite3_vtab *v) {
-  return (size_t)sqlite3_limit(((pqx_vtab *)v)->db, SQLITE_LIMIT_LENGTH, -1);
 }
 
 void *pqx_cursor_new(size_t size) {
@@ -236,5 +239,6 @@ __attribute__((visibility("default")))
   if (rc == SQLITE_OK) rc = pqx_register_codec(db);
   if (rc == SQLITE_OK) rc = pqx_register_files(db);
   if (rc == SQLITE_OK) rc = pqx_register_pages(db);
+  if (rc == SQLITE_OK) rc = pqx_register_limits(db);
   return rc;
 }

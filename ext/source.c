@@ -16,11 +16,6 @@
 
 #include "ext.h"
 
-size_t pqx_limit(sqlite3_context *ctx) {
-  return (size_t)sqlite3_limit(sqlite3_context_db_handle(ctx),
-                               SQLITE_LIMIT_LENGTH, -1);
-}
-
 /* Maps the file at path; sets *msg on failure. */
 static int map_path(pqx_source *s, const char *fn, const char *path,
                     char **msg) {
@@ -89,8 +84,7 @@ int pqx_source_open(pqx_source *s, sqlite3_value *v, const char *fn,
   rc = pq_file_open(&s->file, s->buf, s->len, &err);
   if (rc) {
     if (rc == PQ_NOMEM) return SQLITE_NOMEM;
-    *msg = s->name ? sqlite3_mprintf("%s: '%s': %s", fn, s->name, err.msg)
-                   : sqlite3_mprintf("%s: %s", fn, err.msg);
+    *msg = pqx_source_error(fn, s->name, &err);
     return SQLITE_ERROR;
   }
   return SQLITE_OK;

@@ -19,7 +19,9 @@ void pq_buf_free(pq_buf *b) {
 ** (and marks the buffer, after which appends are ignored). */
 int pq_buf_reserve(pq_buf *b, size_t extra) {
   if (b->oom) return PQ_NOMEM;
-  if (extra <= b->cap - b->len) return PQ_OK;
+  /* Once reserved, data is never NULL (even for 0 bytes): callers do
+  ** pointer arithmetic on it. */
+  if (extra <= b->cap - b->len && b->data) return PQ_OK;
   if (extra > SIZE_MAX / 2 - b->len) {
     b->oom = 1;
     return PQ_NOMEM;

@@ -363,7 +363,7 @@ static int inflate_into(pq_page_reader *r, const pq_page *p, pq_buf *to,
   if (expected > 0 && (uint64_t)expected > r->limit) {
     return pq_fail(err, PQ_CORRUPT, r->label,
                    "page %u: its %lld uncompressed bytes exceed the limit of "
-                   "%zu",
+                   "%zu bytes",
                    p->index, (long long)expected, r->limit);
   }
   /* A zero-byte section needs no codec (and is not a valid stream of
