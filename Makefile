@@ -118,7 +118,7 @@ BENCH_ARGS ?=
 bench: test-deps interop-deps $(BUILD)/$(EXT) $(BUILD)/bench/bench
 	$(BUILD)/bench/bench --extension $(BUILD)/$(EXT) --work $(BUILD)/bench \
 	  --duckdb "$$(sh tools/duckdb.sh --dir)" \
-	  $(if $(BENCH_ARGS),$(BENCH_ARGS),--results bench/RESULTS.md)
+	  $(if $(BENCH_ARGS),$(BENCH_ARGS),--results bench/RESULTS.md --notes bench/NOTES.md)
 
 # ---- Fuzzing (tests/fuzz/): libFuzzer with ASan and UBSan, clang ----
 FUZZ_CC    ?= clang

@@ -2,7 +2,7 @@
 ** bench.c -- the benchmark: the core against its baselines, in one run.
 **
 **   build/bench/bench [--quick] [--n N] [--extension PATH] [--duckdb DIR]
-**                     [--results FILE]
+**                     [--results FILE [--notes NOTES.md]]
 **
 ** For every case (an encoding, a type, a data set that resembles a real
 ** column) it times, single-threaded, best of several runs:
@@ -756,6 +756,7 @@ int main(int argc, char **argv) {
   const char *resfile = arg_value(argc, argv, "--results", NULL);
   const char *workdir = arg_value(argc, argv, "--work", "build/bench");
   const char *only = arg_value(argc, argv, "--only", NULL);
+  const char *notes = arg_value(argc, argv, "--notes", NULL);
   if (quick) RUNS = 2;
   if (resfile) results = fopen(resfile, "w");
 
@@ -986,6 +987,18 @@ int main(int argc, char **argv) {
         "of the encoded size, not of the values (%.0f MB as int64)\n",
         big, k_scan2, k_base2, (double)(k_scan2 - k_base2) / 1024,
         (double)big * 8 / 1e6);
+  }
+
+  /* The analysis of the targets (by hand, bench/NOTES.md) follows the
+  ** figures in the results file. */
+  if (results && notes) {
+    FILE *f = fopen(notes, "r");
+    if (f) {
+      char line[1024];
+      fputs("\n", results);
+      while (fgets(line, sizeof line, f)) fputs(line, results);
+      fclose(f);
+    }
   }
 
 done:

@@ -333,6 +333,7 @@ static int bss_finish(pq_encoder *e, pq_buf *out, pq_buf *dict, pq_error *err) {
     out->oom = 1;
     return PQ_OK;
   }
+  if (N == 0) return PQ_OK; /* no values: s->plain.data may be NULL */
   uint8_t *o = out->data + out->len;
   for (size_t b = 0; b < K; b++) {
     const uint8_t *in = s->plain.data + b;
