@@ -13,7 +13,7 @@
 
 /* Decoding stops after this many values: a few bytes of RLE announce
 ** billions, which is valid and would only make the fuzzer slow. */
-#define FUZZ_MAX_VALUES (1u << 16)
+#define FUZZ_MAX_VALUES (1u << 13)
 
 /* Bytes taken from the front of the input; zeros once it runs out. */
 typedef struct fuzz_in {

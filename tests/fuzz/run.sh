@@ -16,6 +16,7 @@ for t in "$@"; do
   mkdir -p "$build/corpus/$t"
   log="$build/logs/$t.log"
   if "$build/$t" "$opt" -dict="$here/thrift.dict" -timeout=25 -rss_limit_mb=2048 \
+      -max_len=262144 \
       -artifact_prefix="$build/logs/$t-" -print_final_stats=1 \
       "$build/corpus/$t" >"$log" 2>&1; then
     runs=$(sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) second.*/\1 executions in \2 s/p' "$log" | tail -1)
