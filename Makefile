@@ -202,7 +202,7 @@ VALGRIND = valgrind --tool=memcheck --leak-check=full \
   --show-leak-kinds=definite,indirect --error-exitcode=99 -q
 test-valgrind: test-deps interop-deps $(BUILD)/$(EXT) $(UNITS:%=$(BUILD)/%) $(BUILD)/gen_bitpack
 	@sh tools/deps.sh valgrind
-	PQ_WRAP="$(VALGRIND)" tclsh tests/run.tcl $(BUILD)
+	PQ_WRAP="$(VALGRIND)" PQ_VALGRIND=1 tclsh tests/run.tcl $(BUILD)
 
 clean:
 	rm -rf build build-asan $(FUZZ_BUILD) $(EXT)

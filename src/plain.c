@@ -75,7 +75,15 @@ void pq_expand_bits(const uint8_t *in, size_t nbytes, uint8_t *out,
 ** on a big-endian host numbers are swapped into host order. */
 static void copy_le(void *out, const uint8_t *in, size_t n, size_t width,
                     pq_type t) {
-  memcpy(out, in, n * width);
+  size_t bytes = n * width;
+  /* One value at a time (SQL's aggregates put them so): a fixed-size copy
+  ** the compiler makes a move, not a call. */
+  if (bytes == 8)
+    memcpy(out, in, 8);
+  else if (bytes == 4)
+    memcpy(out, in, 4);
+  else
+    memcpy(out, in, bytes);
   if (!pq_is_big_endian() ||
       (t != PQ_INT32 && t != PQ_INT64 && t != PQ_FLOAT && t != PQ_DOUBLE))
     return;
