@@ -230,7 +230,21 @@ static int dlba_finish(pq_encoder *e, pq_buf *out, pq_buf *dict,
   (void)dict;
   (void)err;
   dlba_enc *s = (dlba_enc *)e;
-  pq_delta_writer_finish(&s->lens, out);
+  pq_buf lens;
+  pq_buf_init(&lens);
+  pq_delta_writer_finish(&s->lens, &lens);
+  /* The lengths (small) go in front of the bytes (large) where the bytes
+  ** already are, rather than the bytes copied after the lengths into new
+  ** memory, which for a large buffer faults in page by page. */
+  if (out->len == 0 && !lens.oom && !s->data.oom && s->data.len > 0 &&
+      pq_buf_reserve(&s->data, lens.len) == PQ_OK) {
+    memmove(s->data.data + lens.len, s->data.data, s->data.len);
+    memcpy(s->data.data, lens.data, lens.len);
+    s->data.len += lens.len;
+    pq_buf_free(&lens);
+  } else {
+    pq_buf_move(out, &lens);
+  }
   pq_buf_move(out, &s->data);
   return PQ_OK;
 }

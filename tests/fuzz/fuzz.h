@@ -80,7 +80,7 @@ static inline void fz_read_file(const uint8_t *buf, size_t len) {
   pq_error err;
   if (pq_file_open(&f, buf, len, &err) != PQ_OK) return;
   const pq_file_meta *m = pq_file_metadata(f);
-  size_t limit = (size_t)64 << 20;
+  size_t limit = (size_t)8 << 20; /* what a page may decompress to */
   for (uint32_t g = 0; g < m->n_row_groups; g++) {
     for (uint32_t c = 0; c < pq_file_leaf_count(f); c++) {
       pq_page_reader *r;
@@ -113,7 +113,7 @@ static inline void fz_read_file(const uint8_t *buf, size_t len) {
   }
   pq_buf json;
   pq_buf_init(&json);
-  pq_file_to_json(f, (size_t)4 << 20, &json, &err);
+  pq_file_to_json(f, (size_t)512 << 10, &json, &err);
   pq_buf_free(&json);
   pq_file_free(f);
 }
