@@ -95,11 +95,9 @@ static inline void pq_buf_byte(pq_buf *b, uint8_t v) {
   }
 }
 
-/* ---- Bit packing (bitpack.c, bitpack_gen.h) -----------------------------
-** LSB-first packing as the RLE hybrid and DELTA_BINARY_PACKED use it.
-** The unrolled forms take 32 values and read or write exactly 4*w bytes. */
-/* Instruction sets the fast paths may use (cpu.c): ask at open, keep the
-** answer.  PQ_SIMD=none in the environment turns them all off. */
+/* ---- Instruction sets (cpu.c) -------------------------------------------
+** What the fast paths may use: ask at open, keep the answer.  PQ_SIMD=none
+** in the environment turns them all off. */
 enum { PQ_CPU_SSE42 = 1, PQ_CPU_AVX2 = 2 };
 unsigned pq_cpu(void);
 /* Where the fast paths can be compiled: x86 with GCC or Clang, whose
@@ -111,7 +109,10 @@ unsigned pq_cpu(void);
 #define PQ_X86_SIMD 0
 #endif
 
-/* in and out must not overlap. */
+/* ---- Bit packing (bitpack.c, bitpack_gen.h) -----------------------------
+** LSB-first packing as the RLE hybrid and DELTA_BINARY_PACKED use it.
+** The unrolled forms take 32 values and read or write exactly 4*w bytes.
+** in and out must not overlap. */
 void pq_unpack32(int w, const uint8_t *in, uint32_t *out); /* w 0..32 */
 void pq_unpack64(int w, const uint8_t *in, uint64_t *out); /* w 0..64 */
 void pq_pack32(int w, const uint32_t *in, uint8_t *out);   /* w 0..32 */
