@@ -106,7 +106,7 @@ $(EXT): $(BUILD)/$(EXT) FORCE
 
 # The C unit tests: one program per tests/unit*.c.
 UNITS = $(patsubst tests/%.c,%,$(wildcard tests/unit*.c))
-$(UNITS:%=$(BUILD)/%): $(BUILD)/%: tests/%.c $(BUILD)/libpqcore.a $(HEADERS)
+$(UNITS:%=$(BUILD)/%): $(BUILD)/%: tests/%.c tests/check.h $(BUILD)/libpqcore.a $(HEADERS)
 	$(CC) $(CFLAGS) $(SAN) $(WARN) -Isrc -o $@ $< $(BUILD)/libpqcore.a -lm $(CODEC_LIBS)
 
 # The benchmark (bench/bench.c), against the core library.

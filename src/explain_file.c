@@ -582,13 +582,30 @@ static int by_start(const void *a, const void *b) {
   return r->col < s->col ? -1 : r->col > s->col;
 }
 
+/* A page index the footer points to, when it lies whole in [lo, hi). */
+static ex_region *add_index(ex_region *out, int64_t offset, int64_t length,
+                            uint64_t lo, uint64_t hi, uint32_t g, uint32_t c,
+                            int kind) {
+  if (offset >= (int64_t)lo && (uint64_t)offset < hi && length > 0 &&
+      (uint64_t)length <= hi - (uint64_t)offset) {
+    ex_region r = {(uint64_t)offset, (uint64_t)offset + (uint64_t)length, 0,
+                   g, c, kind};
+    *out++ = r;
+  }
+  return out;
+}
+
+/* Regions a chunk may have: its bloom filter, its pages, its column index,
+** a copy of its metadata, its offset index. */
+#define REGIONS_PER_CHUNK 5
+
 /* The regions of an opened file, sorted by where they begin. */
 static int plan_regions(ex_file *e, pq_error *err) {
   const pq_file_meta *m = pq_file_metadata(e->file);
   size_t n = 0;
   for (uint32_t g = 0; g < m->n_row_groups; g++)
     n += m->row_groups[g].n_columns;
-  e->regions = calloc(n * 4 + 1, sizeof *e->regions);
+  e->regions = calloc(n * REGIONS_PER_CHUNK + 1, sizeof *e->regions);
   if (!e->regions) return pq_nomem(err, "explain");
   ex_region *out = e->regions;
   uint64_t lo = 4, hi = e->footer_at;
@@ -625,20 +642,8 @@ static int plan_regions(ex_file *e, pq_error *err) {
         }
       }
       *out++ = r;
-      if (cc->column_index_offset >= (int64_t)lo &&
-          (uint64_t)cc->column_index_offset < hi &&
-          cc->column_index_length > 0 &&
-          (uint64_t)cc->column_index_length <=
-              hi - (uint64_t)cc->column_index_offset) {
-        ex_region ci = {(uint64_t)cc->column_index_offset,
-                        (uint64_t)cc->column_index_offset +
-                            (uint64_t)cc->column_index_length,
-                        0,
-                        g,
-                        c,
-                        R_COLUMN_INDEX};
-        *out++ = ci;
-      }
+      out = add_index(out, cc->column_index_offset, cc->column_index_length,
+                      lo, hi, g, c, R_COLUMN_INDEX);
       /* Many writers put a copy of the ColumnChunk, or of its
       ** ColumnMetaData, after the chunk: at its file_offset (which
       ** parquet.thrift says is the ColumnMetaData's), or where it ends. */
@@ -651,20 +656,8 @@ static int plan_regions(ex_file *e, pq_error *err) {
         ex_region cm = {at, 0, 0, g, c, R_META};
         *out++ = cm;
       }
-      if (cc->offset_index_offset >= (int64_t)lo &&
-          (uint64_t)cc->offset_index_offset < hi &&
-          cc->offset_index_length > 0 &&
-          (uint64_t)cc->offset_index_length <=
-              hi - (uint64_t)cc->offset_index_offset) {
-        ex_region oi = {(uint64_t)cc->offset_index_offset,
-                        (uint64_t)cc->offset_index_offset +
-                            (uint64_t)cc->offset_index_length,
-                        0,
-                        g,
-                        c,
-                        R_OFFSET_INDEX};
-        *out++ = oi;
-      }
+      out = add_index(out, cc->offset_index_offset, cc->offset_index_length,
+                      lo, hi, g, c, R_OFFSET_INDEX);
     }
   }
   e->nregions = (size_t)(out - e->regions);

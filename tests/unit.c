@@ -18,24 +18,12 @@
 
 #include "internal.h"
 
-static int npass, nfail;
-
-#define CHECK(cond, ...)                       \
-  do {                                         \
-    if (cond) {                                \
-      npass++;                                 \
-    } else {                                   \
-      nfail++;                                 \
-      printf("! %s:%d: ", __FILE__, __LINE__); \
-      printf(__VA_ARGS__);                     \
-      printf("\n");                            \
-    }                                          \
-  } while (0)
+#include "check.h"
 
 /* ---- Helpers ------------------------------------------------------------- */
 
 static uint64_t rng_state;
-static uint64_t rnd(void) { /* splitmix64 */
+static uint64_t mix(void) { /* splitmix64 */
   uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
@@ -97,7 +85,7 @@ static int encode(const pq_params *p, const void *vals, size_t n, pq_buf *out,
                   : pq_value_size(p->type, p->type_length);
   size_t i = 0;
   while (i < n && rc == PQ_OK) {
-    size_t k = 1 + rnd() % 300;
+    size_t k = 1 + mix() % 300;
     if (k > n - i) k = n - i;
     rc = pq_encoder_put(e, (const uint8_t *)vals + i * vs, k, err);
     i += k;
@@ -125,7 +113,7 @@ static int decode(const pq_params *p, const uint8_t *buf, size_t len,
   pq_type t = pq_decoder_type(d, &is_index, &tl);
   size_t vs = is_index ? 4 : pq_value_size(t, tl);
   for (;;) {
-    size_t want = 1 + rnd() % 700, got;
+    size_t want = 1 + mix() % 700, got;
     if (want > max - *n) want = max - *n;
     if (want == 0) {
       /* Room is full: the stream must be done. */
@@ -253,7 +241,7 @@ static void test_bitpack(void) {
       uint8_t ref[8 * 32 + 8], packed[8 * 32 + 8];
       uint64_t mask = w == 64 ? ~0ull : (1ull << w) - 1;
       for (int i = 0; i < 32; i++) {
-        v[i] = trial == 0 ? mask : rnd() & mask; /* all ones, then random */
+        v[i] = trial == 0 ? mask : mix() & mask; /* all ones, then random */
       }
       ref_pack_lsb(v, 32, w, ref);
       pq_unpack_lsb(ref, 0, w, 32, got);
@@ -296,7 +284,7 @@ static void test_bitpack(void) {
   uint8_t buf[512];
   for (int w = 1; w <= 64; w += 7) {
     uint64_t mask = w == 64 ? ~0ull : (1ull << w) - 1;
-    for (int i = 0; i < 50; i++) v[i] = rnd() & mask;
+    for (int i = 0; i < 50; i++) v[i] = mix() & mask;
     ref_pack_lsb(v, 50, w, buf);
     pq_unpack_lsb(buf, (uint64_t)w * 13, w, 37, got);
     CHECK(memcmp(got, v + 13, 37 * 8) == 0, "unaligned unpack, width %d", w);
@@ -557,7 +545,7 @@ static void test_reader_acceptance(void) {
   p.block_size = 256;
   p.miniblocks = 1;
   int32_t many[1000];
-  for (int i = 0; i < 1000; i++) many[i] = (int32_t)(rnd() % 100000) - 50000;
+  for (int i = 0; i < 1000; i++) many[i] = (int32_t)(mix() % 100000) - 50000;
   pq_buf_init(&out);
   pq_buf_init(&dict);
   rc = encode(&p, many, 1000, &out, &dict, &err);
@@ -598,7 +586,7 @@ static void gen_bytes(pq_bytes *v, size_t n, int shape, int big) {
   arena_len = 0;
   for (size_t i = 0; i < n; i++) {
     size_t len;
-    uint64_t r = rnd();
+    uint64_t r = mix();
     if (shape == SHAPE_EQUAL && i > 0) {
       v[i] = v[0];
       continue;
@@ -612,7 +600,7 @@ static void gen_bytes(pq_bytes *v, size_t n, int shape, int big) {
     int utf8 = (r >> 8) % 3 != 0;
     for (size_t j = 0; j < len; j++) {
       p[j] =
-          utf8 ? (uint8_t)('a' + rnd() % 26) : (uint8_t)rnd(); /* non-UTF-8 */
+          utf8 ? (uint8_t)('a' + mix() % 26) : (uint8_t)mix(); /* non-UTF-8 */
     }
     if (shape == SHAPE_SORTED && i > 0 && len > 3 && v[i - 1].len > 3) {
       memcpy(p, v[i - 1].ptr, 3); /* shared prefixes */
@@ -636,7 +624,7 @@ static void gen_values(pq_type t, int32_t tl, void *out, size_t n, int shape,
       memcpy(v, o, vs);
       continue;
     }
-    uint64_t r = rnd();
+    uint64_t r = mix();
     switch (t) {
       case PQ_BOOLEAN: *v = shape == SHAPE_SORTED ? (i / 37) % 2 : r & 1; break;
       case PQ_INT32: {
@@ -688,7 +676,7 @@ static void gen_values(pq_type t, int32_t tl, void *out, size_t n, int shape,
       }
       default: /* INT96, FIXED_LEN_BYTE_ARRAY */
         for (size_t j = 0; j < vs; j++)
-          v[j] = shape == SHAPE_SORTED && j < vs / 2 ? 7 : (uint8_t)rnd();
+          v[j] = shape == SHAPE_SORTED && j < vs / 2 ? 7 : (uint8_t)mix();
     }
   }
 }
@@ -839,11 +827,11 @@ static void test_round_trips(void) {
     for (int w = 0; w <= maxw; w++) {
       size_t n = 300;
       uint64_t mask = w == 64 ? ~0ull : (1ull << w) - 1;
-      uint64_t v = rnd();
+      uint64_t v = mix();
       int bad = 0;
       pq_params p = params(PQ_DELTA_BINARY_PACKED, (pq_type)t, 0);
       for (size_t i = 0; i < n; i++) {
-        uint64_t d = i == 5 ? mask : i == 6 ? 0 : rnd() & mask;
+        uint64_t d = i == 5 ? mask : i == 6 ? 0 : mix() & mask;
         v += d;
         if (t == PQ_INT32) {
           int32_t x = (int32_t)(uint32_t)v;
@@ -882,7 +870,7 @@ static void test_round_trips(void) {
           uint32_t mask = w == 32 ? 0xffffffffu : (1u << w) - 1;
           uint32_t *u = (uint32_t *)(void *)vals_a;
           for (size_t i = 0; i < n; i++) {
-            uint64_t r = rnd();
+            uint64_t r = mix();
             u[i] =
                 (i / 20) % 2 ? (uint32_t)(i / 40) & mask : (uint32_t)r & mask;
           }
@@ -1039,8 +1027,8 @@ static void test_corruption(void) {
     for (int trial = 0; trial < 2000; trial++) {
       uint8_t *copy = malloc(out.len);
       memcpy(copy, out.data, out.len);
-      int flips = 1 + (int)(rnd() % 4);
-      for (int f = 0; f < flips; f++) copy[rnd() % out.len] = (uint8_t)rnd();
+      int flips = 1 + (int)(mix() % 4);
+      for (int f = 0; f < flips; f++) copy[mix() % out.len] = (uint8_t)mix();
       uint64_t count;
       pq_params q = p;
       if (trial & 1) q.count = (int64_t)n;
@@ -1227,6 +1215,6 @@ int main(void) {
   free(vals_b);
   free(arena);
   free(copies);
-  printf("%d passed, %d failed\n", npass, nfail);
-  return nfail != 0;
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed != 0;
 }

@@ -23,20 +23,8 @@
 
 #include "parquet.h"
 
-static int passed, failed;
-
-/* Counts one check; prints where and why when it does not hold. */
-#define CHECK(ok, ...)                         \
-  do {                                         \
-    if (ok) {                                  \
-      passed++;                                \
-    } else {                                   \
-      failed++;                                \
-      printf("! unit_codec.c:%d: ", __LINE__); \
-      printf(__VA_ARGS__);                     \
-      putchar('\n');                           \
-    }                                          \
-  } while (0)
+#define CHECK_SEED 0x5eed0c0dec
+#include "check.h"
 
 static const pq_codec all_codecs[] = {PQ_UNCOMPRESSED, PQ_SNAPPY, PQ_GZIP,
                                       PQ_BROTLI,       PQ_LZ4,    PQ_ZSTD,
@@ -44,16 +32,6 @@ static const pq_codec all_codecs[] = {PQ_UNCOMPRESSED, PQ_SNAPPY, PQ_GZIP,
 #define NCODECS (sizeof all_codecs / sizeof all_codecs[0])
 
 /* ---- Helpers ------------------------------------------------------------ */
-
-static uint64_t seed = 0x5eed0c0dec;
-
-/* xorshift64*: a fixed sequence for a fixed seed. */
-static uint64_t next_random(void) {
-  seed ^= seed >> 12;
-  seed ^= seed << 25;
-  seed ^= seed >> 27;
-  return seed * 0x2545f4914f6cdd1dull;
-}
 
 /* Bytes of data of a kind: random, repetitive text with a little noise,
 ** or zeros. */
@@ -63,10 +41,10 @@ static void fill(uint8_t *p, size_t n, int kind) {
       "page 17 of column 'price', DELTA_BINARY_PACKED; ";
   for (size_t i = 0; i < n; i++) {
     switch (kind) {
-      case RANDOM: p[i] = (uint8_t)(next_random() >> 56); break;
+      case RANDOM: p[i] = (uint8_t)(rnd() >> 56); break;
       case REPETITIVE:
         p[i] = (uint8_t)phrase[i % (sizeof phrase - 1)];
-        if (next_random() % 97 == 0) p[i] = (uint8_t)next_random();
+        if (rnd() % 97 == 0) p[i] = (uint8_t)rnd();
         break;
       default: p[i] = 0;
     }
@@ -567,10 +545,10 @@ static void test_damage(void) {
       /* Bytes changed at random: one to four of them. */
       for (int k = 0; k < 600; k++, tries++) {
         memcpy(copy, z.data, z.len);
-        int changes = 1 + (int)(next_random() % 4);
+        int changes = 1 + (int)(rnd() % 4);
         for (int i = 0; i < changes; i++) {
-          size_t at = (size_t)(next_random() % z.len);
-          copy[at] = k % 3 == 0 ? (uint8_t)next_random()
+          size_t at = (size_t)(rnd() % z.len);
+          copy[at] = k % 3 == 0 ? (uint8_t)rnd()
                                 : (uint8_t)(copy[at] ^ (1u << (k % 8)));
         }
         bad += damaged(c, copy, z.len, n, &err);
@@ -584,7 +562,7 @@ static void test_damage(void) {
     int bad = 0;
     uint8_t junk[64];
     for (int k = 0; k < 500; k++) {
-      size_t len = 1 + (size_t)(next_random() % sizeof junk);
+      size_t len = 1 + (size_t)(rnd() % sizeof junk);
       fill(junk, len, RANDOM);
       pq_error err;
       bad += damaged(c, junk, len, 1000, &err);

@@ -22,75 +22,15 @@
 ** "N passed, N failed".
 */
 #define _POSIX_C_SOURCE 200809L /* strdup, opendir */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h" /* pq_page_header_read: the reader's words */
 
-static int passed, failed;
+#define CHECK_FILES
+#include "check.h"
 
-#define CHECK(ok, ...)                                \
-  do {                                                \
-    if (ok) {                                         \
-      passed++;                                       \
-    } else {                                          \
-      failed++;                                       \
-      printf("! unit_explain_file.c:%d: ", __LINE__); \
-      printf(__VA_ARGS__);                            \
-      putchar('\n');                                  \
-    }                                                 \
-  } while (0)
-
-#define PT "../shared/parquet-testing"
-
-static uint8_t *slurp(const char *path, size_t *len) {
-  FILE *fp = fopen(path, "rb");
-  if (!fp) return NULL;
-  fseek(fp, 0, SEEK_END);
-  long n = ftell(fp);
-  fseek(fp, 0, SEEK_SET);
-  uint8_t *p = malloc(n > 0 ? (size_t)n : 1);
-  if (p && fread(p, 1, (size_t)n, fp) != (size_t)n) {
-    free(p);
-    p = NULL;
-  }
-  fclose(fp);
-  *len = (size_t)n;
-  return p;
-}
-
-static int by_name(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The .parquet files of a folder, sorted; *n of them. */
-static char **list_dir(const char *dir, size_t *n) {
-  *n = 0;
-  DIR *d = opendir(dir);
-  if (!d) return NULL;
-  char **names = NULL;
-  size_t cap = 0;
-  struct dirent *e;
-  while ((e = readdir(d)) != NULL) {
-    size_t len = strlen(e->d_name);
-    if (len < 8 || strcmp(e->d_name + len - 8, ".parquet") != 0) continue;
-    if (*n == cap) {
-      cap = cap ? cap * 2 : 64;
-      names = realloc(names, cap * sizeof *names);
-    }
-    names[(*n)++] = strdup(e->d_name);
-  }
-  closedir(d);
-  if (*n) qsort(names, *n, sizeof *names, by_name);
-  return names;
-}
-
-static void free_names(char **names, size_t n) {
-  for (size_t i = 0; i < n; i++) free(names[i]);
-  free(names);
-}
 
 /* ---- The invariants of a walk -------------------------------------------- */
 
@@ -1262,6 +1202,99 @@ static void test_thrift(void) {
                sizeof stats_list, -1);
 }
 
+/* A footer that points every chunk at all it may have: a bloom filter,
+** pages, a column index, an offset index (and, as many writers do, a copy
+** of its metadata after it), for several chunks.  The bytes pointed at are
+** zeros: what matters is that the walk plans room for every region. */
+static void test_every_region(void) {
+  enum { CHUNKS = 6, PART = 16 };
+  pq_buf f;
+  pq_buf_init(&f);
+  pq_buf_append(&f, "PAR1", 4);
+  static const uint8_t zeros[CHUNKS * 5 * PART];
+  pq_buf_append(&f, zeros, sizeof zeros);
+  size_t footer = f.len;
+  pq_thrift_writer tw = {&f, 0, {0}};
+  pq_tw_i32(&tw, 1, 1);
+  pq_tw_list_begin(&tw, 2, PQ_TT_STRUCT, 2);
+  pq_tw_list_struct_begin(&tw);
+  pq_tw_binary(&tw, 4, "schema", 6);
+  pq_tw_i32(&tw, 5, 1);
+  pq_tw_struct_end(&tw);
+  pq_tw_list_struct_begin(&tw);
+  pq_tw_i32(&tw, 1, PQ_INT32);
+  pq_tw_i32(&tw, 3, 0);
+  pq_tw_binary(&tw, 4, "v", 1);
+  pq_tw_struct_end(&tw);
+  pq_tw_i64(&tw, 3, 0);
+  pq_tw_list_begin(&tw, 4, PQ_TT_STRUCT, CHUNKS);
+  for (int g = 0; g < CHUNKS; g++) {
+    int64_t at = 4 + (int64_t)g * 5 * PART; /* bloom, pages, ci, oi, copy */
+    pq_tw_list_struct_begin(&tw);
+    pq_tw_list_begin(&tw, 1, PQ_TT_STRUCT, 1);
+    pq_tw_list_struct_begin(&tw);
+    pq_tw_i64(&tw, 2, at + 4 * PART);
+    pq_tw_struct_begin(&tw, 3);
+    pq_tw_i32(&tw, 1, PQ_INT32);
+    pq_tw_list_begin(&tw, 2, PQ_TT_I32, 1);
+    pq_tw_list_i32(&tw, 0);
+    pq_tw_list_begin(&tw, 3, PQ_TT_BINARY, 1);
+    pq_tw_list_binary(&tw, "v", 1);
+    pq_tw_i32(&tw, 4, 0);
+    pq_tw_i64(&tw, 5, 0); /* no values, no pages: the walk goes on */
+    pq_tw_i64(&tw, 6, 0);
+    pq_tw_i64(&tw, 7, 0);
+    pq_tw_i64(&tw, 9, at + PART);
+    pq_tw_i64(&tw, 14, at);
+    pq_tw_i32(&tw, 15, PART);
+    pq_tw_struct_end(&tw);
+    pq_tw_i64(&tw, 4, at + 3 * PART);
+    pq_tw_i32(&tw, 5, PART);
+    pq_tw_i64(&tw, 6, at + 2 * PART);
+    pq_tw_i32(&tw, 7, PART);
+    pq_tw_struct_end(&tw);
+    pq_tw_i64(&tw, 2, 0);
+    pq_tw_i64(&tw, 3, 0);
+    pq_tw_struct_end(&tw);
+  }
+  pq_tw_stop(&tw);
+  uint8_t tail[8];
+  pq_store32(tail, (uint32_t)(f.len - footer));
+  memcpy(tail + 4, "PAR1", 4);
+  pq_buf_append(&f, tail, 8);
+  CHECK(!f.oom, "every region: the file is made");
+  /* Exactly the file's bytes, so that a read past them is caught. */
+  uint8_t *buf = malloc(f.len);
+  memcpy(buf, f.data, f.len);
+  pq_explainer *x;
+  pq_error err;
+  int rc = pq_explainer_open_file(&x, buf, f.len, &err);
+  CHECK(rc == PQ_OK, "every region: open: %s", rc ? err.msg : "");
+  if (rc == PQ_OK) {
+    pq_field fd;
+    int ci = 0, oi = 0, bloom = 0;
+    uint64_t rows = 0;
+    while (rows < 100000 && pq_explainer_next(x, &fd)) {
+      rows++;
+      if (verbose)
+        printf("%llu %llu %s\n", (unsigned long long)fd.offset,
+               (unsigned long long)fd.length, fd.path);
+      if (strstr(fd.path, ".column_index")) ci = 1;
+      if (strstr(fd.path, ".offset_index")) oi = 1;
+      if (strstr(fd.path, ".bloom_filter")) bloom = 1;
+    }
+    CHECK(rows > 0 && rows < 100000, "every region: %llu rows",
+          (unsigned long long)rows);
+    CHECK(ci && oi && bloom,
+          "every region: rows for the column index %d, the offset index %d "
+          "and the bloom filter %d",
+          ci, oi, bloom);
+    pq_explainer_free(x);
+  }
+  free(buf);
+  pq_buf_free(&f);
+}
+
 int main(int argc, char **argv) {
   verbose = argc > 1 && strcmp(argv[1], "-v") == 0;
   test_small_file();
@@ -1269,6 +1302,7 @@ int main(int argc, char **argv) {
   test_damage();
   test_pages_alone();
   test_thrift();
+  test_every_region();
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;
 }

@@ -33,32 +33,10 @@
 
 #include "internal.h"
 
-static int passed, failed;
-
-/* Counts one check; prints where and why when it does not hold. */
-#define CHECK(ok, ...)                              \
-  do {                                              \
-    if (ok) {                                       \
-      passed++;                                     \
-    } else {                                        \
-      failed++;                                     \
-      printf("! unit_fast_delta.c:%d: ", __LINE__); \
-      printf(__VA_ARGS__);                          \
-      putchar('\n');                                \
-    }                                               \
-  } while (0)
+#define CHECK_SEED 0xfa57de17a
+#include "check.h"
 
 /* ---- Helpers ------------------------------------------------------------ */
-
-static uint64_t seed = 0xfa57de17a;
-
-/* xorshift64*: a fixed sequence for a fixed seed. */
-static uint64_t rnd(void) {
-  seed ^= seed >> 12;
-  seed ^= seed << 25;
-  seed ^= seed >> 27;
-  return seed * 0x2545f4914f6cdd1dull;
-}
 
 /* The fast paths on (the machine's instruction sets) or off. */
 static void simd(int on) {

@@ -39,32 +39,10 @@
 
 #include "internal.h"
 
-static int passed, failed;
-
-/* Counts one check; prints where and why when it does not hold. */
-#define CHECK(ok, ...)                               \
-  do {                                               \
-    if (ok) {                                        \
-      passed++;                                      \
-    } else {                                         \
-      failed++;                                      \
-      printf("! unit_fast_values.c:%d: ", __LINE__); \
-      printf(__VA_ARGS__);                           \
-      putchar('\n');                                 \
-    }                                                \
-  } while (0)
+#define CHECK_SEED 0xfa57c0de
+#include "check.h"
 
 /* ---- Helpers ------------------------------------------------------------ */
-
-static uint64_t seed = 0xfa57c0de;
-
-/* xorshift64*: a fixed sequence for a fixed seed. */
-static uint64_t rnd(void) {
-  seed ^= seed >> 12;
-  seed ^= seed << 25;
-  seed ^= seed >> 27;
-  return seed * 0x2545f4914f6cdd1dull;
-}
 
 /* 0..n-1 */
 static size_t below(size_t n) { return n ? (size_t)(rnd() % n) : 0; }

@@ -16,71 +16,17 @@
 ** "N passed, N failed".
 */
 #define _POSIX_C_SOURCE 200809L /* strdup, opendir */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "parquet.h"
 
-static int passed, failed;
+#define CHECK_FILES
+#include "check.h"
 
-#define CHECK(ok, ...)                         \
-  do {                                         \
-    if (ok) {                                  \
-      passed++;                                \
-    } else {                                   \
-      failed++;                                \
-      printf("! unit_files.c:%d: ", __LINE__); \
-      printf(__VA_ARGS__);                     \
-      putchar('\n');                           \
-    }                                          \
-  } while (0)
-
-#define PT "../shared/parquet-testing"
 #define LIMIT_SQL ((size_t)1000000000)    /* SQLite's default length limit */
 #define LIMIT_BIG ((size_t)1 << 31)
-
-static uint8_t *slurp(const char *path, size_t *len) {
-  FILE *fp = fopen(path, "rb");
-  if (!fp) return NULL;
-  fseek(fp, 0, SEEK_END);
-  long n = ftell(fp);
-  fseek(fp, 0, SEEK_SET);
-  uint8_t *p = malloc(n > 0 ? (size_t)n : 1);
-  if (p && fread(p, 1, (size_t)n, fp) != (size_t)n) {
-    free(p);
-    p = NULL;
-  }
-  fclose(fp);
-  *len = (size_t)n;
-  return p;
-}
-
-/* The .parquet files of a folder, sorted; *n of them. */
-static int by_name(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-static char **list_dir(const char *dir, size_t *n) {
-  *n = 0;
-  DIR *d = opendir(dir);
-  if (!d) return NULL;
-  char **names = NULL;
-  size_t cap = 0;
-  struct dirent *e;
-  while ((e = readdir(d)) != NULL) {
-    size_t len = strlen(e->d_name);
-    if (len < 8 || strcmp(e->d_name + len - 8, ".parquet") != 0) continue;
-    if (*n == cap) {
-      cap = cap ? cap * 2 : 64;
-      names = realloc(names, cap * sizeof *names);
-    }
-    names[(*n)++] = strdup(e->d_name);
-  }
-  closedir(d);
-  qsort(names, *n, sizeof *names, by_name);
-  return names;
-}
 
 /* Reads every page of one chunk; the data pages' level entries. */
 static int read_pages(const pq_file *f, uint32_t rg, uint32_t col,

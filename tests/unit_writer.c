@@ -23,27 +23,8 @@
 
 #include "parquet.h"
 
-static int passed, failed;
-
-#define CHECK(ok, ...)                          \
-  do {                                          \
-    if (ok) {                                   \
-      passed++;                                 \
-    } else {                                    \
-      failed++;                                 \
-      printf("! unit_writer.c:%d: ", __LINE__); \
-      printf(__VA_ARGS__);                      \
-      putchar('\n');                            \
-    }                                           \
-  } while (0)
-
-static uint64_t rng = 0x77e17e5;
-static uint64_t rnd(void) { /* xorshift64* */
-  rng ^= rng >> 12;
-  rng ^= rng << 25;
-  rng ^= rng >> 27;
-  return rng * 0x2545f4914f6cdd1dull;
-}
+#define CHECK_SEED 0x77e17e5
+#include "check.h"
 
 /* ---- A source column ---------------------------------------------------- */
 
