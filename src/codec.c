@@ -57,6 +57,7 @@
 #else
 #define HAVE_ZSTD 1
 #include <zstd.h>
+#include <zstd_errors.h>
 #endif
 
 #ifdef PQ_NO_LZ4
@@ -438,8 +439,28 @@ static int zstd_dec(job *j) {
     j->out->len += r;
     return check_size(j, r);
   }
+  if (j->expected >= 0) {
+    /* The size is known from elsewhere (a page header): one call into an
+    ** output of that size, which then needs no window of its own. */
+    if ((rc = hold(j, j->bound))) return rc;
+    size_t r =
+        ZSTD_decompress(j->out->data + j->out->len, j->bound, j->src, j->n);
+    if (ZSTD_isError(r)) {
+      if (ZSTD_getErrorCode(r) == ZSTD_error_dstSize_tooSmall)
+        return too_long(j);
+      return pq_fail(j->err, PQ_CORRUPT, j->name,
+                     "the data is not valid zstd (%s)", ZSTD_getErrorName(r));
+    }
+    j->out->len += r;
+    return check_size(j, r);
+  }
+  /* A stream keeps a window of the size its frame header asks for: no
+  ** larger than the limit (and zstd's own default ceiling, 2^27). */
+  int wlog = 10;
+  while (wlog < 27 && ((size_t)1 << wlog) < j->limit) wlog++;
   ZSTD_DCtx *d = ZSTD_createDCtx();
   if (!d) return pq_nomem(j->err, j->name);
+  (void)ZSTD_DCtx_setParameter(d, ZSTD_d_windowLogMax, wlog);
   ZSTD_inBuffer in = {j->src, j->n, 0};
   for (;;) {
     uint8_t *p;
@@ -449,8 +470,22 @@ static int zstd_dec(job *j) {
     size_t r = ZSTD_decompressStream(d, &o, &in);
     j->out->len += o.pos;
     if (ZSTD_isError(r)) {
-      rc = pq_fail(j->err, PQ_CORRUPT, j->name,
-                   "the data is not valid zstd (%s)", ZSTD_getErrorName(r));
+      if (ZSTD_getErrorCode(r) == ZSTD_error_frameParameter_windowTooLarge) {
+        if (((size_t)1 << wlog) < j->limit) {
+          rc = pq_fail(j->err, PQ_CORRUPT, j->name,
+                       "the data asks for a window of more than %zu bytes, "
+                       "more than zstd allows",
+                       (size_t)1 << wlog);
+        } else {
+          rc = pq_fail(j->err, PQ_CORRUPT, j->name,
+                       "the data asks for a window that would exceed the "
+                       "limit of %zu bytes",
+                       j->limit);
+        }
+      } else {
+        rc = pq_fail(j->err, PQ_CORRUPT, j->name,
+                     "the data is not valid zstd (%s)", ZSTD_getErrorName(r));
+      }
       break;
     }
     if (made(j) > j->bound) {

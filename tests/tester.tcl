@@ -55,6 +55,12 @@ proc do_catchsql_test {name sql expected} {
   do_test $name [list catchsql $sql] $expected
 }
 
+# 1 when this build has the codec (make WITHOUT=... leaves some out).
+proc have {codec} {
+  set r [catchsql "SELECT parquet_compress(X'', '$codec')"]
+  expr {![string match "*this build has no*" $r]}
+}
+
 # Hex of a Tcl byte array (for BLOBs fetched into Tcl).
 proc hexof {bytes} {
   binary scan $bytes H* h

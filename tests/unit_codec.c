@@ -490,6 +490,29 @@ static void test_lies(void) {
     CHECK(rc == PQ_CORRUPT && out.cap <= 4096, "zstd lie: cap %zu: %s", out.cap,
           err.msg);
     pq_buf_free(&out);
+    /* `printf hello | zstd -c`: no size in the frame, a 2 MiB window.  A
+    ** stream under a smaller limit refuses the window rather than
+    ** allocating it; with the size known, one call needs no window. */
+    const char *hello = "28b52ffd045829000068656c6c6fa36d9f88";
+    CHECK(strcmp(fails_with(PQ_ZSTD, hello, -1, 100000, &err),
+                 "ZSTD: the data asks for a window that would exceed the "
+                 "limit of 100000 bytes") == 0,
+          "zstd window: %s", err.msg);
+    n = from_hex(hello, src);
+    rc = inflate_all(PQ_ZSTD, src, n, -1, 4 << 20, &out, &err);
+    CHECK(rc == PQ_OK && out.len == 5, "zstd, 4 MiB limit: %s", err.msg);
+    pq_buf_free(&out);
+    rc = inflate_all(PQ_ZSTD, src, n, 5, 100000, &out, &err);
+    CHECK(rc == PQ_OK && out.len == 5 && out.cap == 5, "zstd sized: %d cap %zu",
+          rc, out.cap);
+    pq_buf_free(&out);
+    CHECK(strcmp(fails_with(PQ_ZSTD, hello, 4, 100000, &err),
+                 "ZSTD: the data decompresses to more than the 4 bytes "
+                 "expected") == 0,
+          "zstd sized, longer: %s", err.msg);
+    CHECK(strcmp(fails_with(PQ_ZSTD, hello, 6, 100000, &err),
+                 "ZSTD: the data decompresses to 5 bytes, 6 expected") == 0,
+          "zstd sized, shorter: %s", err.msg);
   }
 }
 
