@@ -12,8 +12,10 @@
 #include "internal.h"
 
 /* Decoding stops after this many values: a few bytes of RLE announce
-** billions, which is valid and would only make the fuzzer slow. */
-#define FUZZ_MAX_VALUES (1u << 13)
+** billions, which is valid and would only make the fuzzer slow.  1024
+** values span two of the largest delta blocks and every batch size the
+** fast paths take. */
+#define FUZZ_MAX_VALUES (1u << 10)
 
 /* Bytes taken from the front of the input; zeros once it runs out. */
 typedef struct fuzz_in {
@@ -72,22 +74,24 @@ static inline void fz_params(fuzz_in *in, pq_encoding e, pq_params *p) {
   }
 }
 
-/* Reads everything a file holds, as the SQL functions would: every page
-** of every chunk, every entry of every column, the rows as JSON, each
-** bounded so that a small input cannot ask for much. */
+/* Reads what a file holds, as the SQL functions would: the pages of every
+** chunk, the entries of every column, the rows as JSON, each bounded (64
+** pages, FUZZ_MAX_VALUES entries, 64 KiB of JSON) so that a small input
+** cannot ask for much. */
 static inline void fz_read_file(const uint8_t *buf, size_t len) {
   pq_file *f;
   pq_error err;
   if (pq_file_open(&f, buf, len, &err) != PQ_OK) return;
   const pq_file_meta *m = pq_file_metadata(f);
-  size_t limit = (size_t)8 << 20; /* what a page may decompress to */
+  size_t limit = (size_t)1 << 20; /* what a page may decompress to */
   for (uint32_t g = 0; g < m->n_row_groups; g++) {
     for (uint32_t c = 0; c < pq_file_leaf_count(f); c++) {
       pq_page_reader *r;
       if (pq_page_reader_open(&r, f, g, c, limit, &err) == PQ_OK) {
         pq_page page;
-        int got;
-        while (pq_page_reader_next(r, &page, &got, &err) == PQ_OK && got) {
+        int got, pages = 0;
+        while (pages++ < 64 &&
+               pq_page_reader_next(r, &page, &got, &err) == PQ_OK && got) {
           char opts[256];
           pq_page_value_options(&page, pq_file_leaf(f, c)->elem->type, opts,
                                 sizeof opts);
@@ -113,7 +117,7 @@ static inline void fz_read_file(const uint8_t *buf, size_t len) {
   }
   pq_buf json;
   pq_buf_init(&json);
-  pq_file_to_json(f, (size_t)512 << 10, &json, &err);
+  pq_file_to_json(f, (size_t)64 << 10, &json, &err);
   pq_buf_free(&json);
   pq_file_free(f);
 }

@@ -14,18 +14,22 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* At most this many values a run: two of the largest delta blocks and
+** more, a dictionary of up to 11-bit indices. */
+#define ROUNDTRIP_MAX_VALUES (2 * FUZZ_MAX_VALUES)
+
 /* The input's values laid out as for p->type; *n of them. */
 static uint8_t *values_of(fuzz_in *in, const pq_params *p, size_t *n,
                           pq_bytes **strings) {
   size_t vs = pq_value_size(p->type, p->type_length);
-  size_t cap = in->n + 1;
+  size_t cap = in->n < ROUNDTRIP_MAX_VALUES ? in->n + 1 : ROUNDTRIP_MAX_VALUES;
   uint8_t *v = malloc(cap * (vs > 0 ? vs : 1) + 16);
   *strings = NULL;
   *n = 0;
   if (!v) return NULL;
   if (p->type == PQ_BYTE_ARRAY) {
     pq_bytes *b = (pq_bytes *)(void *)v;
-    while (in->n) {
+    while (in->n && *n < ROUNDTRIP_MAX_VALUES) {
       size_t len = fz_byte(in) % 32;
       if (len > in->n) len = in->n;
       b[*n].ptr = in->p;
@@ -38,7 +42,7 @@ static uint8_t *values_of(fuzz_in *in, const pq_params *p, size_t *n,
     return v;
   }
   size_t w = p->type == PQ_BOOLEAN ? 1 : vs;
-  while (in->n >= w) {
+  while (in->n >= w && *n < ROUNDTRIP_MAX_VALUES) {
     uint8_t *o = v + *n * vs;
     memcpy(o, in->p, w);
     if (p->type == PQ_BOOLEAN) o[0] &= 1;
