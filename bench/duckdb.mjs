@@ -1,24 +1,19 @@
 // duckdb.mjs DUCKDB_DIR MANIFEST RUNS -- DuckDB's side of the benchmark.
 //
-// MANIFEST is a JSON array of {case, in, out, agg}.  For each file, with one
-// thread, best of RUNS: `SELECT agg FROM read_parquet([in, in, ...])`, the
-// file REPEAT times in one query (read), the same query over a table holding
-// the same values REPEAT times (table: what the query costs beyond reading
-// the file), and writing the values once to `out` as Parquet (write; DuckDB
-// chooses the encoding, format version 2, uncompressed).  The decode time is
-// read less table; reading the file REPEAT times makes it REPEAT times
-// larger than what a query costs whatever it reads (planning, starting the
-// scan), which would otherwise be a good part of it.  Prints one JSON line
-// per file: {case, read, table, write, encoding} in seconds (read and table
-// for one pass over the file), or {case, error}.
+// MANIFEST is a JSON array of {case, in, out, agg, write}.  For each file,
+// with one thread, best of RUNS: `SELECT agg FROM read_parquet(in)` (read),
+// the same query over a table holding the same values (table: what the
+// query costs beyond reading the file), and writing the first `write` of
+// the values to `out` as Parquet (write; DuckDB chooses the encoding,
+// format version 2, uncompressed).  Prints one JSON line per file: {case,
+// read, table, write, encoding} in seconds, or {case, error}.
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [dir, manifest, runsArg, repeatArg] = process.argv.slice(2);
+const [dir, manifest, runsArg] = process.argv.slice(2);
 const runs = Number(runsArg || 5);
-const repeat = Number(repeatArg || 10);
 const require = createRequire(join(dir, 'node_modules', 'x.js'));
 const { DuckDBInstance } = await import(
   pathToFileURL(require.resolve('@duckdb/node-api')).href);
@@ -41,13 +36,11 @@ async function best(sql) {
 for (const f of JSON.parse(readFileSync(manifest, 'utf8'))) {
   const r = { case: f.case };
   try {
-    const files = '[' + Array(repeat).fill(sq(f.in)).join(', ') + ']';
     await con.run(`CREATE OR REPLACE TABLE t AS SELECT v FROM read_parquet(${sq(f.in)})`);
-    await con.run(`CREATE OR REPLACE TABLE tn AS SELECT v FROM read_parquet(${files})`);
-    r.read = await best(`SELECT ${f.agg} FROM read_parquet(${files})`) / repeat;
-    r.table = await best(`SELECT ${f.agg} FROM tn`) / repeat;
-    await con.run('DROP TABLE tn');
-    r.write = await best(`COPY t TO ${sq(f.out)} (FORMAT parquet, COMPRESSION uncompressed, PARQUET_VERSION V2)`);
+    r.read = await best(`SELECT ${f.agg} FROM read_parquet(${sq(f.in)})`);
+    r.table = await best(`SELECT ${f.agg} FROM t`);
+    await con.run(`CREATE OR REPLACE TABLE w AS SELECT v FROM t LIMIT ${Number(f.write)}`);
+    r.write = await best(`COPY w TO ${sq(f.out)} (FORMAT parquet, COMPRESSION uncompressed, PARQUET_VERSION V2)`);
     const enc = (await con.runAndReadAll(
       `SELECT encodings FROM parquet_metadata(${sq(f.out)}) LIMIT 1`)).getRows();
     r.encoding = String(enc[0][0]);
