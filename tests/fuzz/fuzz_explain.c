@@ -16,7 +16,7 @@ static void walk(pq_explainer *x, size_t len) {
   pq_field f;
   uint64_t rows = 0, last = 0;
   int faults = 0;
-  while (pq_explainer_next(x, &f) && rows++ < 100000) {
+  while (pq_explainer_next(x, &f) && rows++ < 10000) {
     if (f.offset > len || f.length > len - f.offset) __builtin_trap();
     if (faults) __builtin_trap(); /* a fault row is the last */
     faults += f.fault;
