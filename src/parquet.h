@@ -180,7 +180,9 @@ PQ_API int pq_decoder_open(pq_decoder **out, const pq_params *p,
                            size_t dict_len, pq_error *err);
 
 /* Decodes up to max values into out (laid out as for pq_decoder_type()).
-** *n is set to the number decoded; 0 means the stream is done. */
+** *n is set to the number decoded; 0 means the stream is done.  out must
+** have room for max values: what lies past the first *n may be
+** overwritten. */
 PQ_API int pq_decoder_read(pq_decoder *d, void *out, size_t max, size_t *n,
                            pq_error *err);
 

@@ -122,12 +122,15 @@ HOT_INLINE int rle_run(pq_rle_reader *r, pq_error *err) {
   uint32_t h = r->buf[at];
   size_t avail = r->len - at - 1;
   const uint8_t *p = r->buf + at + 1;
-  if (h >= 0x80) { /* two bytes, or the general reader */
-    if (avail == 0 || p[0] >= 0x80) return pq_rle_next_run(r, err);
-    h = (h & 0x7f) | (uint32_t)p[0] << 7;
-    p++;
-    avail--;
-  }
+  /* A run has bytes after its header.  One header byte or two, without a
+  ** branch on which (runs of under 64 values and longer ones alternate
+  ** at random in many streams); longer headers go to the general reader. */
+  if (PQ_UNLIKELY(avail == 0)) return pq_rle_next_run(r, err);
+  uint32_t b1 = p[0], two = h >> 7;
+  if (PQ_UNLIKELY(two & (b1 >> 7))) return pq_rle_next_run(r, err);
+  h = (h & 0x7f) | ((b1 << 7) & (0u - two));
+  p += two;
+  avail -= two;
   if (h > 1) {
     int w = r->w;
     if (h & 1) {
@@ -597,8 +600,13 @@ static inline void fill8(uint8_t *o, uint8_t v, size_t m) {
   }
 }
 
+/* Runs of BOOLEAN repeats this long or shorter are filled with the same
+** stores whatever their length, where the batch has the room. */
+#define BOOL_FILL 256
+
 /* BOOLEAN values, a byte each: repeats are filled, bit-packed runs
-** expanded a byte (8 values) at a time. */
+** expanded a byte (8 values) at a time.  Bytes of out past those read may
+** change (up to max). */
 static int rle_read_bool(rle_dec *s, uint8_t *o, size_t max, size_t *n,
                          pq_error *err) {
   pq_rle_reader *r = &s->r;
@@ -622,7 +630,15 @@ static int rle_read_bool(rle_dec *s, uint8_t *o, size_t max, size_t *n,
     }
     size_t m = r->run_left < max - k ? r->run_left : max - k;
     if (!r->run_packed) {
-      fill8(o + k, (uint8_t)r->run_value, m);
+      if (m <= BOOL_FILL && max - k >= BOOL_FILL) {
+        /* A run of any length up to BOOL_FILL takes the same stores,
+        ** into room the next runs overwrite: no branch on its length. */
+        uint8_t pat[16];
+        memset(pat, (int)r->run_value, sizeof pat);
+        for (size_t i = 0; i < BOOL_FILL; i += 16) memcpy(o + k + i, pat, 16);
+      } else {
+        fill8(o + k, (uint8_t)r->run_value, m);
+      }
       r->run_left -= (uint32_t)m;
       k += m;
       continue;
