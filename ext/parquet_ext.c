@@ -58,7 +58,7 @@ char *pqx_core_error(const char *fn, int rc, const pq_error *err) {
 
 char *pqx_source_error(const char *fn, const char *name, const pq_error *err) {
   /* The core's limits are the ceiling of limits.c: say how to raise it. */
-  const char *hint = strstr(err->msg, "the limit of ") ? PQX_LIMIT_HINT : "";
+  const char *hint = err->code == PQ_TOOBIG ? PQX_LIMIT_HINT : "";
   return name ? sqlite3_mprintf("%s: '%s': %s%s", fn, name, err->msg, hint)
               : sqlite3_mprintf("%s: %s%s", fn, err->msg, hint);
 }

@@ -276,7 +276,7 @@ static int load_leaf(asm_ctx *a, uint32_t col, size_t limit, leaf_data *L) {
       put_value(&L->text, e, vals + i * vs);
     }
     if (L->text.len > limit) {
-      rc = pq_fail(a->err, PQ_CORRUPT, "assemble",
+      rc = pq_fail(a->err, PQ_TOOBIG, "assemble",
                    "column '%s' as JSON exceeds the limit of %zu bytes",
                    leaf->path, limit);
     }
@@ -551,7 +551,7 @@ int pq_file_to_json(const pq_file *f, size_t limit, pq_buf *out,
       }
       pq_buf_byte(out, '}');
       if (out->len > limit) {
-        a.rc = pq_fail(err, PQ_CORRUPT, "assemble",
+        a.rc = pq_fail(err, PQ_TOOBIG, "assemble",
                        "the rows as JSON exceed the limit of %zu bytes",
                        limit);
       }

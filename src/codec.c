@@ -227,7 +227,7 @@ static int too_long(job *j) {
                    "expected",
                    (long long)j->expected);
   }
-  return pq_fail(j->err, PQ_CORRUPT, j->name,
+  return pq_fail(j->err, PQ_TOOBIG, j->name,
                  "the data would exceed the limit of %zu bytes", j->limit);
 }
 #endif
@@ -242,7 +242,7 @@ static int check_size(job *j, uint64_t size) {
                    (long long)j->expected);
   }
   if (size > j->limit) {
-    return pq_fail(j->err, PQ_CORRUPT, j->name,
+    return pq_fail(j->err, PQ_TOOBIG, j->name,
                    "the data decompresses to %llu bytes, which would exceed "
                    "the limit of %zu bytes",
                    (unsigned long long)size, j->limit);
@@ -477,7 +477,7 @@ static int zstd_dec(job *j) {
                        "more than zstd allows",
                        (size_t)1 << wlog);
         } else {
-          rc = pq_fail(j->err, PQ_CORRUPT, j->name,
+          rc = pq_fail(j->err, PQ_TOOBIG, j->name,
                        "the data asks for a window that would exceed the "
                        "limit of %zu bytes",
                        j->limit);
@@ -811,7 +811,7 @@ int pq_decompress(pq_codec c, const uint8_t *src, size_t n, int64_t expected,
   if (limit > SIZE_MAX / 4) limit = SIZE_MAX / 4;
   if (out->oom || out->len > SIZE_MAX / 4) return pq_nomem(err, name);
   if (expected >= 0 && (uint64_t)expected > limit) {
-    return pq_fail(err, PQ_CORRUPT, name,
+    return pq_fail(err, PQ_TOOBIG, name,
                    "the expected size of %lld bytes would exceed the limit of "
                    "%zu bytes",
                    (long long)expected, limit);

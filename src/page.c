@@ -361,7 +361,7 @@ static int inflate_into(pq_page_reader *r, const pq_page *p, pq_buf *to,
     return to->oom ? pq_nomem(err, r->label) : PQ_OK;
   }
   if (expected > 0 && (uint64_t)expected > r->limit) {
-    return pq_fail(err, PQ_CORRUPT, r->label,
+    return pq_fail(err, PQ_TOOBIG, r->label,
                    "page %u: its %lld uncompressed bytes exceed the limit of "
                    "%zu bytes",
                    p->index, (long long)expected, r->limit);

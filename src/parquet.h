@@ -46,7 +46,8 @@ enum {
   PQ_NOMEM = 2,      /* an allocation failed */
   PQ_MISUSE = 3,     /* bad parameters: unknown name, wrong type, bad option */
   PQ_RANGE = 4,      /* a value given to an encoder does not fit */
-  PQ_UNSUPPORTED = 5 /* valid, but not implemented by this build */
+  PQ_UNSUPPORTED = 5, /* valid, but not implemented by this build */
+  PQ_TOOBIG = 6       /* the result would exceed the limit the caller set */
 };
 
 typedef struct pq_error {
@@ -245,7 +246,7 @@ PQ_API int pq_compress(pq_codec c, const uint8_t *src, size_t n, pq_buf *out,
 /* Decompresses src[0..n), appending to out.  `expected` is the size the
 ** caller knows the result must have (a page header's uncompressed size), or
 ** -1; a result of another size is PQ_CORRUPT.  Never produces more than
-** `limit` bytes (PQ_CORRUPT: "would exceed ...").  GZIP reads concatenated
+** `limit` bytes (PQ_TOOBIG: "would exceed the limit of ...").  GZIP reads concatenated
 ** members; PQ_LZ4 reads Hadoop's framing and falls back to a raw LZ4 block,
 ** as files in the wild have both. */
 PQ_API int pq_decompress(pq_codec c, const uint8_t *src, size_t n,
