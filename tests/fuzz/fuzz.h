@@ -74,20 +74,24 @@ static inline void fz_params(fuzz_in *in, pq_encoding e, pq_params *p) {
   }
 }
 
-/* Reads what a file holds, as the SQL functions would: the pages of every
-** chunk, the entries of every column, the rows as JSON, each bounded (64
-** pages, FUZZ_MAX_VALUES entries, 64 KiB of JSON) so that a small input
-** cannot ask for much. */
-static inline void fz_read_file(const uint8_t *buf, size_t len) {
+/* Reads what a file holds, as the SQL functions would, one way of three
+** (FZ_PAGES, FZ_ENTRIES, FZ_ROWS, as the caller picks from the input, so
+** that an execution does one of them): the pages of every chunk, the
+** entries of every column, or the rows as JSON, each bounded (64 pages,
+** FUZZ_MAX_VALUES entries, 64 KiB of JSON) so that a small input cannot ask
+** for much. */
+enum { FZ_PAGES, FZ_ENTRIES, FZ_ROWS };
+static inline void fz_read_file(const uint8_t *buf, size_t len, int how) {
   pq_file *f;
   pq_error err;
   if (pq_file_open(&f, buf, len, &err) != PQ_OK) return;
   const pq_file_meta *m = pq_file_metadata(f);
   size_t limit = (size_t)1 << 20; /* what a page may decompress to */
-  for (uint32_t g = 0; g < m->n_row_groups; g++) {
+  for (uint32_t g = 0; how != FZ_ROWS && g < m->n_row_groups; g++) {
     for (uint32_t c = 0; c < pq_file_leaf_count(f); c++) {
       pq_page_reader *r;
-      if (pq_page_reader_open(&r, f, g, c, limit, &err) == PQ_OK) {
+      if (how == FZ_PAGES &&
+          pq_page_reader_open(&r, f, g, c, limit, &err) == PQ_OK) {
         pq_page page;
         int got, pages = 0;
         while (pages++ < 64 &&
@@ -99,7 +103,8 @@ static inline void fz_read_file(const uint8_t *buf, size_t len) {
         pq_page_reader_free(r);
       }
       pq_column_reader *cr;
-      if (pq_column_reader_open(&cr, f, g, c, limit, &err) == PQ_OK) {
+      if (how == FZ_ENTRIES &&
+          pq_column_reader_open(&cr, f, g, c, limit, &err) == PQ_OK) {
         static uint8_t vals[256 * 64];
         uint16_t rep[256], def[256];
         size_t n, nv, total = 0;
@@ -115,10 +120,12 @@ static inline void fz_read_file(const uint8_t *buf, size_t len) {
       }
     }
   }
-  pq_buf json;
-  pq_buf_init(&json);
-  pq_file_to_json(f, (size_t)64 << 10, &json, &err);
-  pq_buf_free(&json);
+  if (how == FZ_ROWS) {
+    pq_buf json;
+    pq_buf_init(&json);
+    pq_file_to_json(f, (size_t)64 << 10, &json, &err);
+    pq_buf_free(&json);
+  }
   pq_file_free(f);
 }
 

@@ -2,7 +2,8 @@
 ** fuzz_page.c -- the page reader: the input (after 5 bytes of parameters)
 ** is a column chunk's pages, placed in a file whose footer is written
 ** here to point at them: one column of the chosen type, repetition and
-** codec, and a value count.
+** codec, and a value count; which of fz_read_file's readings, from the
+** input's length.
 */
 #include <stdlib.h>
 
@@ -15,6 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   pq_type type = (pq_type)(fz_byte(&in) % 8);
   int codec = fz_byte(&in) % PQ_CODEC_COUNT;
   int repetition = fz_byte(&in) % 2; /* REQUIRED or OPTIONAL */
+  int how = (int)(size % 3);          /* fz_read_file's reading */
   int64_t num = fz_u16(&in);
   if (in.n > (1u << 24)) return 0;
   pq_buf f;
@@ -67,7 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     uint8_t *buf = malloc(f.len);
     if (buf) {
       memcpy(buf, f.data, f.len);
-      fz_read_file(buf, f.len);
+      fz_read_file(buf, f.len, how);
       free(buf);
     }
   }
