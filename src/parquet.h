@@ -246,9 +246,9 @@ PQ_API int pq_compress(pq_codec c, const uint8_t *src, size_t n, pq_buf *out,
 /* Decompresses src[0..n), appending to out.  `expected` is the size the
 ** caller knows the result must have (a page header's uncompressed size), or
 ** -1; a result of another size is PQ_CORRUPT.  Never produces more than
-** `limit` bytes (PQ_TOOBIG: "would exceed the limit of ...").  GZIP reads concatenated
-** members; PQ_LZ4 reads Hadoop's framing and falls back to a raw LZ4 block,
-** as files in the wild have both. */
+** `limit` bytes (PQ_TOOBIG: "... exceed the limit of ...").  GZIP reads
+** concatenated members; PQ_LZ4 reads Hadoop's framing and falls back to a
+** raw LZ4 block, as files in the wild have both. */
 PQ_API int pq_decompress(pq_codec c, const uint8_t *src, size_t n,
                          int64_t expected, size_t limit, pq_buf *out,
                          pq_error *err);
