@@ -106,7 +106,7 @@ $(EXT): $(BUILD)/$(EXT) FORCE
 
 # The C unit tests: one program per tests/unit*.c.
 UNITS = $(patsubst tests/%.c,%,$(wildcard tests/unit*.c))
-$(UNITS:%=$(BUILD)/%): $(BUILD)/%: tests/%.c tests/check.h $(BUILD)/libpqcore.a $(HEADERS)
+$(UNITS:%=$(BUILD)/%): $(BUILD)/%: tests/%.c tests/check.h tests/footer.h $(BUILD)/libpqcore.a $(HEADERS)
 	$(CC) $(CFLAGS) $(SAN) $(WARN) -Isrc -o $@ $< $(BUILD)/libpqcore.a -lm $(CODEC_LIBS)
 
 # The benchmark (bench/bench.c), against the core library.
@@ -135,7 +135,7 @@ FUZZ_TIME  ?= 60
 FUZZ_RUNS  ?=
 FUZZ_DEPS   = clang libclang-rt-14-dev
 FUZZ_CORE   = $(CORE_SRC:src/%.c=$(FUZZ_BUILD)/core/%.o)
-FUZZ_HDRS   = $(HEADERS) tests/fuzz/fuzz.h
+FUZZ_HDRS   = $(HEADERS) tests/fuzz/fuzz.h tests/footer.h
 
 fuzz-deps:
 	@sh tools/deps.sh $(BUILD_DEPS) $(FUZZ_DEPS)

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "internal.h" /* pq_page_header_read: the reader's words */
+#include "footer.h"
 
 #define CHECK_FILES
 #include "check.h"
@@ -1215,18 +1216,7 @@ static void test_every_region(void) {
   pq_buf_append(&f, zeros, sizeof zeros);
   size_t footer = f.len;
   pq_thrift_writer tw = {&f, 0, {0}};
-  pq_tw_i32(&tw, 1, 1);
-  pq_tw_list_begin(&tw, 2, PQ_TT_STRUCT, 2);
-  pq_tw_list_struct_begin(&tw);
-  pq_tw_binary(&tw, 4, "schema", 6);
-  pq_tw_i32(&tw, 5, 1);
-  pq_tw_struct_end(&tw);
-  pq_tw_list_struct_begin(&tw);
-  pq_tw_i32(&tw, 1, PQ_INT32);
-  pq_tw_i32(&tw, 3, 0);
-  pq_tw_binary(&tw, 4, "v", 1);
-  pq_tw_struct_end(&tw);
-  pq_tw_i64(&tw, 3, 0);
+  footer_schema(&tw, PQ_INT32, 0, 0);
   pq_tw_list_begin(&tw, 4, PQ_TT_STRUCT, CHUNKS);
   for (int g = 0; g < CHUNKS; g++) {
     int64_t at = 4 + (int64_t)g * 5 * PART; /* bloom, pages, ci, oi, copy */
@@ -1234,17 +1224,8 @@ static void test_every_region(void) {
     pq_tw_list_begin(&tw, 1, PQ_TT_STRUCT, 1);
     pq_tw_list_struct_begin(&tw);
     pq_tw_i64(&tw, 2, at + 4 * PART);
-    pq_tw_struct_begin(&tw, 3);
-    pq_tw_i32(&tw, 1, PQ_INT32);
-    pq_tw_list_begin(&tw, 2, PQ_TT_I32, 1);
-    pq_tw_list_i32(&tw, 0);
-    pq_tw_list_begin(&tw, 3, PQ_TT_BINARY, 1);
-    pq_tw_list_binary(&tw, "v", 1);
-    pq_tw_i32(&tw, 4, 0);
-    pq_tw_i64(&tw, 5, 0); /* no values, no pages: the walk goes on */
-    pq_tw_i64(&tw, 6, 0);
-    pq_tw_i64(&tw, 7, 0);
-    pq_tw_i64(&tw, 9, at + PART);
+    /* No values, no pages: the walk goes on. */
+    footer_chunk_meta(&tw, PQ_INT32, 0, 0, 0, at + PART);
     pq_tw_i64(&tw, 14, at);
     pq_tw_i32(&tw, 15, PART);
     pq_tw_struct_end(&tw);

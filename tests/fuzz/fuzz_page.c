@@ -8,6 +8,8 @@
 #include <stdlib.h>
 
 #include "fuzz.h"
+/* after fuzz.h, which brings internal.h */
+#include "../footer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -25,35 +27,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   pq_buf_append(&f, in.p, in.n);
   size_t footer = f.len;
   pq_thrift_writer tw = {&f, 0, {0}};
-  pq_tw_i32(&tw, 1, 1);
-  pq_tw_list_begin(&tw, 2, PQ_TT_STRUCT, 2);
-  pq_tw_list_struct_begin(&tw);
-  pq_tw_binary(&tw, 4, "schema", 6);
-  pq_tw_i32(&tw, 5, 1);
-  pq_tw_struct_end(&tw);
-  pq_tw_list_struct_begin(&tw);
-  pq_tw_i32(&tw, 1, (int32_t)type);
-  if (type == PQ_FIXED_LEN_BYTE_ARRAY) pq_tw_i32(&tw, 2, 4);
-  pq_tw_i32(&tw, 3, repetition);
-  pq_tw_binary(&tw, 4, "v", 1);
-  pq_tw_struct_end(&tw);
-  pq_tw_i64(&tw, 3, num);
+  footer_schema(&tw, type, repetition, num);
   pq_tw_list_begin(&tw, 4, PQ_TT_STRUCT, 1);
   pq_tw_list_struct_begin(&tw);
   pq_tw_list_begin(&tw, 1, PQ_TT_STRUCT, 1);
   pq_tw_list_struct_begin(&tw);
   pq_tw_i64(&tw, 2, 4);
-  pq_tw_struct_begin(&tw, 3);
-  pq_tw_i32(&tw, 1, (int32_t)type);
-  pq_tw_list_begin(&tw, 2, PQ_TT_I32, 1);
-  pq_tw_list_i32(&tw, 0);
-  pq_tw_list_begin(&tw, 3, PQ_TT_BINARY, 1);
-  pq_tw_list_binary(&tw, "v", 1);
-  pq_tw_i32(&tw, 4, codec);
-  pq_tw_i64(&tw, 5, num);
-  pq_tw_i64(&tw, 6, (int64_t)in.n);
-  pq_tw_i64(&tw, 7, (int64_t)in.n);
-  pq_tw_i64(&tw, 9, 4);
+  footer_chunk_meta(&tw, type, codec, num, (int64_t)in.n, 4);
   pq_tw_struct_end(&tw);
   pq_tw_struct_end(&tw);
   pq_tw_i64(&tw, 2, (int64_t)in.n);
