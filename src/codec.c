@@ -441,7 +441,15 @@ static int zstd_dec(job *j) {
   }
   if (j->expected >= 0) {
     /* The size is known from elsewhere (a page header): one call into an
-    ** output of that size, which then needs no window of its own. */
+    ** output of that size, which then needs no window of its own.  It is
+    ** checked against what the bytes can make first: no block makes more
+    ** than 128 KiB from 4 bytes (an RLE block). */
+    if ((uint64_t)j->bound > ((uint64_t)j->n / 4 + 1) * 131072) {
+      return pq_fail(j->err, PQ_CORRUPT, j->name,
+                     "%zu byte%s of zstd data cannot make the %lld bytes "
+                     "expected",
+                     j->n, plural(j->n), (long long)j->expected);
+    }
     if ((rc = hold(j, j->bound))) return rc;
     size_t r =
         ZSTD_decompress(j->out->data + j->out->len, j->bound, j->src, j->n);

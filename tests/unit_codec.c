@@ -513,6 +513,13 @@ static void test_lies(void) {
     CHECK(strcmp(fails_with(PQ_ZSTD, hello, 6, 100000, &err),
                  "ZSTD: the data decompresses to 5 bytes, 6 expected") == 0,
           "zstd sized, shorter: %s", err.msg);
+    /* An expected size the 18 bytes cannot make: no allocation. */
+    rc = inflate_all(PQ_ZSTD, src, n, 100000000, (size_t)1 << 30, &out, &err);
+    CHECK(rc == PQ_CORRUPT && out.cap == 0 &&
+              strcmp(err.msg, "ZSTD: 18 bytes of zstd data cannot make the "
+                              "100000000 bytes expected") == 0,
+          "zstd sized, impossible: cap %zu: %s", out.cap, err.msg);
+    pq_buf_free(&out);
   }
 }
 
