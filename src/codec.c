@@ -24,9 +24,12 @@
 ** can make that much, or where the size can be counted without decoding
 ** (the sequences of an LZ4 block, of each Hadoop chunk), that size is
 ** checked against the limit and the expected size first and the output is
-** allocated once.  Otherwise (gzip, brotli, zstd frames without sizes) the
-** output grows by doubling, never past the bound plus the one byte that
-** shows the stream is longer than allowed.
+** allocated once.  An expected size is checked against the most the
+** format can make from the input (zstd, gzip) and then allocated once, or
+** (brotli, whose best ratio is too large to bound anything) the first
+** allocation is at most 64 times the input.  Otherwise (gzip, brotli, zstd
+** frames without sizes) the output grows by doubling, never past the bound
+** plus the one byte that shows the stream is longer than allowed.
 **
 ** An empty input with no size or size 0 expected is an empty result
 ** without asking the library: writers emit zero-byte sections for empty
@@ -232,6 +235,17 @@ static int too_long(job *j) {
 }
 #endif
 
+#if HAVE_ZLIB || HAVE_ZSTD
+/* Refuses an expected size more than the input can make (`most` bytes, by
+** the format's best ratio) before anything is allocated for it. */
+static int within_reach(job *j, const char *format, uint64_t most) {
+  if (j->expected < 0 || (uint64_t)j->bound <= most) return PQ_OK;
+  return pq_fail(j->err, PQ_CORRUPT, j->name,
+                 "%zu byte%s of %s data cannot make the %lld bytes expected",
+                 j->n, plural(j->n), format, (long long)j->expected);
+}
+#endif
+
 /* Checks the size of the whole result, as the data states it before any
 ** output is made for it, or as a stream made it. */
 static int check_size(job *j, uint64_t size) {
@@ -306,8 +320,12 @@ static int snappy_enc(const uint8_t *src, size_t n, pq_buf *out,
 #endif
 
 #if HAVE_ZLIB
-/* GZIP: members back to back, each inflated in turn; the output grows. */
+/* GZIP: members back to back, each inflated in turn; the output grows.
+** Deflate makes at most 1032 bytes from one (a 258-byte copy from two
+** one-bit codes), which bounds an expected size. */
 static int gzip_dec(job *j) {
+  int rc = within_reach(j, "gzip", ((uint64_t)j->n + 1) * 1032);
+  if (rc) return rc;
   z_stream z;
   memset(&z, 0, sizeof z);
   if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
@@ -316,7 +334,6 @@ static int gzip_dec(job *j) {
   const uint8_t *in = j->src;
   size_t left = j->n; /* input not yet handed to zlib */
   unsigned member = 1;
-  int rc = PQ_OK;
   for (;;) {
     if (z.avail_in == 0 && left) {
       uInt k = left > UINT_MAX ? UINT_MAX : (uInt)left;
@@ -444,13 +461,9 @@ static int zstd_dec(job *j) {
     ** output of that size, which then needs no window of its own.  It is
     ** checked against what the bytes can make first: no block makes more
     ** than 128 KiB from 4 bytes (an RLE block). */
-    if ((uint64_t)j->bound > ((uint64_t)j->n / 4 + 1) * 131072) {
-      return pq_fail(j->err, PQ_CORRUPT, j->name,
-                     "%zu byte%s of zstd data cannot make the %lld bytes "
-                     "expected",
-                     j->n, plural(j->n), (long long)j->expected);
-    }
-    if ((rc = hold(j, j->bound))) return rc;
+    if ((rc = within_reach(j, "zstd", ((uint64_t)j->n / 4 + 1) * 131072)) ||
+        (rc = hold(j, j->bound)))
+      return rc;
     size_t r =
         ZSTD_decompress(j->out->data + j->out->len, j->bound, j->src, j->n);
     if (ZSTD_isError(r)) {
@@ -705,13 +718,22 @@ static int hadoop_enc(const uint8_t *src, size_t n, pq_buf *out,
 #endif
 
 #if HAVE_BROTLI
-/* BROTLI: one stream, nothing after it; the output grows. */
+/* BROTLI: one stream, nothing after it; the output grows.  A few bytes
+** can make 16 MiB (one command's copy), so an expected size is no
+** promise: the first allocation is at most 64 times the input, and the
+** output doubles from there as it is made. */
 static int brotli_dec(job *j) {
+  int rc = PQ_OK;
+  if (j->expected >= 0) {
+    size_t most = j->bound + 1;
+    size_t first = j->n < most / 64 ? j->n * 64 : most;
+    if (first < 4096) first = most < 4096 ? most : 4096;
+    if ((rc = hold(j, first))) return rc;
+  }
   BrotliDecoderState *s = BrotliDecoderCreateInstance(NULL, NULL, NULL);
   if (!s) return pq_nomem(j->err, j->name);
   const uint8_t *in = j->src;
   size_t left = j->n;
-  int rc = PQ_OK;
   for (;;) {
     uint8_t *p;
     size_t avail;

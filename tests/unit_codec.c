@@ -521,6 +521,48 @@ static void test_lies(void) {
           "zstd sized, impossible: cap %zu: %s", out.cap, err.msg);
     pq_buf_free(&out);
   }
+  if (pq_codec_available(PQ_GZIP)) {
+    /* `printf hello | gzip -c -n`, 25 bytes, cannot make 100 MB. */
+    size_t n = from_hex("1f8b0800000000000003cb48cdc9c9070086a6103605000000",
+                        src);
+    int rc = inflate_all(PQ_GZIP, src, n, 100000000, (size_t)1 << 30, &out,
+                         &err);
+    CHECK(rc == PQ_CORRUPT && out.cap == 0 &&
+              strcmp(err.msg, "GZIP: 25 bytes of gzip data cannot make the "
+                              "100000000 bytes expected") == 0,
+          "gzip sized, impossible: cap %zu: %s", out.cap, err.msg);
+    pq_buf_free(&out);
+  }
+}
+
+/* The bounds an expected size is checked against are never below what
+** the best compression of the format makes: 16 MiB of zeros, compressed
+** and decompressed with its size expected, in one allocation of that size
+** where the format allows, growing from 64 times the input for brotli. */
+static void test_best_ratios(void) {
+  size_t n = (size_t)16 << 20;
+  uint8_t *zeros = calloc(n, 1);
+  const pq_codec cs[] = {PQ_GZIP, PQ_ZSTD, PQ_BROTLI, PQ_SNAPPY, PQ_LZ4_RAW};
+  for (size_t i = 0; zeros && i < sizeof cs / sizeof cs[0]; i++) {
+    if (!pq_codec_available(cs[i])) continue;
+    pq_buf z, out;
+    pq_error err;
+    pq_buf_init(&z);
+    int rc = pq_compress(cs[i], zeros, n, &z, &err);
+    CHECK(rc == PQ_OK, "best ratio %d: compress: %s", (int)cs[i], err.msg);
+    if (rc == PQ_OK) {
+      rc = inflate_all(cs[i], z.data, z.len, (int64_t)n, n, &out, &err);
+      CHECK(rc == PQ_OK && out.len == n && memcmp(out.data, zeros, n) == 0,
+            "best ratio %d: %zu bytes back to %zu: %s", (int)cs[i], z.len,
+            out.len, rc ? err.msg : "");
+      CHECK(cs[i] != PQ_BROTLI || z.len * 64 < n,
+            "brotli, 16 MiB of zeros in %zu bytes: the growing path untested",
+            z.len);
+      pq_buf_free(&out);
+    }
+    pq_buf_free(&z);
+  }
+  free(zeros);
 }
 
 /* ---- 6. Truncations and corruptions ---------------------------------------
@@ -610,6 +652,7 @@ int main(void) {
   test_round_trips();
   test_sizes();
   test_lies();
+  test_best_ratios();
   test_damage();
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;
