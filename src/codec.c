@@ -194,6 +194,15 @@ static size_t made(const job *j) {
   return j->out->len - j->base;
 }
 
+/* A first allocation for a stream: `per_byte` times the input, at least
+** 4096 bytes, never more than bound + 1. */
+static size_t first_size(const job *j, size_t per_byte) {
+  size_t most = j->bound + 1;
+  size_t want = j->n < most / per_byte ? j->n * per_byte : most;
+  if (want < 4096) want = 4096;
+  return want < most ? want : most;
+}
+
 /* Free room for a stream's next output: *p and *avail (at least 1) span
 ** what may be written, never past bound + 1 bytes of result.  When there is
 ** none the allocation doubles what was made (the first time: the expected
@@ -203,15 +212,8 @@ static int room(job *j, uint8_t **p, size_t *avail) {
   size_t most = j->bound + 1;
   size_t end = j->base + most;
   if ((b->cap < end ? b->cap : end) <= b->len) {
-    size_t m = made(j), want;
-    if (m) {
-      want = m * 2;
-    } else if (j->expected >= 0) {
-      want = most;
-    } else {
-      want = j->n < most / 4 ? j->n * 4 : most;
-      if (want < 4096) want = 4096;
-    }
+    size_t m = made(j);
+    size_t want = m ? m * 2 : j->expected >= 0 ? most : first_size(j, 4);
     int rc = hold(j, want < most ? want : most);
     if (rc) return rc;
   }
@@ -724,12 +726,7 @@ static int hadoop_enc(const uint8_t *src, size_t n, pq_buf *out,
 ** output doubles from there as it is made. */
 static int brotli_dec(job *j) {
   int rc = PQ_OK;
-  if (j->expected >= 0) {
-    size_t most = j->bound + 1;
-    size_t first = j->n < most / 64 ? j->n * 64 : most;
-    if (first < 4096) first = most < 4096 ? most : 4096;
-    if ((rc = hold(j, first))) return rc;
-  }
+  if (j->expected >= 0 && (rc = hold(j, first_size(j, 64)))) return rc;
   BrotliDecoderState *s = BrotliDecoderCreateInstance(NULL, NULL, NULL);
   if (!s) return pq_nomem(j->err, j->name);
   const uint8_t *in = j->src;
