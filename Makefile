@@ -11,7 +11,7 @@
 #                    short run, "--only DELTA" for some cases)
 #   make fuzz        builds the libFuzzer targets (clang) and runs each for
 #                    FUZZ_TIME seconds (or FUZZ_RUNS executions)
-#   make gen         regenerates src/bitpack_gen.h
+#   make gen         regenerates src/encodings/bitpack_gen.h
 #   make WITHOUT="snappy zstd"   leaves codec libraries out (any of snappy,
 #                    zlib, zstd, lz4, brotli); their codecs then fail with
 #                    an error that says so
@@ -27,14 +27,14 @@ BUILD   ?= build
 SAN     =
 EXT     = parquet.so
 
-CORE_SRC = $(sort $(wildcard src/*.c))
+CORE_SRC = $(sort $(wildcard src/*/*.c))
 EXT_SRC  = $(sort $(wildcard ext/*.c))
 CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/core/%.o)
 EXT_OBJ  = $(EXT_SRC:ext/%.c=$(BUILD)/ext/%.o)
-HEADERS  = $(wildcard src/*.h) $(wildcard ext/*.h)
+HEADERS  = $(wildcard src/*.h src/*/*.h) $(wildcard ext/*.h)
 
 # The codecs' libraries, each optional (WITHOUT=...): its Debian package,
-# its link flags, and the macro that leaves it out of src/codec.c.
+# its link flags, and the macro that leaves it out of src/format/codec.c.
 CODECS      = snappy zlib zstd lz4 brotli
 DEB_snappy  = libsnappy-dev
 DEB_zlib    = zlib1g-dev
@@ -83,7 +83,7 @@ $(BUILD)/core/%.o: src/%.c $(HEADERS)
 
 # codec.c is rebuilt when WITHOUT changes: the stamp holds the last value
 # and is rewritten only when it differs.
-$(BUILD)/core/codec.o: $(BUILD)/without
+$(BUILD)/core/format/codec.o: $(BUILD)/without
 $(BUILD)/without: FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(sort $(WITHOUT))' | cmp -s - $@ || echo '$(sort $(WITHOUT))' > $@
@@ -177,7 +177,7 @@ $(BUILD)/gen_bitpack: tools/gen_bitpack.c
 	$(CC) $(CFLAGS) $(WARN) -o $@ $<
 
 gen: $(BUILD)/gen_bitpack
-	$(BUILD)/gen_bitpack > src/bitpack_gen.h
+	$(BUILD)/gen_bitpack > src/encodings/bitpack_gen.h
 
 demo: all test-deps
 	sqlite3 -bail < sql/demo.sql

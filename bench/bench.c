@@ -40,7 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "encodings/encodings.h"
 #include "reference.h"
 
 /* ---- Timing --------------------------------------------------------------- */

@@ -1,6 +1,6 @@
 /*
 ** codec.c -- parquet_compress(blob, codec) and parquet_decompress(blob,
-** codec [, size]), scalars over the codecs of the core (src/codec.c).
+** codec [, size]), scalars over the codecs of the core (src/format/codec.c).
 **
 **   SELECT hex(parquet_compress('hello', 'SNAPPY'));      -- 051068656C6C6F
 **   SELECT CAST(parquet_decompress(X'051068656C6C6F', 'SNAPPY') AS TEXT);

@@ -6,7 +6,7 @@
 **   -- [7,5,3,1,2,3,4,5]
 **
 ** The values are decoded in batches and written straight into the JSON
-** text; see src/json.c for how each type is written.
+** text; see src/util/json.c for how each type is written.
 */
 #include <stdlib.h>
 

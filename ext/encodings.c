@@ -11,9 +11,10 @@
 **   CREATE TABLE x(id, name, types, status, summary, section,
 **                  type HIDDEN);
 **
-** One row per encoding enum value (src/catalog.c holds the rows).  With the
-** hidden argument `type`, only the encodings whose spec "Supported Types"
-** include it, and that this build implements, are listed.
+** One row per encoding enum value (src/util/catalog.c holds the rows).
+** With the hidden argument `type`, only the encodings whose spec
+** "Supported Types" include it, and that this build implements, are
+** listed.
 */
 #include <string.h>
 

@@ -15,7 +15,7 @@
 **                  blob HIDDEN, encoding HIDDEN, type HIDDEN,
 **                  options HIDDEN, dictionary HIDDEN);
 **
-** The core's explainer (src/explain.c) yields one row at a time, so a
+** The core's explainer (src/explain/explain.c) yields one row at a time, so a
 ** stream of any length is explained in constant memory.  A malformed
 ** stream is explained up to its fault; the last row, with path 'error',
 ** says what is wrong.
@@ -23,7 +23,7 @@
 ** The encoding 'FILE' explains a whole file image (a BLOB: the function
 ** never reads the file system), 'PAGE' one page as stored (header and
 ** body), with the column's type as the third argument and {"max_def",
-** "max_rep", "codec"} as options (src/explain_file.c).
+** "max_rep", "codec"} as options (src/explain/explain_file.c).
 **
 **   SELECT path, value FROM parquet_explain(readfile('t.parquet'), 'FILE')
 **    WHERE path LIKE 'footer.%.codec';

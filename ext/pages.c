@@ -10,7 +10,7 @@
 **
 ** How it works: the table has the schema below, with `source` (a path, or
 ** a file image as a BLOB) as its hidden argument.  The cursor reads the
-** file's pages in order (src/page.c checks each one: sizes, CRC, levels)
+** file's pages in order (src/format/page.c checks each one: sizes, CRC, levels)
 ** and keeps only the current page.  `data` is the values stream,
 ** decompressed; `options` what a decoder needs to read it (the count of
 ** values, and the length prefix of RLE booleans); `dictionary` the chunk's

@@ -11,7 +11,7 @@
 **       sizes, the data page's offset.  The caller may add fields and
 **       closes the struct.
 **
-** Needs internal.h (the Thrift writer).
+** Needs format/format.h (the Thrift writer).
 */
 #ifndef PQ_TEST_FOOTER_H
 #define PQ_TEST_FOOTER_H

@@ -35,8 +35,8 @@ encoding system utf-8
 # 1. Generated code.
 if {[catch {exec $build/gen_bitpack} gen]} {
   fail "gen_bitpack did not run" $gen
-} elseif {[string trimright $gen "\n"] ne [string trimright [slurp src/bitpack_gen.h] "\n"]} {
-  fail "src/bitpack_gen.h is not what tools/gen_bitpack.c writes: run make gen"
+} elseif {[string trimright $gen "\n"] ne [string trimright [slurp src/encodings/bitpack_gen.h] "\n"]} {
+  fail "src/encodings/bitpack_gen.h is not what tools/gen_bitpack.c writes: run make gen"
 } else {
   incr pass
 }

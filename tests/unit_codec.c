@@ -1,6 +1,6 @@
 /*
-** unit_codec.c -- C unit tests of the codecs (src/codec.c) and of CRC-32
-** (src/crc32.c).
+** unit_codec.c -- C unit tests of the codecs (src/format/codec.c) and of CRC-32
+** (src/format/crc32.c).
 **
 **   1. CRC-32: the check value, incremental against one call, a bit-by-bit
 **      reference at every length and alignment, gzip's own trailer

@@ -1,6 +1,6 @@
 /*
 ** unit_explain_file.c -- the explainer of files and pages
-** (src/explain_file.c, src/explain_thrift.c).
+** (src/explain/explain_file.c, src/explain/explain_thrift.c).
 **
 **   1. a small file written by the writer, row by row: offsets, lengths,
 **      paths, values, notes
@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h" /* pq_page_header_read: the reader's words */
+#include "format/format.h" /* pq_page_header_read: the reader's words */
 #include "footer.h"
 
 #define CHECK_FILES

@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "encodings/encodings.h"
 
 #define CHECK_SEED 0xfa57de17a
 #include "check.h"

@@ -37,7 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "encodings/encodings.h"
 
 #define CHECK_SEED 0xfa57c0de
 #include "check.h"

@@ -1,5 +1,5 @@
 /*
-** unit_files.c -- the file reader of the core (src/metadata.c, page.c,
+** unit_files.c -- the file reader of the core (src/format/metadata.c, page.c,
 ** column.c, assemble.c) on the files of ../shared/parquet-testing.
 **
 **   1. every file of data/: every page of every chunk read, every entry

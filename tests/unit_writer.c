@@ -1,5 +1,5 @@
 /*
-** unit_writer.c -- the file writer of the core (src/writer.c), read back
+** unit_writer.c -- the file writer of the core (src/writer/writer.c), read back
 ** by the file reader.
 **
 **   1. seeded random columns of every encoding x type a data page may

@@ -1,7 +1,9 @@
 /*
-** gen_bitpack.c -- writes src/bitpack_gen.h, the unrolled bit packers.
+** gen_bitpack.c -- writes src/encodings/bitpack_gen.h, the unrolled bit
+** packers.
 **
-**   cc -o gen_bitpack tools/gen_bitpack.c && ./gen_bitpack > src/bitpack_gen.h
+**   cc -o gen_bitpack tools/gen_bitpack.c
+**   ./gen_bitpack > src/encodings/bitpack_gen.h
 **
 ** (`make gen` does this; `make test` regenerates and compares.)
 **

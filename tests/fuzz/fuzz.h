@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "internal.h"
+#include "format/format.h"
 
 /* Decoding stops after this many values: a few bytes of RLE announce
 ** billions, which is valid and would only make the fuzzer slow.  1024

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "fuzz.h"
-/* after fuzz.h, which brings internal.h */
+/* after fuzz.h, which brings format/format.h */
 #include "../footer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

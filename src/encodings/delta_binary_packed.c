@@ -1,0 +1,850 @@
+/*
+** delta_binary_packed.c -- DELTA_BINARY_PACKED (spec/Encodings.md, "Delta
+** Encoding").
+**
+**   header: <block size> <miniblocks per block> <value count> <first value>
+**   block:  <min delta> <one bit-width byte per miniblock> <miniblocks>
+**
+** Sizes are ULEB128, the first value and min delta zigzag ULEB128.  All
+** arithmetic is unsigned so that wraparound is defined: INT32 streams wrap
+** modulo 2^32, INT64 modulo 2^64, as the spec requires.  The spec asks for
+** blocks of a multiple of 128 values and miniblocks of a multiple of 32;
+** multiples of 8 are accepted too, so that the spec's own examples (block
+** size 8) can be decoded and reproduced.
+*/
+#include "encodings.h"
+
+#define BLOCK_MAX ((uint64_t)1 << 31)
+
+/* ---- Reader ------------------------------------------------------------- */
+
+static const char *const header_fields[4] = {"block size", "miniblock count",
+                                             "value count", "first value"};
+
+int pq_delta_reader_init(pq_delta_reader *r, const uint8_t *buf, size_t len,
+                         size_t base, int is32, const char *label,
+                         pq_error *err) {
+  memset(r, 0, sizeof *r);
+  r->buf = buf;
+  r->len = len;
+  r->base = base;
+  r->is32 = is32;
+  r->label = label;
+  uint64_t h[4];
+  for (int i = 0; i < 4; i++) {
+    size_t at = r->pos;
+    int bad = pq_uleb_read(buf, len, &r->pos, &h[i]);
+    if (bad) {
+      return pq_fail(err, PQ_CORRUPT, label,
+                     bad == 1 ? "header: the %s at offset %zu is cut short"
+                              : "header: the %s at offset %zu is over 64 bits",
+                     header_fields[i], base + at);
+    }
+  }
+  r->block_size = h[0];
+  r->mb_count = h[1];
+  r->total = h[2];
+  if (h[0] == 0 || h[0] % 8 != 0 || h[0] > BLOCK_MAX) {
+    return pq_fail(err, PQ_CORRUPT, label,
+                   "header: block size %llu is not a multiple of 128 (nor of "
+                   "8, as in the spec's examples)",
+                   (unsigned long long)h[0]);
+  }
+  if (h[1] == 0 || h[0] % h[1] != 0 || (h[0] / h[1]) % 8 != 0) {
+    return pq_fail(err, PQ_CORRUPT, label,
+                   "header: %llu miniblocks do not divide a block of %llu "
+                   "values into miniblocks of a multiple of 32 (or 8) values",
+                   (unsigned long long)h[1], (unsigned long long)h[0]);
+  }
+  r->mb_values = h[0] / h[1];
+  int64_t first = pq_zigzag_dec(h[3]);
+  if (is32 && (first < INT32_MIN || first > INT32_MAX)) {
+    return pq_fail(err, PQ_CORRUPT, label,
+                   "header: first value %lld does not fit in INT32",
+                   (long long)first);
+  }
+  r->last = (uint64_t)first;
+  /* Every block, even one of zero-width miniblocks, takes at least its min
+  ** delta byte and its bit-width bytes: check the count against that. */
+  if (r->total > 1) {
+    uint64_t blocks = (r->total - 1 - 1) / r->block_size + 1;
+    uint64_t per = 1 + r->mb_count;
+    size_t left = len - r->pos;
+    if (r->mb_count > left || blocks > left / per) {
+      return pq_fail(err, PQ_CORRUPT, label,
+                     "header: %llu values need %llu blocks of at least %llu "
+                     "bytes after offset %zu, %zu bytes remain",
+                     (unsigned long long)r->total, (unsigned long long)blocks,
+                     (unsigned long long)per, base + r->pos, left);
+    }
+  }
+  r->mb = r->mb_count; /* so the first miniblock starts a block */
+  r->cpu = pq_cpu();
+  r->unpack32 = pq_unpack32_table(r->cpu);
+  return PQ_OK;
+}
+
+/* A ULEB128 of one byte inline, any other through pq_uleb_read. */
+static inline int uleb_read(const uint8_t *p, size_t len, size_t *pos,
+                            uint64_t *out) {
+  if (PQ_LIKELY(*pos < len && p[*pos] < 0x80)) {
+    *out = p[(*pos)++];
+    return 0;
+  }
+  return pq_uleb_read(p, len, pos, out);
+}
+
+static inline int delta_next(pq_delta_reader *r, pq_error *err) {
+  if (r->mb + 1 >= r->mb_count || r->widths == NULL) {
+    size_t at = r->pos;
+    uint64_t zz;
+    int bad = uleb_read(r->buf, r->len, &r->pos, &zz);
+    if (bad) {
+      return pq_fail(err, PQ_CORRUPT, r->label,
+                     bad == 1 ? "block %llu: min delta at offset %zu is cut "
+                                "short"
+                              : "block %llu: min delta at offset %zu is over "
+                                "64 bits",
+                     (unsigned long long)r->block, r->base + at);
+    }
+    if (r->mb_count > r->len - r->pos) {
+      return pq_fail(err, PQ_CORRUPT, r->label,
+                     "block %llu: %llu bit widths at offset %zu, %zu bytes "
+                     "remain",
+                     (unsigned long long)r->block,
+                     (unsigned long long)r->mb_count, r->base + r->pos,
+                     r->len - r->pos);
+    }
+    if (r->widths) r->block++;
+    r->min_delta = (uint64_t)pq_zigzag_dec(zz);
+    r->widths = r->buf + r->pos;
+    r->pos += (size_t)r->mb_count;
+    r->mb = 0;
+  } else {
+    r->mb++;
+  }
+  int w = r->widths[r->mb];
+  int maxw = r->is32 ? 32 : 64;
+  if (PQ_UNLIKELY(w > maxw)) {
+    return pq_fail(err, PQ_CORRUPT, r->label,
+                   "miniblock %llu of block %llu: bit width %d at offset %zu "
+                   "is above %d",
+                   (unsigned long long)r->mb, (unsigned long long)r->block, w,
+                   r->base + (size_t)(r->widths + r->mb - r->buf), maxw);
+  }
+  /* Values still owed after the chunk in hand. */
+  uint64_t owed =
+      r->total - r->yielded - (uint64_t)(r->chunk_len - r->chunk_pos);
+  uint64_t values = r->mb_values < owed ? r->mb_values : owed;
+  uint64_t bytes = r->mb_values * (uint64_t)w / 8;
+  size_t avail = r->len - r->pos;
+  if (PQ_UNLIKELY(bytes > avail)) {
+    /* The padding of the last miniblock may be missing; the values are
+    ** enough. */
+    if (!r->strict && values < r->mb_values &&
+        (values * (uint64_t)w + 7) / 8 <= avail) {
+      bytes = avail;
+    } else {
+      return pq_fail(err, PQ_CORRUPT, r->label,
+                     "miniblock %llu of block %llu needs %llu bytes at "
+                     "offset %zu, %zu remain",
+                     (unsigned long long)r->mb, (unsigned long long)r->block,
+                     (unsigned long long)bytes, r->base + r->pos, avail);
+    }
+  }
+  r->mb_w = w;
+  r->mb_data = r->buf + r->pos;
+  r->pos += (size_t)bytes;
+  r->mb_left = values;
+  return PQ_OK;
+}
+
+int pq_delta_next_miniblock(pq_delta_reader *r, pq_error *err) {
+  return delta_next(r, err);
+}
+
+/* Unpacks the next deltas (at most 32) of the current miniblock. */
+static void delta_fill_chunk(pq_delta_reader *r) {
+  int w = r->mb_w;
+  const uint8_t *end = r->buf + r->pos;
+  size_t have = (size_t)(end - r->mb_data);
+  int m = r->mb_left < 32 ? (int)r->mb_left : 32;
+  if (m == 32 && have >= (size_t)4 * w) {
+    if (w <= 32) {
+      uint32_t t[32];
+      r->unpack32[w](r->mb_data, t);
+      for (int i = 0; i < 32; i++) r->chunk[i] = t[i];
+    } else {
+      pq_unpack64(w, r->mb_data, r->chunk);
+    }
+  } else {
+    uint8_t room[8 * 32] = {0};
+    size_t need = ((size_t)m * (size_t)w + 7) / 8;
+    memcpy(room, r->mb_data, need < have ? need : have);
+    pq_unpack_lsb(room, 0, w, (size_t)m, r->chunk);
+  }
+  size_t used = (size_t)m * (size_t)w / 8;
+  r->mb_data += used < have ? used : have;
+  r->mb_left -= (uint64_t)m;
+  r->chunk_len = m;
+  r->chunk_pos = 0;
+}
+
+/* ---- Prefix sums: 32 deltas (relative delta + min delta) into values,
+** starting from *last and leaving the last value there. */
+
+static void prefix32(const uint32_t *d, uint32_t md, uint32_t *last,
+                     int32_t *out) {
+  uint32_t v = *last;
+  for (int i = 0; i < 32; i++) {
+    v += d[i] + md;
+    out[i] = (int32_t)v;
+  }
+  *last = v;
+}
+
+static void prefix64_32(const uint32_t *d, uint64_t md, uint64_t *last,
+                        int64_t *out) {
+  uint64_t v = *last;
+  for (int i = 0; i < 32; i++) {
+    v += d[i] + md;
+    out[i] = (int64_t)v;
+  }
+  *last = v;
+}
+
+static void prefix64(const uint64_t *d, uint64_t md, uint64_t *last,
+                     int64_t *out) {
+  uint64_t v = *last;
+  for (int i = 0; i < 32; i++) {
+    v += d[i] + md;
+    out[i] = (int64_t)v;
+  }
+  *last = v;
+}
+
+#if (defined(__x86_64__) || defined(__i386__)) && \
+    (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define DELTA_AVX2 1
+#define PQ_AVX2 __attribute__((target("avx2")))
+
+/* Each register's sums within itself; then the carry, broadcast, goes
+** from one register to the next: the chain is one add a register, the
+** broadcast of a register's total is not on it. */
+PQ_AVX2 static void prefix32_avx2(const uint32_t *d, uint32_t md,
+                                  uint32_t *last, int32_t *out) {
+  const __m256i m = _mm256_set1_epi32((int)md);
+  const __m256i top = _mm256_set1_epi32(7);
+  __m256i c = _mm256_set1_epi32((int)*last);
+  for (int j = 0; j < 4; j++) {
+    __m256i v =
+        _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(d + 8 * j)), m);
+    v = _mm256_add_epi32(v, _mm256_slli_si256(v, 4));
+    v = _mm256_add_epi32(v, _mm256_slli_si256(v, 8));
+    /* The low lane's total into the high lane. */
+    __m256i lo = _mm256_shuffle_epi32(v, 0xff);
+    v = _mm256_add_epi32(v, _mm256_permute2x128_si256(lo, lo, 0x08));
+    _mm256_storeu_si256((__m256i *)(out + 8 * j), _mm256_add_epi32(v, c));
+    c = _mm256_add_epi32(c, _mm256_permutevar8x32_epi32(v, top));
+  }
+  *last = (uint32_t)_mm256_cvtsi256_si32(c);
+}
+
+/* Four 64-bit values a register, sums within it: the total of its low
+** lane (element 1) goes to the high lane. */
+PQ_AVX2 static inline __m256i prefix4x64(__m256i v) {
+  v = _mm256_add_epi64(v, _mm256_slli_si256(v, 8));
+  __m256i lo = _mm256_permute4x64_epi64(v, 0x55);
+  return _mm256_add_epi64(
+      v, _mm256_blend_epi32(_mm256_setzero_si256(), lo, 0xf0));
+}
+
+PQ_AVX2 static void prefix64_32_avx2(const uint32_t *d, uint64_t md,
+                                     uint64_t *last, int64_t *out) {
+  const __m256i m = _mm256_set1_epi64x((long long)md);
+  __m256i c = _mm256_set1_epi64x((long long)*last);
+  for (int j = 0; j < 8; j++) {
+    __m256i v = prefix4x64(_mm256_add_epi64(
+        _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(d + 4 * j))),
+        m));
+    _mm256_storeu_si256((__m256i *)(out + 4 * j), _mm256_add_epi64(v, c));
+    c = _mm256_add_epi64(c, _mm256_permute4x64_epi64(v, 0xff));
+  }
+  *last = (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(c));
+}
+
+PQ_AVX2 static void prefix64_avx2(const uint64_t *d, uint64_t md,
+                                  uint64_t *last, int64_t *out) {
+  const __m256i m = _mm256_set1_epi64x((long long)md);
+  __m256i c = _mm256_set1_epi64x((long long)*last);
+  for (int j = 0; j < 8; j++) {
+    __m256i v = prefix4x64(_mm256_add_epi64(
+        _mm256_loadu_si256((const __m256i *)(d + 4 * j)), m));
+    _mm256_storeu_si256((__m256i *)(out + 4 * j), _mm256_add_epi64(v, c));
+    c = _mm256_add_epi64(c, _mm256_permute4x64_epi64(v, 0xff));
+  }
+  *last = (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(c));
+}
+#endif
+
+/* Decodes `groups` times 32 values of width w from in (whose bytes the
+** caller checked) straight into out (int32_t or int64_t), from *last. */
+static void delta_groups(const pq_delta_reader *r, int w, const uint8_t *in,
+                         uint64_t groups, uint64_t md, uint64_t *last,
+                         void *out) {
+  size_t step = 4 * (size_t)w;
+  int avx2 = 0;
+#ifdef DELTA_AVX2
+  avx2 = (r->cpu & PQ_CPU_AVX2) != 0;
+#endif
+  if (r->is32) {
+    int32_t *o = out;
+    uint32_t v = (uint32_t)*last, t[32];
+    pq_unpack32_fn unpack = r->unpack32[w];
+    for (uint64_t g = 0; g < groups; g++, in += step, o += 32) {
+      unpack(in, t);
+#ifdef DELTA_AVX2
+      if (avx2) {
+        prefix32_avx2(t, (uint32_t)md, &v, o);
+        continue;
+      }
+#endif
+      prefix32(t, (uint32_t)md, &v, o);
+    }
+    *last = v;
+  } else if (w <= 32) {
+    int64_t *o = out;
+    uint32_t t[32];
+    pq_unpack32_fn unpack = r->unpack32[w];
+    for (uint64_t g = 0; g < groups; g++, in += step, o += 32) {
+      unpack(in, t);
+#ifdef DELTA_AVX2
+      if (avx2) {
+        prefix64_32_avx2(t, md, last, o);
+        continue;
+      }
+#endif
+      prefix64_32(t, md, last, o);
+    }
+  } else {
+    int64_t *o = out;
+    uint64_t t[32];
+    for (uint64_t g = 0; g < groups; g++, in += step, o += 32) {
+#ifdef DELTA_AVX2
+      if (avx2 && w == 64) { /* x86: the bytes are the deltas */
+        prefix64_avx2((const uint64_t *)(const void *)in, md, last, o);
+        continue;
+      }
+#endif
+      pq_unpack64(w, in, t);
+#ifdef DELTA_AVX2
+      if (avx2) {
+        prefix64_avx2(t, md, last, o);
+        continue;
+      }
+#endif
+      prefix64(t, md, last, o);
+    }
+  }
+  (void)avx2;
+}
+
+/* A whole block straight into out, when all its values are wanted and its
+** miniblocks hold multiples of 32: its widths and bytes are checked once,
+** for all of them.  Returns 0, having changed nothing, when anything is
+** amiss; the general path then reads the block and says what. */
+static int delta_block(pq_delta_reader *r, void *out) {
+  const uint8_t *buf = r->buf;
+  size_t pos = r->pos, len = r->len;
+  uint64_t zz;
+  if (uleb_read(buf, len, &pos, &zz) || r->mb_count > len - pos) return 0;
+  const uint8_t *widths = buf + pos;
+  pos += (size_t)r->mb_count;
+  int maxw = r->is32 ? 32 : 64, top = 0;
+  uint64_t bits = 0;
+  for (uint64_t m = 0; m < r->mb_count; m++) {
+    top |= widths[m] > maxw;
+    bits += widths[m];
+  }
+  /* mb_values is a multiple of 8: mb_values * w / 8 bytes each. */
+  if (top || bits * (r->mb_values / 8) > len - pos) return 0;
+  uint64_t md = (uint64_t)pq_zigzag_dec(zz), last = r->last;
+  uint64_t groups = r->mb_values / 32;
+  size_t vs = r->is32 ? 4 : 8;
+  uint8_t *o = out;
+  for (uint64_t m = 0; m < r->mb_count; m++) {
+    int w = widths[m];
+    delta_groups(r, w, buf + pos, groups, md, &last, o);
+    pos += (size_t)(r->mb_values / 8 * (uint64_t)w);
+    o += (size_t)r->mb_values * vs;
+  }
+  if (r->widths) r->block++;
+  r->widths = widths;
+  r->mb = r->mb_count - 1;
+  r->min_delta = md;
+  r->mb_w = widths[r->mb];
+  r->mb_data = buf + pos;
+  r->mb_left = 0;
+  r->pos = pos;
+  r->last = last;
+  r->yielded += r->block_size;
+  return 1;
+}
+
+int pq_delta_reader_read(pq_delta_reader *r, void *out, size_t max, size_t *n,
+                         pq_error *err) {
+  int32_t *o32 = out;
+  int64_t *o64 = out;
+  size_t k = 0;
+  if (r->yielded == 0 && r->total > 0 && max > 0) {
+    if (r->is32) {
+      o32[k++] = (int32_t)(uint32_t)r->last;
+    } else {
+      o64[k++] = (int64_t)r->last;
+    }
+    r->yielded = 1;
+  }
+  while (k < max && r->yielded < r->total) {
+    if (r->chunk_pos == r->chunk_len) {
+      if (r->mb_left == 0) {
+        if ((r->widths == NULL || r->mb + 1 >= r->mb_count) &&
+            r->mb_values % 32 == 0 && max - k >= r->block_size &&
+            r->total - r->yielded >= r->block_size &&
+            delta_block(r, r->is32 ? (void *)(o32 + k) : (void *)(o64 + k))) {
+          k += (size_t)r->block_size;
+          continue;
+        }
+        int rc = delta_next(r, err);
+        if (rc) {
+          *n = k;
+          return rc;
+        }
+      }
+      /* Whole runs of 32 wanted from the miniblock go straight out.  Its
+      ** bytes were checked when it began (mb_left never counts values
+      ** past the end of the stream); the check here only bounds the loop. */
+      uint64_t want = max - k < r->mb_left ? max - k : r->mb_left;
+      uint64_t groups = want / 32;
+      size_t step = 4 * (size_t)r->mb_w;
+      if (groups && step) {
+        size_t have = (size_t)(r->buf + r->pos - r->mb_data);
+        if (groups > have / step) groups = have / step;
+      }
+      if (groups) {
+        delta_groups(r, r->mb_w, r->mb_data, groups, r->min_delta, &r->last,
+                     r->is32 ? (void *)(o32 + k) : (void *)(o64 + k));
+        uint64_t m = groups * 32;
+        r->mb_data += groups * step;
+        r->mb_left -= m;
+        r->yielded += m;
+        k += (size_t)m;
+        continue;
+      }
+      delta_fill_chunk(r);
+    }
+    uint64_t m = (uint64_t)(r->chunk_len - r->chunk_pos);
+    if (m > max - k) m = max - k;
+    if (m > r->total - r->yielded) m = r->total - r->yielded;
+    const uint64_t *c = r->chunk + r->chunk_pos;
+    uint64_t v = r->last, md = r->min_delta;
+    if (r->is32) {
+      uint32_t v32 = (uint32_t)v, md32 = (uint32_t)md;
+      for (uint64_t i = 0; i < m; i++) {
+        v32 += (uint32_t)c[i] + md32;
+        o32[k + i] = (int32_t)v32;
+      }
+      v = v32;
+    } else {
+      for (uint64_t i = 0; i < m; i++) {
+        v += c[i] + md;
+        o64[k + i] = (int64_t)v;
+      }
+    }
+    r->last = v;
+    r->chunk_pos += (int)m;
+    r->yielded += m;
+    k += (size_t)m;
+  }
+  *n = k;
+  return PQ_OK;
+}
+
+/* The walk miniblock by miniblock, with the messages. */
+static int delta_size_slow(const pq_delta_reader *r0, size_t *size,
+                           pq_error *err) {
+  pq_delta_reader r = *r0;
+  r.strict = 1; /* what follows the stream starts after its padding */
+  if (r.yielded == 0 && r.total > 0) r.yielded = 1;
+  while (r.yielded < r.total) {
+    int rc = delta_next(&r, err);
+    if (rc) return rc;
+    r.yielded += r.mb_left;
+    r.mb_left = 0;
+  }
+  *size = r.pos;
+  return PQ_OK;
+}
+
+int pq_delta_reader_size(const pq_delta_reader *r, size_t *size,
+                         pq_error *err) {
+  if (r->yielded != 0 || r->widths != NULL) {
+    return delta_size_slow(r, size, err);
+  }
+  /* Block by block, for a fresh reader: anything wrong and the slow walk
+  ** says what. */
+  const uint8_t *buf = r->buf;
+  size_t len = r->len, pos = r->pos;
+  uint64_t left = r->total > 0 ? r->total - 1 : 0;
+  int maxw = r->is32 ? 32 : 64;
+  uint64_t mbv = r->mb_values;
+  while (left > 0) {
+    uint64_t zz;
+    if (uleb_read(buf, len, &pos, &zz) || r->mb_count > len - pos) {
+      return delta_size_slow(r, size, err);
+    }
+    const uint8_t *widths = buf + pos;
+    pos += (size_t)r->mb_count;
+    for (uint64_t m = 0; m < r->mb_count && left > 0; m++) {
+      int w = widths[m];
+      uint64_t bytes = mbv * (uint64_t)w / 8;
+      if (w > maxw || bytes > len - pos) return delta_size_slow(r, size, err);
+      pos += (size_t)bytes;
+      left -= left < mbv ? left : mbv;
+    }
+  }
+  *size = pos;
+  return PQ_OK;
+}
+
+/* ---- Writer ------------------------------------------------------------- */
+
+int pq_delta_writer_init(pq_delta_writer *w, const pq_params *p, int is32,
+                         const char *label, pq_error *err) {
+  memset(w, 0, sizeof *w);
+  uint64_t bs = p->block_size < 0 ? 128 : (uint64_t)p->block_size;
+  uint64_t mb = p->miniblocks < 0 ? 4 : (uint64_t)p->miniblocks;
+  if (bs == 0 || bs % 8 != 0 || bs > (1u << 20)) {
+    return pq_fail(err, PQ_MISUSE, label,
+                   "block_size %llu is not a multiple of 128 (or of 8, to "
+                   "reproduce the spec's examples) up to 1048576",
+                   (unsigned long long)bs);
+  }
+  if (mb == 0 || bs % mb != 0 || (bs / mb) % 8 != 0) {
+    return pq_fail(err, PQ_MISUSE, label,
+                   "%llu miniblocks do not divide a block of %llu values "
+                   "into miniblocks of a multiple of 32 (or 8) values",
+                   (unsigned long long)mb, (unsigned long long)bs);
+  }
+  w->is32 = is32;
+  w->block_size = bs;
+  w->mb_count = mb;
+  w->mb_values = bs / mb;
+  w->cpu = pq_cpu();
+  w->block = malloc((size_t)bs * sizeof *w->block);
+  if (!w->block) return pq_nomem(err, label);
+  return PQ_OK;
+}
+
+/* Packs n (a multiple of 8) values of width bw LSB first at o. */
+static void pack_values(uint8_t *o, const uint64_t *v, uint64_t n, int bw) {
+  if (bw == 0) return;
+  uint64_t i = 0;
+  for (; i + 32 <= n; i += 32, o += 4 * bw) pq_pack64(bw, v + i, o);
+  /* A tail of 8, 16 or 24 values: bit by bit into whole bytes. */
+  uint64_t acc = 0;
+  int bits = 0;
+  for (; i < n; i++) {
+    uint64_t x = v[i];
+    int left = bw;
+    while (left > 0) {
+      int take = 64 - bits < left ? 64 - bits : left;
+      acc |= (take == 64 ? x : (x & ((1ull << take) - 1))) << bits;
+      bits += take;
+      x = take == 64 ? 0 : x >> take;
+      left -= take;
+      while (bits >= 8) {
+        *o++ = (uint8_t)acc;
+        acc >>= 8;
+        bits -= 8;
+      }
+    }
+  }
+}
+
+/* The least of n signed deltas. */
+static int64_t block_min(const int64_t *d, uint64_t n) {
+  int64_t m0 = d[0], m1 = d[0], m2 = d[0], m3 = d[0];
+  uint64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    m0 = d[i] < m0 ? d[i] : m0;
+    m1 = d[i + 1] < m1 ? d[i + 1] : m1;
+    m2 = d[i + 2] < m2 ? d[i + 2] : m2;
+    m3 = d[i + 3] < m3 ? d[i + 3] : m3;
+  }
+  for (; i < n; i++) m0 = d[i] < m0 ? d[i] : m0;
+  m0 = m1 < m0 ? m1 : m0;
+  m2 = m3 < m2 ? m3 : m2;
+  return m2 < m0 ? m2 : m0;
+}
+
+/* Makes n deltas relative to min (in place, masked to the stream's width)
+** and returns their OR. */
+static uint64_t block_relative(uint64_t *d, uint64_t n, uint64_t min,
+                               uint64_t mask) {
+  uint64_t o0 = 0, o1 = 0;
+  uint64_t i = 0;
+  for (; i + 2 <= n; i += 2) {
+    d[i] = (d[i] - min) & mask;
+    d[i + 1] = (d[i + 1] - min) & mask;
+    o0 |= d[i];
+    o1 |= d[i + 1];
+  }
+  for (; i < n; i++) {
+    d[i] = (d[i] - min) & mask;
+    o0 |= d[i];
+  }
+  return o0 | o1;
+}
+
+#ifdef DELTA_AVX2
+PQ_AVX2 static int64_t block_min_avx2(const int64_t *d, uint64_t n) {
+  __m256i m = _mm256_set1_epi64x(d[0]);
+  uint64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(d + i));
+    m = _mm256_blendv_epi8(m, x, _mm256_cmpgt_epi64(m, x));
+  }
+  int64_t t[4];
+  _mm256_storeu_si256((__m256i *)t, m);
+  int64_t r = t[0];
+  for (int k = 1; k < 4; k++) r = t[k] < r ? t[k] : r;
+  for (; i < n; i++) r = d[i] < r ? d[i] : r;
+  return r;
+}
+
+PQ_AVX2 static uint64_t block_relative_avx2(uint64_t *d, uint64_t n,
+                                            uint64_t min, uint64_t mask) {
+  const __m256i mn = _mm256_set1_epi64x((long long)min);
+  const __m256i mk = _mm256_set1_epi64x((long long)mask);
+  __m256i o = _mm256_setzero_si256();
+  uint64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    __m256i x = _mm256_and_si256(
+        _mm256_sub_epi64(_mm256_loadu_si256((const __m256i *)(d + i)), mn),
+        mk);
+    _mm256_storeu_si256((__m256i *)(d + i), x);
+    o = _mm256_or_si256(o, x);
+  }
+  uint64_t t[4];
+  _mm256_storeu_si256((__m256i *)t, o);
+  uint64_t r = t[0] | t[1] | t[2] | t[3];
+  for (; i < n; i++) {
+    d[i] = (d[i] - min) & mask;
+    r |= d[i];
+  }
+  return r;
+}
+#endif
+
+static void delta_flush_block(pq_delta_writer *w) {
+  uint64_t n = w->nblock;
+  if (n == 0) return;
+  uint64_t *d = w->block;
+  int avx2 = 0;
+#ifdef DELTA_AVX2
+  avx2 = (w->cpu & PQ_CPU_AVX2) != 0;
+#endif
+  int64_t min;
+#ifdef DELTA_AVX2
+  if (avx2) {
+    min = block_min_avx2((const int64_t *)d, n);
+  } else
+#endif
+  {
+    min = block_min((const int64_t *)d, n);
+  }
+  uint64_t mask = w->is32 ? 0xffffffffull : ~0ull;
+  uint64_t mbv = w->mb_values, used = (n + mbv - 1) / mbv;
+  /* Room for the min delta, the widths and every miniblock at 64 bits. */
+  pq_buf *b = &w->body;
+  if (pq_buf_reserve(b, 10 + (size_t)w->mb_count + (size_t)(used * mbv * 8))) {
+    w->nblock = 0; /* the buffer is marked: finish reports it */
+    return;
+  }
+  uint8_t *o = b->data + b->len;
+  o += pq_uleb_write(o, pq_zigzag_enc(min));
+  uint8_t *widths = o;
+  memset(widths, 0, (size_t)w->mb_count);
+  o += w->mb_count;
+  for (uint64_t m = 0; m < used; m++) {
+    uint64_t *v = d + m * mbv;
+    uint64_t cnt = n - m * mbv < mbv ? n - m * mbv : mbv, or;
+#ifdef DELTA_AVX2
+    if (avx2) {
+      or = block_relative_avx2(v, cnt, (uint64_t)min, mask);
+    } else
+#endif
+    {
+      or = block_relative(v, cnt, (uint64_t)min, mask);
+    }
+    /* The padding of the last miniblock is 0. */
+    for (uint64_t i = cnt; i < mbv; i++) v[i] = 0;
+    int bw = pq_bit_width64(or);
+    widths[m] = (uint8_t)bw;
+    pack_values(o, v, mbv, bw);
+    o += (size_t)(mbv * (uint64_t)bw / 8);
+  }
+  b->len = (size_t)(o - b->data);
+  w->nblock = 0;
+  (void)avx2;
+}
+
+void pq_delta_writer_put(pq_delta_writer *w, uint64_t v) {
+  if (w->total++ == 0) {
+    w->first = w->last = v;
+    return;
+  }
+  uint64_t delta = v - w->last;
+  if (w->is32) delta = (uint64_t)(int64_t)(int32_t)(uint32_t)delta;
+  w->last = v;
+  w->block[w->nblock++] = delta;
+  if (w->nblock == w->block_size) delta_flush_block(w);
+}
+
+void pq_delta_writer_put32(pq_delta_writer *w, const int32_t *v, size_t n) {
+  size_t i = 0;
+  if (n > 0 && w->total == 0) {
+    w->first = w->last = (uint64_t)(int64_t)v[0];
+    w->total = 1;
+    i = 1;
+  }
+  uint32_t last = (uint32_t)w->last;
+  while (i < n) {
+    uint64_t room = w->block_size - w->nblock;
+    size_t k = n - i < room ? n - i : (size_t)room;
+    int64_t *d = (int64_t *)(w->block + w->nblock);
+    const int32_t *x = v + i;
+    d[0] = (int32_t)((uint32_t)x[0] - last);
+    for (size_t j = 1; j < k; j++)
+      d[j] = (int32_t)((uint32_t)x[j] - (uint32_t)x[j - 1]);
+    last = (uint32_t)x[k - 1];
+    w->nblock += k;
+    w->total += k;
+    i += k;
+    if (w->nblock == w->block_size) delta_flush_block(w);
+  }
+  w->last = (uint64_t)(int64_t)(int32_t)last;
+}
+
+void pq_delta_writer_put64(pq_delta_writer *w, const int64_t *v, size_t n) {
+  size_t i = 0;
+  if (n > 0 && w->total == 0) {
+    w->first = w->last = (uint64_t)v[0];
+    w->total = 1;
+    i = 1;
+  }
+  uint64_t last = w->last;
+  while (i < n) {
+    uint64_t room = w->block_size - w->nblock;
+    size_t k = n - i < room ? n - i : (size_t)room;
+    uint64_t *d = w->block + w->nblock;
+    const int64_t *x = v + i;
+    d[0] = (uint64_t)x[0] - last;
+    for (size_t j = 1; j < k; j++) d[j] = (uint64_t)x[j] - (uint64_t)x[j - 1];
+    last = (uint64_t)x[k - 1];
+    w->nblock += k;
+    w->total += k;
+    i += k;
+    if (w->nblock == w->block_size) delta_flush_block(w);
+  }
+  w->last = last;
+}
+
+void pq_delta_writer_finish(pq_delta_writer *w, pq_buf *out) {
+  delta_flush_block(w);
+  int64_t first =
+      w->is32 ? (int64_t)(int32_t)(uint32_t)w->first : (int64_t)w->first;
+  pq_buf_uleb(out, w->block_size);
+  pq_buf_uleb(out, w->mb_count);
+  pq_buf_uleb(out, w->total);
+  pq_buf_uleb(out, pq_zigzag_enc(first));
+  if (w->body.oom) out->oom = 1;
+  pq_buf_append(out, w->body.data, w->body.len);
+}
+
+size_t pq_delta_writer_size(const pq_delta_writer *w) {
+  return w->body.len + (size_t)w->nblock;
+}
+
+void pq_delta_writer_free(pq_delta_writer *w) {
+  free(w->block);
+  w->block = NULL;
+  pq_buf_free(&w->body);
+}
+
+/* ---- The DELTA_BINARY_PACKED encoding ------------------------------------ */
+
+typedef struct delta_dec {
+  pq_decoder base;
+  pq_delta_reader r;
+} delta_dec;
+
+static int delta_read(pq_decoder *d, void *out, size_t max, size_t *n,
+                      pq_error *err) {
+  return pq_delta_reader_read(&((delta_dec *)d)->r, out, max, n, err);
+}
+
+int pq_delta_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
+                     size_t len, pq_error *err) {
+  delta_dec *s = (delta_dec *)pq_decoder_alloc(sizeof *s, p, buf, len);
+  if (!s) return pq_nomem(err, "DELTA_BINARY_PACKED");
+  *out = &s->base;
+  s->base.read = delta_read;
+  return pq_delta_reader_init(&s->r, buf, len, 0, p->type == PQ_INT32,
+                              "DELTA_BINARY_PACKED", err);
+}
+
+typedef struct delta_enc {
+  pq_encoder base;
+  pq_delta_writer w;
+} delta_enc;
+
+static int delta_put(pq_encoder *e, const void *v, size_t n, pq_error *err) {
+  (void)err;
+  delta_enc *s = (delta_enc *)e;
+  if (e->p.type == PQ_INT32) {
+    pq_delta_writer_put32(&s->w, v, n);
+  } else {
+    pq_delta_writer_put64(&s->w, v, n);
+  }
+  return PQ_OK;
+}
+
+static int delta_finish(pq_encoder *e, pq_buf *out, pq_buf *dict,
+                        pq_error *err) {
+  (void)dict;
+  (void)err;
+  pq_delta_writer_finish(&((delta_enc *)e)->w, out);
+  return PQ_OK;
+}
+
+static size_t delta_size(const pq_encoder *e) {
+  return pq_delta_writer_size(&((const delta_enc *)e)->w);
+}
+
+static void delta_destroy(pq_encoder *e) {
+  pq_delta_writer_free(&((delta_enc *)e)->w);
+}
+
+int pq_delta_encoder(pq_encoder **out, const pq_params *p, pq_error *err) {
+  delta_enc *s = (delta_enc *)pq_encoder_alloc(sizeof *s, p);
+  if (!s) return pq_nomem(err, "DELTA_BINARY_PACKED");
+  s->base.put = delta_put;
+  s->base.finish = delta_finish;
+  s->base.destroy = delta_destroy;
+  s->base.size = delta_size;
+  *out = &s->base;
+  return pq_delta_writer_init(&s->w, p, p->type == PQ_INT32,
+                              "DELTA_BINARY_PACKED", err);
+}

@@ -1,0 +1,574 @@
+/*
+** assemble.c -- a whole file as JSON: rows rebuilt from the columns'
+** repetition and definition levels (Dremel's record assembly), lists and
+** maps read as spec/LogicalTypes.md describes them, and values written
+** with their logical types.
+**
+**   [{"id":1,"tags":["a","b"],"point":{"x":1.0,"y":2.0}}, ...]
+**
+** One row group at a time: each leaf column is read whole (its levels, and
+** its values already as JSON text), then rows are cut out of them.  Every
+** row must start at repetition level 0 and every column must end with the
+** row group's last row.
+*/
+#include "../format/format.h"
+
+#include <math.h>
+#include <stdio.h>
+
+typedef struct leaf_data {
+  const pq_schema_node *node;
+  uint16_t *rep, *def;
+  size_t n, cap;             /* entries */
+  pq_buf text;               /* the values as JSON, back to back */
+  size_t *voff;              /* value i is text[voff[i] .. voff[i+1]) */
+  size_t nv, vcap;
+  size_t pos, vpos;          /* cursors: next entry, next value */
+} leaf_data;
+
+typedef struct asm_ctx {
+  const pq_file *f;
+  leaf_data *leaves;
+  uint32_t *lo, *hi;         /* leaf range of each schema node */
+  const pq_schema_node *nodes;
+  pq_buf *out;
+  pq_error *err;
+  int rc;                    /* the first fault */
+  uint32_t row_group;
+} asm_ctx;
+
+static uint32_t node_index(const asm_ctx *a, const pq_schema_node *n) {
+  return (uint32_t)(n - a->nodes);
+}
+
+static int fail(asm_ctx *a, const char *fmt, ...) PQ_PRINTF(2, 3);
+static int fail(asm_ctx *a, const char *fmt, ...) {
+  if (a->rc) return a->rc;
+  char msg[200];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  a->rc = pq_fail(a->err, PQ_CORRUPT, "row group", "%u: %s", a->row_group,
+                  msg);
+  return a->rc;
+}
+
+/* ---- Values in JSON, by logical type ------------------------------------ */
+
+static void put(pq_buf *b, const char *s) { pq_buf_append(b, s, strlen(s)); }
+
+/* Days since 1970-01-01 to a civil date (proleptic Gregorian). */
+static void civil(int64_t days, int64_t *y, int *m, int *d) {
+  int64_t z = days + 719468;
+  int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  int64_t doe = z - era * 146097;
+  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  int64_t mp = (5 * doy + 2) / 153;
+  *d = (int)(doy - (153 * mp + 2) / 5 + 1);
+  *m = (int)(mp < 10 ? mp + 3 : mp - 9);
+  *y = yoe + era * 400 + (*m <= 2);
+}
+
+static int64_t floor_div(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+
+/* A time of day and its fraction: digits is 3, 6 or 9. */
+static void put_time(pq_buf *b, int64_t units_of_day, int64_t per_second,
+                     int digits) {
+  int64_t secs = units_of_day / per_second, frac = units_of_day % per_second;
+  char s[48];
+  snprintf(s, sizeof s, "%02d:%02d:%02d", (int)(secs / 3600),
+           (int)(secs / 60 % 60), (int)(secs % 60));
+  put(b, s);
+  if (frac) {
+    snprintf(s, sizeof s, ".%0*lld", digits, (long long)frac);
+    put(b, s);
+  }
+}
+
+static void put_date(pq_buf *b, int64_t days) {
+  int64_t y;
+  int m, d;
+  civil(days, &y, &m, &d);
+  char s[48];
+  snprintf(s, sizeof s, "%04lld-%02d-%02d", (long long)y, m, d);
+  put(b, s);
+}
+
+/* A timestamp of v units since the epoch, as "YYYY-MM-DD HH:MM:SS.f". */
+static void put_timestamp(pq_buf *b, int64_t v, int unit) {
+  int64_t per = unit == 1 ? 1000 : unit == 2 ? 1000000 : 1000000000;
+  int digits = unit == 1 ? 3 : unit == 2 ? 6 : 9;
+  int64_t per_day = per * 86400;
+  int64_t days = floor_div(v, per_day);
+  pq_buf_byte(b, '"');
+  put_date(b, days);
+  pq_buf_byte(b, ' ');
+  put_time(b, v - days * per_day, per, digits);
+  pq_buf_byte(b, '"');
+}
+
+/* An unscaled decimal in big-endian two's complement (n <= 16). */
+static void put_decimal_be(pq_buf *b, const uint8_t *p, size_t n, int scale) {
+  unsigned __int128 u = 0;
+  int neg = n > 0 && (p[0] & 0x80);
+  for (size_t i = 0; i < n; i++) u = u << 8 | p[i];
+  if (neg && n < 16) u |= ~(unsigned __int128)0 << (8 * n);
+  if (neg) u = ~u + 1;
+  char digits[64];
+  int k = 0;
+  do {
+    digits[k++] = (char)('0' + (int)(u % 10));
+    u /= 10;
+  } while (u);
+  while (k <= scale) digits[k++] = '0';
+  if (neg) pq_buf_byte(b, '-');
+  for (int i = k - 1; i >= 0; i--) {
+    pq_buf_byte(b, (uint8_t)digits[i]);
+    if (i == scale && scale > 0) pq_buf_byte(b, '.');
+  }
+}
+
+static double half_to_double(uint16_t h) {
+  int e = (h >> 10) & 31, m = h & 1023;
+  double v = e == 0    ? m / 16777216.0
+             : e == 31 ? (m ? NAN : INFINITY)
+                       : (1 + m / 1024.0) * (double)(1u << e) / 32768.0;
+  return h & 0x8000 ? -v : v;
+}
+
+/* Appends value v (laid out as the column's type) as JSON. */
+static void put_value(pq_buf *b, const pq_schema_element *e, const void *v) {
+  int conv = e->converted_type, lt = e->logical_type;
+  pq_type t = e->type;
+  int decimal = conv == 5 || lt == 5;
+  int scale = lt == 5 ? e->logical_scale : e->scale < 0 ? 0 : e->scale;
+  if (decimal && scale >= 0 && scale < 40) {
+    uint8_t be[16];
+    const uint8_t *p = be;
+    size_t n = 0;
+    if (t == PQ_INT32 || t == PQ_INT64) {
+      int64_t x = t == PQ_INT32 ? *(const int32_t *)v : *(const int64_t *)v;
+      for (int i = 0; i < 8; i++) be[i] = (uint8_t)((uint64_t)x >> (56 - 8 * i));
+      n = 8;
+    } else if (t == PQ_FIXED_LEN_BYTE_ARRAY && e->type_length <= 16) {
+      p = v;
+      n = (size_t)e->type_length;
+    } else if (t == PQ_BYTE_ARRAY && ((const pq_bytes *)v)->len <= 16) {
+      p = ((const pq_bytes *)v)->ptr;
+      n = ((const pq_bytes *)v)->len;
+    } else {
+      p = NULL;
+    }
+    if (p) {
+      put_decimal_be(b, p, n, scale);
+      return;
+    }
+  }
+  if (t == PQ_INT32 && (conv == 6 || lt == 6)) { /* DATE */
+    pq_buf_byte(b, '"');
+    put_date(b, *(const int32_t *)v);
+    pq_buf_byte(b, '"');
+    return;
+  }
+  int unit = lt == 8 ? e->logical_unit : conv == 9 ? 1 : conv == 10 ? 2 : 0;
+  if (t == PQ_INT64 && unit) {
+    put_timestamp(b, *(const int64_t *)v, unit);
+    return;
+  }
+  int tunit = lt == 7 ? e->logical_unit : conv == 7 ? 1 : conv == 8 ? 2 : 0;
+  if ((t == PQ_INT32 || t == PQ_INT64) && tunit) {
+    int64_t x = t == PQ_INT32 ? *(const int32_t *)v : *(const int64_t *)v;
+    int64_t per = tunit == 1 ? 1000 : tunit == 2 ? 1000000 : 1000000000;
+    pq_buf_byte(b, '"');
+    put_time(b, x, per, tunit == 1 ? 3 : tunit == 2 ? 6 : 9);
+    pq_buf_byte(b, '"');
+    return;
+  }
+  if (t == PQ_INT96) { /* nanoseconds of the day, then the Julian day */
+    const uint8_t *p = v;
+    int64_t nanos = (int64_t)pq_load64(p);
+    int64_t days = (int64_t)(int32_t)pq_load32(p + 8) - 2440588;
+    pq_buf_byte(b, '"');
+    put_date(b, days);
+    pq_buf_byte(b, ' ');
+    if (nanos < 0 || nanos >= 86400000000000LL) nanos = 0;
+    put_time(b, nanos, 1000000000, 9);
+    pq_buf_byte(b, '"');
+    return;
+  }
+  int is_unsigned = (conv >= 11 && conv <= 14) ||
+                    (lt == 10 && !e->logical_signed);
+  if (is_unsigned && (t == PQ_INT32 || t == PQ_INT64)) {
+    char s[32];
+    uint64_t x = t == PQ_INT32 ? (uint32_t) * (const int32_t *)v
+                               : (uint64_t) * (const int64_t *)v;
+    snprintf(s, sizeof s, "%llu", (unsigned long long)x);
+    put(b, s);
+    return;
+  }
+  if (t == PQ_FIXED_LEN_BYTE_ARRAY && lt == 15 && e->type_length == 2) {
+    const uint8_t *p = v;
+    double d = half_to_double((uint16_t)(p[0] | p[1] << 8));
+    pq_json_values(b, PQ_DOUBLE, 0, 0, &d, 1, 0);
+    return;
+  }
+  if (t == PQ_FIXED_LEN_BYTE_ARRAY && lt == 14 && e->type_length == 16) {
+    const uint8_t *p = v;
+    char s[48];
+    int k = 0;
+    s[k++] = '"';
+    for (int i = 0; i < 16; i++) {
+      if (i == 4 || i == 6 || i == 8 || i == 10) s[k++] = '-';
+      k += snprintf(s + k, sizeof s - (size_t)k, "%02x", p[i]);
+    }
+    s[k++] = '"';
+    pq_buf_append(b, s, (size_t)k);
+    return;
+  }
+  pq_json_values(b, t, e->type_length, 0, v, 1, 0);
+}
+
+/* ---- Loading a row group's columns -------------------------------------- */
+
+static int grow(void **p, size_t *cap, size_t need, size_t size) {
+  if (need <= *cap) return PQ_OK;
+  size_t c = *cap ? *cap * 2 : 1024;
+  while (c < need) c *= 2;
+  void *q = realloc(*p, c * size);
+  if (!q) return PQ_NOMEM;
+  *p = q;
+  *cap = c;
+  return PQ_OK;
+}
+
+static int load_leaf(asm_ctx *a, uint32_t col, size_t limit, leaf_data *L) {
+  const pq_schema_node *leaf = pq_file_leaf(a->f, col);
+  const pq_schema_element *e = leaf->elem;
+  L->node = leaf;
+  pq_column_reader *r;
+  int rc = pq_column_reader_open(&r, a->f, a->row_group, col, limit, a->err);
+  if (rc) return rc;
+  size_t vs = pq_value_size(e->type, e->type_length);
+  uint8_t *vals = malloc(256 * vs);
+  uint16_t rep[256], def[256];
+  if (!vals) rc = pq_nomem(a->err, "assemble");
+  while (rc == PQ_OK) {
+    size_t n, nv;
+    rc = pq_column_reader_read(r, 256, rep, def, vals, &n, &nv, a->err);
+    if (rc || n == 0) break;
+    size_t cap2 = L->cap;
+    if (grow((void **)&L->rep, &L->cap, L->n + n, sizeof *L->rep) ||
+        grow((void **)&L->def, &cap2, L->n + n, sizeof *L->def) ||
+        grow((void **)&L->voff, &L->vcap, L->nv + nv + 1, sizeof *L->voff)) {
+      rc = pq_nomem(a->err, "assemble");
+      break;
+    }
+    memcpy(L->rep + L->n, rep, n * sizeof *rep);
+    memcpy(L->def + L->n, def, n * sizeof *def);
+    L->n += n;
+    for (size_t i = 0; i < nv; i++) {
+      L->voff[L->nv++] = L->text.len;
+      put_value(&L->text, e, vals + i * vs);
+    }
+    if (L->text.len > limit) {
+      rc = pq_fail(a->err, PQ_TOOBIG, "assemble",
+                   "column '%s' as JSON exceeds the limit of %zu bytes",
+                   leaf->path, limit);
+    }
+    if (L->text.oom) rc = pq_nomem(a->err, "assemble");
+  }
+  if (L->voff) L->voff[L->nv] = L->text.len;
+  free(vals);
+  pq_column_reader_free(r);
+  return rc;
+}
+
+static void free_leaf(leaf_data *L) {
+  free(L->rep);
+  free(L->def);
+  free(L->voff);
+  pq_buf_free(&L->text);
+  memset(L, 0, sizeof *L);
+}
+
+/* ---- Assembly -------------------------------------------------------------- */
+
+/* The current entry of the node's first leaf. */
+static int peek(asm_ctx *a, const pq_schema_node *n, uint16_t *r,
+                uint16_t *d) {
+  uint32_t i = node_index(a, n);
+  if (a->lo[i] > a->hi[i]) { /* a group without leaves */
+    *r = *d = 0;
+    return 0;
+  }
+  leaf_data *L = &a->leaves[a->lo[i]];
+  if (L->pos >= L->n) {
+    fail(a, "column '%s' ends before the row group's rows do",
+         L->node->path);
+    return -1;
+  }
+  *r = L->rep[L->pos];
+  *d = L->def[L->pos];
+  return 1;
+}
+
+/* Whether the node's first leaf has another entry, and its repetition
+** level: the end of a column is no fault here. */
+static int peek_more(asm_ctx *a, const pq_schema_node *n, uint16_t *r) {
+  uint32_t i = node_index(a, n);
+  if (a->lo[i] > a->hi[i]) return 0;
+  leaf_data *L = &a->leaves[a->lo[i]];
+  if (L->pos >= L->n) return 0;
+  *r = L->rep[L->pos];
+  return 1;
+}
+
+/* Consumes one entry of every leaf below n: a null or empty instance. */
+static void skip_instance(asm_ctx *a, const pq_schema_node *n) {
+  uint32_t i = node_index(a, n);
+  for (uint32_t k = a->lo[i]; k <= a->hi[i] && k < UINT32_MAX; k++) {
+    leaf_data *L = &a->leaves[k];
+    if (L->pos >= L->n) {
+      fail(a, "column '%s' ends before the row group's rows do",
+           L->node->path);
+      return;
+    }
+    L->pos++;
+  }
+}
+
+static void emit_child(asm_ctx *a, const pq_schema_node *n);
+static void emit_present(asm_ctx *a, const pq_schema_node *n);
+
+static void put_key(pq_buf *out, pq_bytes name) {
+  pq_bytes b = name;
+  pq_json_values(out, PQ_BYTE_ARRAY, 0, 0, &b, 1, 0);
+  pq_buf_byte(out, ':');
+}
+
+/* An instance of the repeated node r, as a list: each element is r itself
+** (self) or, for the usual 3-level lists, r's one child. */
+static void emit_list(asm_ctx *a, const pq_schema_node *r, int self) {
+  uint16_t rep, def;
+  if (peek(a, r, &rep, &def) < 0) return;
+  if (def < r->max_def) {
+    put(a->out, "[]");
+    skip_instance(a, r);
+    return;
+  }
+  pq_buf_byte(a->out, '[');
+  for (int first = 1; !a->rc; first = 0) {
+    if (!first) pq_buf_byte(a->out, ',');
+    if (self) {
+      emit_present(a, r);
+    } else {
+      emit_child(a, r->children[0]);
+    }
+    if (!peek_more(a, r, &rep) || rep != r->max_rep) break;
+  }
+  pq_buf_byte(a->out, ']');
+}
+
+/* A map: the repeated key_value group kv, as a JSON object whose keys are
+** the keys' JSON text (strings as they are). */
+static void emit_map(asm_ctx *a, const pq_schema_node *kv) {
+  uint16_t rep, def;
+  if (peek(a, kv, &rep, &def) < 0) return;
+  if (def < kv->max_def) {
+    put(a->out, "{}");
+    skip_instance(a, kv);
+    return;
+  }
+  pq_buf *out = a->out, key;
+  pq_buf_init(&key);
+  pq_buf_byte(out, '{');
+  for (int first = 1; !a->rc; first = 0) {
+    if (!first) pq_buf_byte(out, ',');
+    key.len = 0;
+    a->out = &key;
+    emit_child(a, kv->children[0]);
+    a->out = out;
+    if (key.len && key.data[0] == '"') {
+      pq_buf_append(out, key.data, key.len);
+    } else {
+      pq_bytes k = {key.data ? key.data : (const uint8_t *)"", key.len};
+      pq_json_values(out, PQ_BYTE_ARRAY, 0, 0, &k, 1, 0);
+    }
+    pq_buf_byte(out, ':');
+    if (kv->n_children > 1) {
+      emit_child(a, kv->children[1]);
+    } else {
+      put(out, "null");
+    }
+    if (!peek_more(a, kv, &rep) || rep != kv->max_rep) break;
+  }
+  pq_buf_free(&key);
+  pq_buf_byte(out, '}');
+}
+
+static int annotated(const pq_schema_node *n, int conv, int logical) {
+  return n->elem->converted_type == conv || n->elem->logical_type == logical;
+}
+
+/* An instance of n known to be there (its definition level reached). */
+static void emit_present(asm_ctx *a, const pq_schema_node *n) {
+  if (n->leaf >= 0) {
+    leaf_data *L = &a->leaves[n->leaf];
+    if (L->pos >= L->n) {
+      fail(a, "column '%s' ends before the row group's rows do", n->path);
+      return;
+    }
+    if (L->def[L->pos] != n->max_def || L->vpos >= L->nv) {
+      fail(a, "column '%s': entry %zu has definition level %u where a value "
+           "is due",
+           n->path, L->pos, L->def[L->pos]);
+      return;
+    }
+    pq_buf_append(a->out, L->text.data + L->voff[L->vpos],
+                  L->voff[L->vpos + 1] - L->voff[L->vpos]);
+    L->pos++;
+    L->vpos++;
+    return;
+  }
+  const pq_schema_node *c0 = n->n_children == 1 ? n->children[0] : NULL;
+  if (annotated(n, 3, 3) && c0 && c0->elem->repetition == 2) {
+    /* LIST: which level is the element (LogicalTypes.md, backward
+    ** compatibility rules 1 to 5). */
+    int self = c0->leaf >= 0 || c0->n_children > 1 ||
+               (c0->n_children == 1 && c0->children[0]->elem->repetition == 2);
+    if (!self && c0->n_children == 1) {
+      const pq_bytes *nm = &c0->elem->name, *pn = &n->elem->name;
+      if ((nm->len == 5 && memcmp(nm->ptr, "array", 5) == 0) ||
+          (nm->len == pn->len + 6 && memcmp(nm->ptr, pn->ptr, pn->len) == 0 &&
+           memcmp(nm->ptr + pn->len, "_tuple", 6) == 0))
+        self = 1;
+    }
+    emit_list(a, c0, self || c0->n_children == 0);
+    return;
+  }
+  int conv = n->elem->converted_type;
+  if ((conv == 1 || conv == 2 || n->elem->logical_type == 2) && c0 &&
+      c0->elem->repetition == 2 && c0->n_children >= 1 &&
+      c0->n_children <= 2) {
+    emit_map(a, c0);
+    return;
+  }
+  pq_buf_byte(a->out, '{');
+  for (uint32_t i = 0; i < n->n_children && !a->rc; i++) {
+    if (i) pq_buf_byte(a->out, ',');
+    put_key(a->out, n->children[i]->elem->name);
+    emit_child(a, n->children[i]);
+  }
+  pq_buf_byte(a->out, '}');
+}
+
+/* An instance of n inside a present parent: null, a list of repeated
+** instances, or the value. */
+static void emit_child(asm_ctx *a, const pq_schema_node *n) {
+  if (n->elem->repetition == 2) {
+    emit_list(a, n, 1);
+    return;
+  }
+  if (n->elem->repetition == 1) {
+    uint16_t rep, def;
+    int got = peek(a, n, &rep, &def);
+    if (got < 0) return;
+    if (got && def < n->max_def) {
+      put(a->out, "null");
+      skip_instance(a, n);
+      return;
+    }
+  }
+  emit_present(a, n);
+}
+
+/* The leaf range of every node. */
+static void leaf_ranges(asm_ctx *a, const pq_schema_node *n) {
+  uint32_t i = node_index(a, n);
+  if (n->leaf >= 0) {
+    a->lo[i] = a->hi[i] = (uint32_t)n->leaf;
+    return;
+  }
+  a->lo[i] = UINT32_MAX;
+  a->hi[i] = 0;
+  for (uint32_t c = 0; c < n->n_children; c++) {
+    leaf_ranges(a, n->children[c]);
+    uint32_t k = node_index(a, n->children[c]);
+    if (a->lo[k] <= a->hi[k]) {
+      if (a->lo[k] < a->lo[i]) a->lo[i] = a->lo[k];
+      if (a->hi[k] > a->hi[i]) a->hi[i] = a->hi[k];
+    }
+  }
+  if (a->lo[i] == UINT32_MAX) a->lo[i] = 1, a->hi[i] = 0; /* empty */
+}
+
+int pq_file_to_json(const pq_file *f, size_t limit, pq_buf *out,
+                    pq_error *err) {
+  const pq_file_meta *m = pq_file_metadata(f);
+  const pq_schema_node *root = pq_file_schema(f);
+  uint32_t nleaves = pq_file_leaf_count(f);
+  asm_ctx a;
+  memset(&a, 0, sizeof a);
+  a.f = f;
+  a.nodes = root;
+  a.out = out;
+  a.err = err;
+  a.lo = calloc(m->n_schema, sizeof *a.lo);
+  a.hi = calloc(m->n_schema, sizeof *a.hi);
+  a.leaves = calloc(nleaves ? nleaves : 1, sizeof *a.leaves);
+  if (!a.lo || !a.hi || !a.leaves) a.rc = pq_nomem(err, "assemble");
+  if (!a.rc) leaf_ranges(&a, root);
+  pq_buf_byte(out, '[');
+  int first_row = 1;
+  for (uint32_t g = 0; g < m->n_row_groups && !a.rc; g++) {
+    a.row_group = g;
+    for (uint32_t c = 0; c < nleaves && !a.rc; c++) {
+      a.rc = load_leaf(&a, c, limit, &a.leaves[c]);
+    }
+    int64_t rows = m->row_groups[g].num_rows;
+    for (int64_t row = 0; row < rows && !a.rc; row++) {
+      if (!first_row) pq_buf_byte(out, ',');
+      first_row = 0;
+      pq_buf_byte(out, '{');
+      for (uint32_t i = 0; i < root->n_children && !a.rc; i++) {
+        const pq_schema_node *n = root->children[i];
+        uint16_t rep, def;
+        if (peek(&a, n, &rep, &def) > 0 && rep != 0) {
+          fail(&a, "row %lld of column '%s' starts at repetition level %u, "
+               "not 0",
+               (long long)row, a.leaves[a.lo[node_index(&a, n)]].node->path,
+               rep);
+          break;
+        }
+        if (i) pq_buf_byte(out, ',');
+        put_key(out, n->elem->name);
+        emit_child(&a, n);
+      }
+      pq_buf_byte(out, '}');
+      if (out->len > limit) {
+        a.rc = pq_fail(err, PQ_TOOBIG, "assemble",
+                       "the rows as JSON exceed the limit of %zu bytes",
+                       limit);
+      }
+    }
+    for (uint32_t c = 0; c < nleaves && !a.rc; c++) {
+      leaf_data *L = &a.leaves[c];
+      if (L->pos != L->n) {
+        fail(&a, "column '%s' has %zu entries after the last of %lld rows",
+             L->node->path, L->n - L->pos, (long long)rows);
+      }
+    }
+    for (uint32_t c = 0; c < nleaves; c++) free_leaf(&a.leaves[c]);
+  }
+  pq_buf_byte(out, ']');
+  free(a.lo);
+  free(a.hi);
+  free(a.leaves);
+  if (!a.rc && out->oom) a.rc = pq_nomem(err, "assemble");
+  return a.rc;
+}

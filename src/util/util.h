@@ -1,0 +1,207 @@
+/*
+** util.h -- the plumbing every part of the core shares: error messages,
+** little-endian loads and stores, varints, buffers, an arena, the
+** instruction sets the fast paths may use, the flat JSON objects that
+** options are written in, and the names of things.
+**
+** It knows nothing of encodings, pages or files.  The folders above it
+** (encodings/, format/, reader/, writer/, explain/) include it through
+** their own headers; nothing here includes them.
+*/
+#ifndef PQ_UTIL_H
+#define PQ_UTIL_H
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../parquet.h"
+
+#if defined(__GNUC__)
+#define PQ_LIKELY(x) __builtin_expect(!!(x), 1)
+#define PQ_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define PQ_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define PQ_LIKELY(x) (x)
+#define PQ_UNLIKELY(x) (x)
+#define PQ_PRINTF(a, b)
+#endif
+
+#define PQ_NO_COUNT (-1)
+
+/* ---- Errors (error.c) ----------------------------------------------------
+** pq_fail writes "<label>: <message>" into err and returns code.  The label
+** is the encoding name, or a longer context for nested streams
+** ("DELTA_BYTE_ARRAY: suffix lengths"). */
+int pq_fail(pq_error *err, int code, const char *label, const char *fmt, ...)
+    PQ_PRINTF(4, 5);
+int pq_nomem(pq_error *err, const char *label);
+
+/* ---- Little-endian loads and stores through memcpy ----------------------
+** The compiler turns these into single moves on little-endian targets. */
+static inline int pq_is_big_endian(void) {
+  const uint16_t one = 1;
+  uint8_t b;
+  memcpy(&b, &one, 1);
+  return b == 0;
+}
+static inline uint32_t pq_load32(const uint8_t *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+         (uint32_t)p[3] << 24;
+}
+static inline uint64_t pq_load64(const uint8_t *p) {
+  return (uint64_t)pq_load32(p) | (uint64_t)pq_load32(p + 4) << 32;
+}
+static inline void pq_store32(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)v;
+  p[1] = (uint8_t)(v >> 8);
+  p[2] = (uint8_t)(v >> 16);
+  p[3] = (uint8_t)(v >> 24);
+}
+static inline void pq_store64(uint8_t *p, uint64_t v) {
+  pq_store32(p, (uint32_t)v);
+  pq_store32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* ---- Varints (varint.c; spec: ULEB128 and zigzag) -------------------------
+** pq_uleb_read reads one ULEB128 of at most 10 bytes from p[*pos..len).
+** Returns 0 on success, 1 when the bytes end inside it, 2 when it does not
+** fit in 64 bits. */
+int pq_uleb_read(const uint8_t *p, size_t len, size_t *pos, uint64_t *out);
+/* Writes v as ULEB128 into out (room for 10 bytes); returns the length. */
+size_t pq_uleb_write(uint8_t *out, uint64_t v);
+void pq_buf_uleb(pq_buf *b, uint64_t v);
+
+static inline uint64_t pq_zigzag_enc(int64_t v) {
+  return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+static inline int64_t pq_zigzag_dec(uint64_t u) {
+  return (int64_t)((u >> 1) ^ (~(u & 1) + 1));
+}
+
+/* Bits needed to hold v (0 for 0). */
+static inline int pq_bit_width64(uint64_t v) {
+  return v ? 64 - __builtin_clzll(v) : 0;
+}
+
+/* ---- Buffers (buf.c; pq_buf itself is in parquet.h) ---------------------- */
+
+/* Appends src to dst and empties src; when dst is empty it takes src's
+** memory instead of copying. */
+void pq_buf_move(pq_buf *dst, pq_buf *src);
+
+/* Appends one byte. */
+static inline void pq_buf_byte(pq_buf *b, uint8_t v) {
+  if (b->len < b->cap) {
+    b->data[b->len++] = v;
+  } else {
+    pq_buf_append(b, &v, 1);
+  }
+}
+
+/* Copies n bytes without a call up to 64 (the DELTA_* encoders' values):
+** overlapping loads and stores from both ends; memcpy beyond.  Reads and
+** writes exactly [src, src + n). */
+static inline void pq_copy_short(uint8_t *dst, const uint8_t *src, size_t n) {
+  if (n > 16) {
+    if (n > 64) {
+      memcpy(dst, src, n);
+      return;
+    }
+    uint8_t a[16], b[16], c[16], d[16];
+    memcpy(a, src, 16);
+    memcpy(b, src + n - 16, 16);
+    if (n > 32) {
+      memcpy(c, src + 16, 16);
+      memcpy(d, src + n - 32, 16);
+      memcpy(dst + 16, c, 16);
+      memcpy(dst + n - 32, d, 16);
+    }
+    memcpy(dst, a, 16);
+    memcpy(dst + n - 16, b, 16);
+  } else if (n >= 8) {
+    uint64_t a, b;
+    memcpy(&a, src, 8);
+    memcpy(&b, src + n - 8, 8);
+    memcpy(dst, &a, 8);
+    memcpy(dst + n - 8, &b, 8);
+  } else if (n >= 4) {
+    uint32_t a, b;
+    memcpy(&a, src, 4);
+    memcpy(&b, src + n - 4, 4);
+    memcpy(dst, &a, 4);
+    memcpy(dst + n - 4, &b, 4);
+  } else if (n > 0) {
+    dst[0] = src[0];
+    dst[n / 2] = src[n / 2];
+    dst[n - 1] = src[n - 1];
+  }
+}
+
+/* ---- An arena (arena.c): allocations freed all at once ------------------- */
+typedef struct pq_arena {
+  struct pq_arena_block *head;
+} pq_arena;
+/* n zeroed bytes, or NULL. */
+void *pq_arena_alloc(pq_arena *a, size_t n);
+void pq_arena_free(pq_arena *a);
+
+/* ---- Instruction sets (cpu.c) -------------------------------------------
+** What the fast paths may use: ask at open, keep the answer.  PQ_SIMD=none
+** in the environment turns them all off. */
+enum { PQ_CPU_SSE42 = 1, PQ_CPU_AVX2 = 2 };
+unsigned pq_cpu(void);
+/* Where the fast paths can be compiled: x86 with GCC or Clang, whose
+** target attributes build AVX2 functions into a portable object. */
+#if (defined(__x86_64__) || defined(__i386__)) && \
+    (defined(__GNUC__) || defined(__clang__))
+#define PQ_X86_SIMD 1
+#else
+#define PQ_X86_SIMD 0
+#endif
+
+/* ---- Options: a flat JSON object (options.c) -----------------------------
+** {"key": value, ...} where a value is an integer, true, false, null or a
+** string without escapes other than \" \\ \/.  Each part of the core that
+** takes options applies the keys it knows; null leaves a key unset. */
+enum { PQ_JV_INT, PQ_JV_BOOL, PQ_JV_STRING, PQ_JV_NULL };
+
+typedef struct pq_jvalue {
+  int kind;      /* PQ_JV_* */
+  int64_t i;     /* PQ_JV_INT, PQ_JV_BOOL */
+  char str[256]; /* PQ_JV_STRING */
+} pq_jvalue;
+
+/* What an apply function returns for a key it does not know. */
+#define PQ_NOTFOUND (-1)
+typedef int (*pq_option_fn)(void *ctx, const char *key, const pq_jvalue *v,
+                            pq_error *err);
+
+/* Walks the object json[0..n), handing each key and value to apply(ctx);
+** empty text is an empty object.  A key that apply does not know
+** (PQ_NOTFOUND) is PQ_MISUSE "unknown option". */
+int pq_options_parse(const char *json, size_t n, pq_option_fn apply, void *ctx,
+                     pq_error *err);
+/* PQ_MISUSE "options: <fmt with key>". */
+int pq_option_fail(pq_error *err, const char *fmt, const char *key);
+/* An integer from lo to hi into *out; a bool into *out.  null leaves *out
+** as it is. */
+int pq_option_int(const pq_jvalue *v, const char *key, int64_t lo, int64_t hi,
+                  int64_t *out, pq_error *err);
+int pq_option_bool(const pq_jvalue *v, const char *key, int *out,
+                   pq_error *err);
+
+/* ---- Names (catalog.c) --------------------------------------------------- */
+
+/* The index of s[0..n) in names[0..count), ignoring ASCII case and the
+** blanks around it, or its value when it is a decimal number below count;
+** -1 when it is neither. */
+int pq_name_lookup(const char *const *names, int count, const char *s,
+                   size_t n);
+
+/* The PLAIN size of one value of a fixed-width type (0 for BYTE_ARRAY,
+** BOOLEAN counts as 0 too: it is bit-packed). */
+size_t pq_plain_width(pq_type t, int32_t type_length);
+
+#endif /* PQ_UTIL_H */
