@@ -60,9 +60,9 @@ CODEC_DEFS  = $(foreach c,$(sort $(WITHOUT)),$(NO_$(c)))
 CODEC_LIBS  = $(foreach c,$(WITH),$(LIB_$(c)))
 
 BUILD_DEPS = libsqlite3-dev $(foreach c,$(WITH),$(DEB_$(c)))
-TEST_DEPS  = sqlite3 tcl libsqlite3-tcl
+TEST_DEPS  = sqlite3 tcl libsqlite3-tcl pkg-config
 
-.PHONY: all deps test-deps interop-deps fuzz-deps demo test test-asan test-valgrind bench fuzz fuzz-build gen clean FORCE
+.PHONY: all deps test-deps interop-deps fuzz-deps demo test test-asan test-valgrind bench fuzz fuzz-build gen install uninstall dist clean FORCE
 
 all: deps $(BUILD)/$(EXT) $(BUILD)/libpqcore.a $(if $(SAN),,$(EXT))
 
@@ -178,6 +178,52 @@ $(BUILD)/gen_bitpack: tools/gen_bitpack.c
 
 gen: $(BUILD)/gen_bitpack
 	$(BUILD)/gen_bitpack > src/encodings/bitpack_gen.h
+
+# ---- Installing, and the amalgamation ----------------------------------
+# make install puts, under DESTDIR (for packaging) and PREFIX (/usr/local):
+#   the extension     PREFIX/lib/sqlite3/parquet.so   (.load it by path)
+#   the core          LIBDIR/libpqcore.a, INCLUDEDIR/parquet.h
+#   pkg-config        LIBDIR/pkgconfig/pqcore.pc
+# LIBDIR is PREFIX/lib/<multiarch triplet> as on Debian, where pkg-config
+# looks (PREFIX/lib elsewhere).  make uninstall removes them.
+PREFIX       ?= /usr/local
+MULTIARCH    := $(shell $(CC) -print-multiarch 2>/dev/null)
+LIBDIR       ?= $(PREFIX)/lib$(if $(MULTIARCH),/$(MULTIARCH))
+INCLUDEDIR   ?= $(PREFIX)/include
+EXTDIR       ?= $(PREFIX)/lib/sqlite3
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+VERSION      := $(shell sed -n 's/^\#define PQ_VERSION_STRING "\(.*\)"/\1/p' src/parquet.h)
+
+# The library is static only, so its Libs name what it links against.  The
+# file is rewritten only when its text changes (PREFIX, WITHOUT).
+PC_LINES = 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
+  'Name: pqcore' \
+  'Description: Apache Parquet encodings, pages and files, the core of the parquet SQLite extension' \
+  'Version: $(VERSION)' \
+  'Libs: -L$${libdir} -lpqcore $(CODEC_LIBS) -lm' 'Cflags: -I$${includedir}'
+$(BUILD)/pqcore.pc: FORCE
+	@mkdir -p $(dir $@)
+	@printf '%s\n' $(PC_LINES) | cmp -s - $@ || printf '%s\n' $(PC_LINES) > $@
+
+install: $(BUILD)/$(EXT) $(BUILD)/libpqcore.a $(BUILD)/pqcore.pc
+	install -d $(DESTDIR)$(EXTDIR) $(DESTDIR)$(LIBDIR) \
+	  $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 755 $(BUILD)/$(EXT) $(DESTDIR)$(EXTDIR)/$(EXT)
+	install -m 644 $(BUILD)/libpqcore.a $(DESTDIR)$(LIBDIR)/libpqcore.a
+	install -m 644 src/parquet.h $(DESTDIR)$(INCLUDEDIR)/parquet.h
+	install -m 644 $(BUILD)/pqcore.pc $(DESTDIR)$(PKGCONFIGDIR)/pqcore.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(EXTDIR)/$(EXT) $(DESTDIR)$(LIBDIR)/libpqcore.a \
+	  $(DESTDIR)$(INCLUDEDIR)/parquet.h $(DESTDIR)$(PKGCONFIGDIR)/pqcore.pc
+	-rmdir $(DESTDIR)$(EXTDIR) 2>/dev/null
+
+# make dist: BUILD/dist/parquet.c and parquet.h, the whole extension as one
+# C file for applications to compile in (tools/amalgamate.tcl says how).
+dist: $(BUILD)/dist/parquet.c
+$(BUILD)/dist/parquet.c: tools/amalgamate.tcl $(CORE_SRC) $(EXT_SRC) $(HEADERS)
+	@sh tools/deps.sh tcl
+	tclsh tools/amalgamate.tcl $(BUILD)/dist
 
 demo: all test-deps
 	sqlite3 -bail < sql/demo.sql

@@ -272,7 +272,7 @@ typedef struct FileState {
   uint64_t nulls;   /* leading NULLs not yet written */
 } FileState;
 
-static char *fileOpen(FileState *s, sqlite3_value *v) {
+static char *fileWriterOpen(FileState *s, sqlite3_value *v) {
   if (!s->p.type_set && s->p.encoding == PQ_RLE) {
     s->p.type_set = 1;
     s->p.type = PQ_BOOLEAN;
@@ -324,7 +324,7 @@ static void fileStep(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     s->n++;
     return;
   }
-  if (!s->w) msg = fileOpen(s, v);
+  if (!s->w) msg = fileWriterOpen(s, v);
   int rc = PQ_OK;
   pq_error err;
   if (!msg && s->w) {
@@ -364,7 +364,7 @@ static void fileFinal(sqlite3_context *ctx) {
   FileState *s = sqlite3_aggregate_context(ctx, 0);
   if (!s) return; /* no rows: NULL */
   if (!s->failed && s->ready) {
-    char *msg = s->w ? NULL : fileOpen(s, NULL);
+    char *msg = s->w ? NULL : fileWriterOpen(s, NULL);
     pq_buf out;
     pq_buf_init(&out);
     pq_error err;

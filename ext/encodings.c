@@ -21,13 +21,13 @@
 #include "ext.h"
 
 enum {
-  COL_ID,
-  COL_NAME,
-  COL_TYPES,
-  COL_STATUS,
-  COL_SUMMARY,
-  COL_SECTION,
-  COL_TYPE
+  ENC_COL_ID,
+  ENC_COL_NAME,
+  ENC_COL_TYPES,
+  ENC_COL_STATUS,
+  ENC_COL_SUMMARY,
+  ENC_COL_SECTION,
+  ENC_COL_TYPE
 };
 
 typedef struct EncodingsCursor {
@@ -102,13 +102,13 @@ static int encColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col) {
   const pq_encoding_info *e = pq_encoding_info_get((pq_encoding)c->id);
   const char *s = NULL;
   switch (col) {
-    case COL_ID: sqlite3_result_int(ctx, e->id); return SQLITE_OK;
-    case COL_NAME: s = e->name; break;
-    case COL_TYPES: s = e->types; break;
-    case COL_STATUS: s = e->status; break;
-    case COL_SUMMARY: s = e->summary; break;
-    case COL_SECTION: s = e->section; break;
-    case COL_TYPE:
+    case ENC_COL_ID: sqlite3_result_int(ctx, e->id); return SQLITE_OK;
+    case ENC_COL_NAME: s = e->name; break;
+    case ENC_COL_TYPES: s = e->types; break;
+    case ENC_COL_STATUS: s = e->status; break;
+    case ENC_COL_SUMMARY: s = e->summary; break;
+    case ENC_COL_SECTION: s = e->section; break;
+    case ENC_COL_TYPE:
       if (c->filter) s = pq_type_name(c->type);
       break;
   }
@@ -128,7 +128,7 @@ static int encBestIndex(sqlite3_vtab *tab, sqlite3_index_info *info) {
   info->estimatedCost = 10;
   for (int i = 0; i < info->nConstraint; i++) {
     const struct sqlite3_index_constraint *con = &info->aConstraint[i];
-    if (con->iColumn != COL_TYPE || con->op != SQLITE_INDEX_CONSTRAINT_EQ)
+    if (con->iColumn != ENC_COL_TYPE || con->op != SQLITE_INDEX_CONSTRAINT_EQ)
       continue;
     if (!con->usable) return SQLITE_CONSTRAINT;
     info->aConstraintUsage[i].argvIndex = 1;

@@ -33,15 +33,15 @@
 #include "ext.h"
 
 enum {
-  COL_OFFSET,
-  COL_LENGTH,
-  COL_HEX,
-  COL_BITS,
-  COL_LABELS,
-  COL_PATH,
-  COL_VALUE,
-  COL_NOTE,
-  COL_BLOB
+  EXPLAIN_COL_OFFSET,
+  EXPLAIN_COL_LENGTH,
+  EXPLAIN_COL_HEX,
+  EXPLAIN_COL_BITS,
+  EXPLAIN_COL_LABELS,
+  EXPLAIN_COL_PATH,
+  EXPLAIN_COL_VALUE,
+  EXPLAIN_COL_NOTE,
+  EXPLAIN_COL_BLOB
 };
 
 typedef struct ExplainCursor {
@@ -230,20 +230,24 @@ static int explainColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
   ExplainCursor *c = (ExplainCursor *)cur;
   const pq_field *f = &c->f;
   switch (col) {
-    case COL_OFFSET: sqlite3_result_int64(ctx, (sqlite3_int64)f->offset); break;
-    case COL_LENGTH: sqlite3_result_int64(ctx, (sqlite3_int64)f->length); break;
-    case COL_HEX: {
+    case EXPLAIN_COL_OFFSET:
+      sqlite3_result_int64(ctx, (sqlite3_int64)f->offset);
+      break;
+    case EXPLAIN_COL_LENGTH:
+      sqlite3_result_int64(ctx, (sqlite3_int64)f->length);
+      break;
+    case EXPLAIN_COL_HEX: {
       uint64_t n = f->length;
       if (f->offset > c->args.len) n = 0;
       if (n > c->args.len - f->offset) n = c->args.len - f->offset;
       resultHex(ctx, c->args.blob + f->offset, (size_t)n);
       break;
     }
-    case COL_BITS: resultText(ctx, f->bits); break;
-    case COL_LABELS: resultText(ctx, f->labels); break;
-    case COL_PATH: resultText(ctx, f->path); break;
-    case COL_NOTE: resultText(ctx, f->note); break;
-    case COL_VALUE:
+    case EXPLAIN_COL_BITS: resultText(ctx, f->bits); break;
+    case EXPLAIN_COL_LABELS: resultText(ctx, f->labels); break;
+    case EXPLAIN_COL_PATH: resultText(ctx, f->path); break;
+    case EXPLAIN_COL_NOTE: resultText(ctx, f->note); break;
+    case EXPLAIN_COL_VALUE:
       switch (f->kind) {
         case PQ_FV_INT: sqlite3_result_int64(ctx, f->i); break;
         case PQ_FV_UINT:
@@ -276,7 +280,7 @@ static int explainRowid(sqlite3_vtab_cursor *cur, sqlite_int64 *pRowid) {
 
 static int explainBestIndex(sqlite3_vtab *tab, sqlite3_index_info *info) {
   (void)tab;
-  return pqx_args_best_index(info, COL_BLOB);
+  return pqx_args_best_index(info, EXPLAIN_COL_BLOB);
 }
 
 static sqlite3_module explainModule = {

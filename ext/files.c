@@ -71,7 +71,7 @@ typedef struct FileCursor {
   int eof;
 } FileCursor;
 
-static int fileOpen(sqlite3_vtab *v, sqlite3_vtab_cursor **pp, int schema) {
+static int filesOpen(sqlite3_vtab *v, sqlite3_vtab_cursor **pp, int schema) {
   (void)v;
   FileCursor *c = pqx_cursor_new(sizeof *c);
   if (!c) return SQLITE_NOMEM;
@@ -81,10 +81,10 @@ static int fileOpen(sqlite3_vtab *v, sqlite3_vtab_cursor **pp, int schema) {
   return SQLITE_OK;
 }
 static int metadataOpen(sqlite3_vtab *v, sqlite3_vtab_cursor **pp) {
-  return fileOpen(v, pp, 0);
+  return filesOpen(v, pp, 0);
 }
 static int schemaOpen(sqlite3_vtab *v, sqlite3_vtab_cursor **pp) {
-  return fileOpen(v, pp, 1);
+  return filesOpen(v, pp, 1);
 }
 
 static int fileClose(sqlite3_vtab_cursor *cur) {

@@ -1,15 +1,15 @@
 /*
-** parquet_ext.c -- the entry point of the SQLite extension and the helpers
-** its functions share.
+** parquet_ext.c -- the entry point of the SQLite extension, the table of
+** what it registers, and the helpers its functions share.
 **
 **   .load ./parquet
 **   SELECT hex(parquet_encode(v, 'DELTA_BINARY_PACKED')) FROM t;
 **   SELECT parquet_decode(X'0801080E0302C03F', 'DELTA_BINARY_PACKED');
 **   SELECT idx, value FROM parquet_values(:blob, 'BYTE_STREAM_SPLIT',
-*'DOUBLE');
+**                                         'DOUBLE');
 **   SELECT * FROM parquet_encodings;
 **
-** See README.md for every function, with examples.
+** doc/ has a page for every function and table, with examples.
 */
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT1
@@ -106,9 +106,8 @@ void pqx_result_value(sqlite3_context *ctx, const void *batch, size_t i,
   }
 }
 
-int pqx_vtab_connect(sqlite3 *db, void *spec, int argc,
-                     const char *const *argv, sqlite3_vtab **pp,
-                     char **pzErr) {
+int pqx_vtab_connect(sqlite3 *db, void *spec, int argc, const char *const *argv,
+                     sqlite3_vtab **pp, char **pzErr) {
   (void)argc;
   (void)argv;
   (void)pzErr;
@@ -120,8 +119,8 @@ int pqx_vtab_connect(sqlite3 *db, void *spec, int argc,
   memset(v, 0, sizeof *v);
   v->db = db;
   *pp = &v->base;
-  sqlite3_vtab_config(db, vs->reads_files ? SQLITE_VTAB_DIRECTONLY
-                                          : SQLITE_VTAB_INNOCUOUS);
+  sqlite3_vtab_config(
+      db, vs->reads_files ? SQLITE_VTAB_DIRECTONLY : SQLITE_VTAB_INNOCUOUS);
   return SQLITE_OK;
 }
 
@@ -220,6 +219,12 @@ static void pqxVersionFunc(sqlite3_context *ctx, int argc,
   sqlite3_result_text(ctx, PQ_VERSION_STRING, -1, SQLITE_STATIC);
 }
 
+/* parquet_version(): the version of the extension and its core. */
+static int pqx_register_version(sqlite3 *db) {
+  return sqlite3_create_function(db, "parquet_version", 0, PQX_PURE, 0,
+                                 pqxVersionFunc, 0, 0);
+}
+
 #ifdef _WIN32
 __declspec(dllexport)
 #else
@@ -227,18 +232,18 @@ __attribute__((visibility("default")))
 #endif
     int sqlite3_parquet_init(sqlite3 *db, char **pzErrMsg,
                              const sqlite3_api_routines *pApi) {
+  /* Each file of ext/ registers its functions or tables. */
+  static int (*const registers[])(sqlite3 *) = {
+      pqx_register_version, pqx_register_encode,    pqx_register_decode,
+      pqx_register_values,  pqx_register_encodings, pqx_register_explain,
+      pqx_register_codec,   pqx_register_files,     pqx_register_pages,
+      pqx_register_limits};
   (void)pzErrMsg;
   SQLITE_EXTENSION_INIT2(pApi);
-  int rc = sqlite3_create_function(db, "parquet_version", 0, PQX_PURE, 0,
-                                   pqxVersionFunc, 0, 0);
-  if (rc == SQLITE_OK) rc = pqx_register_encode(db);
-  if (rc == SQLITE_OK) rc = pqx_register_decode(db);
-  if (rc == SQLITE_OK) rc = pqx_register_values(db);
-  if (rc == SQLITE_OK) rc = pqx_register_encodings(db);
-  if (rc == SQLITE_OK) rc = pqx_register_explain(db);
-  if (rc == SQLITE_OK) rc = pqx_register_codec(db);
-  if (rc == SQLITE_OK) rc = pqx_register_files(db);
-  if (rc == SQLITE_OK) rc = pqx_register_pages(db);
-  if (rc == SQLITE_OK) rc = pqx_register_limits(db);
+  int rc = SQLITE_OK;
+  for (size_t i = 0;
+       rc == SQLITE_OK && i < sizeof registers / sizeof *registers; i++) {
+    rc = registers[i](db);
+  }
   return rc;
 }

@@ -21,13 +21,13 @@
 #include "ext.h"
 
 enum {
-  COL_IDX,
-  COL_VALUE,
-  COL_BLOB,
-  COL_ENCODING,
-  COL_TYPE,
-  COL_OPTIONS,
-  COL_DICTIONARY
+  VALUES_COL_IDX,
+  VALUES_COL_VALUE,
+  VALUES_COL_BLOB,
+  VALUES_COL_ENCODING,
+  VALUES_COL_TYPE,
+  VALUES_COL_OPTIONS,
+  VALUES_COL_DICTIONARY
 };
 
 typedef struct ValuesCursor {
@@ -134,9 +134,9 @@ static int valuesEof(sqlite3_vtab_cursor *cur) {
 static int valuesColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
                         int col) {
   ValuesCursor *c = (ValuesCursor *)cur;
-  if (col == COL_IDX) {
+  if (col == VALUES_COL_IDX) {
     sqlite3_result_int64(ctx, c->idx);
-  } else if (col == COL_VALUE) {
+  } else if (col == VALUES_COL_VALUE) {
     pqx_result_value(ctx, c->batch, c->pos, c->type, c->type_length,
                      c->is_index, c->binary);
   }
@@ -151,10 +151,10 @@ static int valuesRowid(sqlite3_vtab_cursor *cur, sqlite_int64 *pRowid) {
 
 static int valuesBestIndex(sqlite3_vtab *tab, sqlite3_index_info *info) {
   (void)tab;
-  int rc = pqx_args_best_index(info, COL_BLOB);
+  int rc = pqx_args_best_index(info, VALUES_COL_BLOB);
   /* Rows come out in idx order. */
   if (rc == SQLITE_OK && info->nOrderBy == 1 &&
-      info->aOrderBy[0].iColumn == COL_IDX && !info->aOrderBy[0].desc)
+      info->aOrderBy[0].iColumn == VALUES_COL_IDX && !info->aOrderBy[0].desc)
     info->orderByConsumed = 1;
   return rc;
 }

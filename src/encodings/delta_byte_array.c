@@ -420,7 +420,7 @@ static void dba_put_values(dba_enc *s, const uint8_t *const *v,
   int32_t pre[256], suf[256];
   const uint8_t *prev = s->prev.data;
   size_t prev_len = s->prev.len;
-  if (pq_buf_reserve(&s->data, total)) return;
+  if (k == 0 || pq_buf_reserve(&s->data, total)) return;
   uint8_t *o = s->data.data + s->data.len;
   for (size_t j = 0; j < k; j++) {
     size_t l = (size_t)len[j];
@@ -435,10 +435,8 @@ static void dba_put_values(dba_enc *s, const uint8_t *const *v,
   s->data.len = (size_t)(o - s->data.data);
   pq_delta_writer_put32(&s->prefixes, pre, k);
   pq_delta_writer_put32(&s->suffixes, suf, k);
-  if (k > 0) {
-    s->prev.len = 0;
-    pq_buf_append(&s->prev, prev, prev_len);
-  }
+  s->prev.len = 0;
+  pq_buf_append(&s->prev, prev, prev_len);
 }
 
 static int dba_put(pq_encoder *e, const void *v, size_t n, pq_error *err) {

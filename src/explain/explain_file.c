@@ -695,7 +695,7 @@ static int start_chunk(pq_explainer *x, ex_file *e, const ex_region *rg,
 }
 
 /* The next page of the chunk: its header walk, or the chunk's end. */
-static int next_page(pq_explainer *x, ex_file *e, pq_field *f) {
+static int walk_page(pq_explainer *x, ex_file *e, pq_field *f) {
   int got;
   pq_error err;
   int rc = pq_page_reader_next(e->r, &e->pg, &got, &err);
@@ -963,7 +963,7 @@ static int file_step(pq_explainer *x, pq_field *f) {
         if (next_region(x, e, f)) return 1;
         continue;
       case F_CHUNK:
-        if (next_page(x, e, f)) return 1;
+        if (walk_page(x, e, f)) return 1;
         continue;
       case F_CHUNK_REST:
         e->phase = F_REGION;

@@ -267,7 +267,7 @@ static int check_size(job *j, uint64_t size) {
 ** (the caller then drops what it made).  A compressor appends to out. */
 
 /* UNCOMPRESSED: the bytes themselves. */
-static int plain_dec(job *j) {
+static int copy_dec(job *j) {
   int rc = check_size(j, j->n);
   if (rc == PQ_OK) rc = hold(j, j->n);
   if (rc) return rc;
@@ -851,7 +851,7 @@ int pq_decompress(pq_codec c, const uint8_t *src, size_t n, int64_t expected,
            expected, limit,    expected >= 0 ? (size_t)expected : limit,
            out,      out->len, err};
   switch (c) {
-    case PQ_UNCOMPRESSED: rc = plain_dec(&j); break;
+    case PQ_UNCOMPRESSED: rc = copy_dec(&j); break;
 #if HAVE_SNAPPY
     case PQ_SNAPPY: rc = snappy_dec(&j); break;
 #endif

@@ -4,17 +4,17 @@
 **
 **   pq_crc32(0, "123456789", 9) == 0xCBF43926
 **
-** Four bytes at a time ("slice-by-4"): tab[0][b] is the CRC register after
-** the byte b has been shifted through the polynomial eight times, and
-** tab[k][b] = (tab[k-1][b] >> 8) ^ tab[0][tab[k-1][b] & 0xff] is the same
-** followed by k zero bytes, so that one step folds four input bytes with
-** four independent look-ups.  The tables are constants (the core keeps no
-** global state); tests/unit_codec.c checks the result against a bit-by-bit
-** reference.
+** Four bytes at a time ("slice-by-4"): crc_tab[0][b] is the CRC register
+** after the byte b has been shifted through the polynomial eight times, and
+**   crc_tab[k][b] = (crc_tab[k-1][b] >> 8) ^ crc_tab[0][crc_tab[k-1][b] & 0xff]
+** is the same followed by k zero bytes, so that one step folds four input
+** bytes with four independent look-ups.  The tables are constants (the
+** core keeps no global state); tests/unit_codec.c checks the result against
+** a bit-by-bit reference.
 */
 #include "format.h"
 
-static const uint32_t tab[4][256] = {
+static const uint32_t crc_tab[4][256] = {
     {
         0x00000000u, 0x77073096u, 0xee0e612cu, 0x990951bau, 0x076dc419u,
         0x706af48fu, 0xe963a535u, 0x9e6495a3u, 0x0edb8832u, 0x79dcb8a4u,
@@ -237,11 +237,11 @@ uint32_t pq_crc32(uint32_t crc, const uint8_t *p, size_t n) {
   uint32_t c = ~crc;
   while (n >= 4) {
     c ^= pq_load32(p);
-    c = tab[3][c & 0xff] ^ tab[2][(c >> 8) & 0xff] ^ tab[1][(c >> 16) & 0xff] ^
-        tab[0][c >> 24];
+    c = crc_tab[3][c & 0xff] ^ crc_tab[2][(c >> 8) & 0xff] ^
+        crc_tab[1][(c >> 16) & 0xff] ^ crc_tab[0][c >> 24];
     p += 4;
     n -= 4;
   }
-  while (n--) c = (c >> 8) ^ tab[0][(c ^ *p++) & 0xff];
+  while (n--) c = (c >> 8) ^ crc_tab[0][(c ^ *p++) & 0xff];
   return ~c;
 }

@@ -379,7 +379,7 @@ static int inflate_into(pq_page_reader *r, const pq_page *p, pq_buf *to,
 }
 
 /* Reads the page at r->pos into p. */
-static int next_page(pq_page_reader *r, pq_page *p, pq_error *err) {
+static int read_page(pq_page_reader *r, pq_page *p, pq_error *err) {
   p->index = r->pages;
   p->offset = (int64_t)r->pos;
   p->num_nulls = p->num_rows = -1;
@@ -538,7 +538,7 @@ int pq_page_reader_next(pq_page_reader *r, pq_page *p, int *got,
     }
     return PQ_OK;
   }
-  int rc = next_page(r, p, err);
+  int rc = read_page(r, p, err);
   if (rc == PQ_OK) *got = 1;
   return rc;
 }

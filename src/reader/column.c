@@ -44,7 +44,7 @@ static int open_levels(pq_column_reader *r, const pq_bytes *lv, int32_t enc,
 }
 
 /* Moves to the next data page; sets r->left to 0 at the end. */
-static int next_page(pq_column_reader *r, pq_error *err) {
+static int open_next_page(pq_column_reader *r, pq_error *err) {
   close_page(r);
   for (;;) {
     int got, rc = pq_page_reader_next(r->pages, &r->page, &got, err);
@@ -165,7 +165,7 @@ int pq_column_reader_read(pq_column_reader *r, size_t max, uint16_t *rep,
                           pq_error *err) {
   *n = *nv = 0;
   if (r->left == 0) {
-    int rc = next_page(r, err);
+    int rc = open_next_page(r, err);
     if (rc) return rc;
     if (r->left == 0) return PQ_OK;
   }

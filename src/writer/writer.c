@@ -330,8 +330,8 @@ static int open_encoder(pq_writer *w, pq_error *err) {
 }
 
 /* Compresses src[0..n) with the writer's codec onto out (or copies it). */
-static int compress(pq_writer *w, const uint8_t *src, size_t n, pq_buf *out,
-                    pq_error *err) {
+static int compress_page(pq_writer *w, const uint8_t *src, size_t n,
+                         pq_buf *out, pq_error *err) {
   if (w->o.codec == PQ_UNCOMPRESSED) {
     pq_buf_append(out, src, n);
     return out->oom ? pq_nomem(err, LABEL) : PQ_OK;
@@ -376,10 +376,10 @@ static int flush_page(pq_writer *w, pq_error *err) {
   w->packed.len = 0;
   if (w->o.page_version == 1) {
     pq_buf_append(&w->body, vals->data, vals->len);
-    rc = compress(w, w->body.data, w->body.len, &w->packed, err);
+    rc = compress_page(w, w->body.data, w->body.len, &w->packed, err);
   } else {
     pq_buf_append(&w->packed, w->body.data, levels);
-    rc = compress(w, vals->data, vals->len, &w->packed, err);
+    rc = compress_page(w, vals->data, vals->len, &w->packed, err);
   }
   if (rc) return rc;
   if (w->body.oom || w->packed.oom) return pq_nomem(err, LABEL);
@@ -462,7 +462,7 @@ static int flush_chunk(pq_writer *w, pq_error *err) {
     w->enc = NULL;
     if (rc) return rc;
     w->packed.len = 0;
-    rc = compress(w, w->body.data, w->body.len, &w->packed, err);
+    rc = compress_page(w, w->body.data, w->body.len, &w->packed, err);
     if (rc) return rc;
     if (w->body.len > INT32_MAX)
       return w_fail_range(err, "the dictionary page", (int64_t)w->body.len);
