@@ -62,7 +62,7 @@ CODEC_LIBS  = $(foreach c,$(WITH),$(LIB_$(c)))
 BUILD_DEPS = libsqlite3-dev $(foreach c,$(WITH),$(DEB_$(c)))
 TEST_DEPS  = sqlite3 tcl libsqlite3-tcl pkg-config
 
-.PHONY: all deps test-deps interop-deps fuzz-deps demo test test-asan test-valgrind bench fuzz fuzz-build gen install uninstall dist clean FORCE
+.PHONY: all deps test-deps interop-deps clients-deps fuzz-deps demo test test-asan test-valgrind bench fuzz fuzz-build gen install uninstall dist clean FORCE
 
 all: deps $(BUILD)/$(EXT) $(BUILD)/libpqcore.a $(if $(SAN),,$(EXT))
 
@@ -76,6 +76,15 @@ test-deps:
 # into a cache folder outside the repository (tools/duckdb.sh --dir).
 interop-deps:
 	@sh tools/duckdb.sh
+
+# The clients of tests/clients.test (doc/clients.md) besides the sqlite3
+# shell and Tcl: Debian's python3 with APSW, sqlite-utils, and Node's
+# better-sqlite3, from npm, pinned, its addon built from source into a
+# cache folder outside the repository (tools/better_sqlite3.sh --dir).
+CLIENT_DEPS = python3 python3-apsw sqlite-utils
+clients-deps:
+	@sh tools/deps.sh $(CLIENT_DEPS)
+	@sh tools/better_sqlite3.sh
 
 $(BUILD)/core/%.o: src/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -229,7 +238,7 @@ demo: all test-deps
 	sqlite3 -bail < sql/demo.sql
 
 # The runner prints one line per failure and ends with "N passed, N failed".
-test: test-deps interop-deps $(BUILD)/$(EXT) $(UNITS:%=$(BUILD)/%) $(BUILD)/gen_bitpack
+test: test-deps interop-deps clients-deps $(BUILD)/$(EXT) $(UNITS:%=$(BUILD)/%) $(BUILD)/gen_bitpack
 	tclsh tests/run.tcl $(BUILD)
 
 # tclsh and sqlite3 are not built with the sanitizers, so ASan is preloaded
@@ -237,7 +246,7 @@ test: test-deps interop-deps $(BUILD)/$(EXT) $(UNITS:%=$(BUILD)/%) $(BUILD)/gen_
 ASAN_LIB = $(shell $(CC) -print-file-name=libasan.so)
 test-asan:
 	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	  build-asan/$(EXT) $(UNITS:%=build-asan/%) build-asan/gen_bitpack test-deps interop-deps
+	  build-asan/$(EXT) $(UNITS:%=build-asan/%) build-asan/gen_bitpack test-deps interop-deps clients-deps
 	LD_PRELOAD=$(ASAN_LIB) ASAN_OPTIONS=detect_leaks=1 tclsh tests/run.tcl build-asan
 
 # The Tcl suite and the SQL scripts under valgrind's memcheck: no invalid
@@ -246,7 +255,7 @@ test-asan:
 VALGRIND = valgrind --tool=memcheck --leak-check=full \
   --errors-for-leak-kinds=definite,indirect \
   --show-leak-kinds=definite,indirect --error-exitcode=99 -q
-test-valgrind: test-deps interop-deps $(BUILD)/$(EXT) $(UNITS:%=$(BUILD)/%) $(BUILD)/gen_bitpack
+test-valgrind: test-deps interop-deps clients-deps $(BUILD)/$(EXT) $(UNITS:%=$(BUILD)/%) $(BUILD)/gen_bitpack
 	@sh tools/deps.sh valgrind
 	PQ_WRAP="$(VALGRIND)" PQ_VALGRIND=1 tclsh tests/run.tcl $(BUILD)
 
