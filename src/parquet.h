@@ -122,7 +122,7 @@ typedef struct pq_params {
 
 PQ_API void pq_params_init(pq_params *p);
 
-/* Parses a JSON object of options (see README, "Options") into p.
+/* Parses a JSON object of options (doc/options.md) into p.
 ** Unknown keys and ill-typed values are PQ_MISUSE. */
 PQ_API int pq_params_parse_options(pq_params *p, const char *json, size_t n,
                                    pq_error *err);
@@ -217,9 +217,9 @@ PQ_API void pq_encoder_free(pq_encoder *e);
 
 /* ---- Codecs --------------------------------------------------------------
 ** Compression as Parquet pages use it (spec/Compression.md), through the
-** codecs' own libraries.  A build may leave any library out (see README,
-** "Building"); a codec left out is PQ_UNSUPPORTED with a message that says
-** so.  Numbered as in parquet.thrift's enum CompressionCodec. */
+** codecs' own libraries.  A build may leave any library out
+** (doc/build.md); a codec left out is PQ_UNSUPPORTED with a message that
+** says so.  Numbered as in parquet.thrift's enum CompressionCodec. */
 typedef enum pq_codec {
   PQ_UNCOMPRESSED = 0,
   PQ_SNAPPY = 1,
@@ -485,7 +485,7 @@ typedef struct pq_write_options {
 } pq_write_options;
 
 PQ_API void pq_write_options_init(pq_write_options *o);
-/* Parses a JSON object of options (README, "parquet_file"): the file's keys
+/* Parses a JSON object of options (doc/parquet_file.md): the file's keys
 ** into o, the encoding's (block_size, ...) into p.  Unknown keys and
 ** ill-typed values are PQ_MISUSE. */
 PQ_API int pq_write_options_parse(pq_write_options *o, pq_params *p,
