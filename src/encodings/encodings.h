@@ -345,4 +345,9 @@ int pq_params_option(pq_params *p, const char *key, const pq_jvalue *v,
 ** encoding fits several (decoding). */
 int pq_params_resolve(pq_params *p, int need_type, pq_error *err);
 
+/* p = *given, resolved for a stream to decode or explain: the type must
+** be named, but for dictionary indices without their dictionary. */
+int pq_params_for_stream(pq_params *p, const pq_params *given, int has_dict,
+                         pq_error *err);
+
 #endif /* PQ_ENCODINGS_H */

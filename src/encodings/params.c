@@ -143,3 +143,11 @@ int pq_params_resolve(pq_params *p, int need_type, pq_error *err) {
   }
   return PQ_OK;
 }
+
+int pq_params_for_stream(pq_params *p, const pq_params *given, int has_dict,
+                         pq_error *err) {
+  *p = *given;
+  int is_dict =
+      p->encoding == PQ_PLAIN_DICTIONARY || p->encoding == PQ_RLE_DICTIONARY;
+  return pq_params_resolve(p, !is_dict || has_dict, err);
+}

@@ -9,10 +9,8 @@ int pq_explainer_open(pq_explainer **out, const pq_params *params,
                       const uint8_t *buf, size_t len, const uint8_t *dict,
                       size_t dict_len, pq_error *err) {
   *out = NULL;
-  pq_params p = *params;
-  int is_dict =
-      p.encoding == PQ_PLAIN_DICTIONARY || p.encoding == PQ_RLE_DICTIONARY;
-  int rc = pq_params_resolve(&p, !is_dict || dict != NULL, err);
+  pq_params p;
+  int rc = pq_params_for_stream(&p, params, dict != NULL, err);
   if (rc) return rc;
   pq_explainer *x = calloc(1, sizeof *x);
   if (!x) return pq_nomem(err, "explain");

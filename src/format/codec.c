@@ -101,7 +101,8 @@ static const int have[PQ_CODEC_COUNT] = {
 /* ---- Names --------------------------------------------------------------- */
 
 int pq_codec_parse(const char *s, size_t n, pq_codec *out) {
-  int i = pq_name_lookup(codec_names, PQ_CODEC_COUNT, s, n);
+  int i = pq_name_lookup(codec_names, sizeof *codec_names, PQ_CODEC_COUNT, s,
+                         n);
   if (i < 0) return PQ_MISUSE;
   *out = (pq_codec)i;
   return PQ_OK;

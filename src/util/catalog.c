@@ -62,25 +62,12 @@ static const pq_encoding_info encodings[PQ_ENCODING_COUNT] = {
      "AlpEncoding.md", 0},
 };
 
-static const char *const encoding_names[PQ_ENCODING_COUNT] = {
-    "PLAIN",
-    "GROUP_VAR_INT",
-    "PLAIN_DICTIONARY",
-    "RLE",
-    "BIT_PACKED",
-    "DELTA_BINARY_PACKED",
-    "DELTA_LENGTH_BYTE_ARRAY",
-    "DELTA_BYTE_ARRAY",
-    "RLE_DICTIONARY",
-    "BYTE_STREAM_SPLIT",
-    "ALP"};
-
 const char *pq_type_name(pq_type t) {
   return (unsigned)t < 8 ? type_names[t] : "?";
 }
 
 const char *pq_encoding_name(pq_encoding e) {
-  return (unsigned)e < PQ_ENCODING_COUNT ? encoding_names[e] : "?";
+  return (unsigned)e < PQ_ENCODING_COUNT ? encodings[e].name : "?";
 }
 
 const pq_encoding_info *pq_encoding_info_get(pq_encoding e) {
@@ -133,19 +120,22 @@ static void trim(const char **s, size_t *n) {
   while (*n && ((*s)[*n - 1] == ' ' || (*s)[*n - 1] == '\t')) (*n)--;
 }
 
-int pq_name_lookup(const char *const *names, int count, const char *s,
+int pq_name_lookup(const void *names, size_t stride, int count, const char *s,
                    size_t n) {
   trim(&s, &n);
   long v = small_number(s, n);
   if (v >= 0) return v < count ? (int)v : -1;
   for (int i = 0; i < count; i++) {
-    if (ieq(s, n, names[i])) return i;
+    const char *name;
+    memcpy(&name, (const char *)names + (size_t)i * stride, sizeof name);
+    if (ieq(s, n, name)) return i;
   }
   return -1;
 }
 
 int pq_encoding_parse(const char *s, size_t n, pq_encoding *out) {
-  int i = pq_name_lookup(encoding_names, PQ_ENCODING_COUNT, s, n);
+  int i = pq_name_lookup(&encodings[0].name, sizeof *encodings,
+                         PQ_ENCODING_COUNT, s, n);
   if (i < 0) return PQ_MISUSE;
   *out = (pq_encoding)i;
   return PQ_OK;
@@ -154,7 +144,8 @@ int pq_encoding_parse(const char *s, size_t n, pq_encoding *out) {
 int pq_type_parse(const char *s, size_t n, pq_type *out, int32_t *type_length) {
   /* FIXED_LEN_BYTE_ARRAY needs its length, so neither its name nor 7 alone
   ** is enough. */
-  int i = pq_name_lookup(type_names, PQ_FIXED_LEN_BYTE_ARRAY, s, n);
+  int i = pq_name_lookup(type_names, sizeof *type_names,
+                         PQ_FIXED_LEN_BYTE_ARRAY, s, n);
   if (i >= 0) {
     *out = (pq_type)i;
     *type_length = 0;

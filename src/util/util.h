@@ -194,10 +194,12 @@ int pq_option_bool(const pq_jvalue *v, const char *key, int *out,
 
 /* ---- Names (catalog.c) --------------------------------------------------- */
 
-/* The index of s[0..n) in names[0..count), ignoring ASCII case and the
+/* The index of s[0..n) among count names, ignoring ASCII case and the
 ** blanks around it, or its value when it is a decimal number below count;
-** -1 when it is neither. */
-int pq_name_lookup(const char *const *names, int count, const char *s,
+** -1 when it is neither.  The names are char pointers `stride` bytes apart
+** from `names`: an array of names (stride sizeof(char *)), or the name
+** field of an array of structs (&table[0].name, sizeof table[0]). */
+int pq_name_lookup(const void *names, size_t stride, int count, const char *s,
                    size_t n);
 
 /* The PLAIN size of one value of a fixed-width type (0 for BYTE_ARRAY,
