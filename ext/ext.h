@@ -105,6 +105,9 @@ int pqx_register_explain(sqlite3 *db);
 int pqx_register_codec(sqlite3 *db);
 int pqx_register_files(sqlite3 *db);
 int pqx_register_pages(sqlite3 *db);
+int pqx_register_table(sqlite3 *db);
+int pqx_register_rows(sqlite3 *db);
+int pqx_register_meta(sqlite3 *db);
 
 /* ---- Reading files (source.c) ------------------------------------------- */
 
@@ -138,6 +141,66 @@ size_t pqx_limit(sqlite3_context *ctx);
 #define PQX_LIMIT_HINT \
   " (the smaller of SQLite's length limit and parquet_max_alloc())"
 int pqx_register_limits(sqlite3 *db);
+
+/* ---- Paths and globs (glob.c) ------------------------------------------- */
+
+/* The files a path names: a file itself; a folder, every *.parquet file
+** below it (at any depth); a glob, where `*` and `?` match within one
+** segment of the path, `[...]` a set of characters, and a segment `**` any
+** number of folders.  Sorted by name, each once.  *paths (from
+** sqlite3_malloc, freed by pqx_paths_free) holds *n of them; none is an
+** error naming the pattern ("fn: no file matches 'd/?.parquet'"), as is a
+** folder that cannot be read. */
+int pqx_paths_expand(const char *fn, const char *pattern, char ***paths,
+                     int *n, char **msg);
+void pqx_paths_free(char **paths, int n);
+
+/* The sources a `source` argument names, opened one at a time: a BLOB (one
+** file image), a path (one file), or a glob or folder (the files that
+** pqx_paths_expand gives, in that order).  A path that names something is
+** a folder or one file, even when its name has a glob character; a glob
+** is a path that names nothing as written.  Usage, in a table's scan:
+**
+**   xFilter:  pqx_sources_close(&c->ss);            (a scan from before)
+**             rc = pqx_sources_open(&c->ss, argv[0], fn, &msg);
+**             then pqx_sources_next until a file has rows, or none is left
+**   xNext:    when the rows of c->src are done, pqx_sources_next again
+**   xClose:   pqx_source_close(&c->src); pqx_sources_close(&c->ss);
+**
+** pqx_sources_open reads v (TEXT or BLOB, else an error as
+** pqx_source_open's; a SQL NULL too, so test for it first) and copies what
+** it needs: the scan may outlive v.  A glob or folder is expanded there, so
+** that "no file matches" is its error; a plain path is opened only by
+** pqx_sources_next, whose errors are pqx_source_open's ("fn: cannot open
+** 'x': ...", "fn: 'x': not a Parquet file ...").  fn (the function's name,
+** prefixed to messages) must outlive the iterator: a string literal.
+**
+** pqx_sources_next first closes *cur (so *cur must be zeroed or a source
+** it gave before), then opens the next source into it and sets *got to 1;
+** *got is 0, and *cur zeroed, when none is left.  cur->name is the file's
+** path (NULL for a BLOB): use it for a file_name column.  It copies a
+** BLOB once; cur owns what it holds until closed.  On failure *cur is
+** zeroed, *msg is set (from sqlite3_mprintf: the caller frees it or hands
+** it to zErrMsg) and the error code returned, or SQLITE_NOMEM with *msg
+** NULL.  After a failure the iterator may be closed, or stepped on to the
+** files after the one that failed.
+**
+** pqx_sources_close frees what is left; it may be called on a zeroed
+** iterator, and twice.  Only one file is mapped at a time: the caller's
+** cur. */
+typedef struct pqx_sources {
+  const char *fn;
+  char **paths;      /* the paths not yet opened (NULL once handed on) */
+  int n, next;       /* how many sources; the index of the next one */
+  uint8_t *blob;     /* a BLOB's copy, until handed on */
+  size_t blob_len;
+  int is_blob;
+} pqx_sources;
+
+int pqx_sources_open(pqx_sources *ss, sqlite3_value *v, const char *fn,
+                     char **msg);
+int pqx_sources_next(pqx_sources *ss, pqx_source *cur, int *got, char **msg);
+void pqx_sources_close(pqx_sources *ss);
 
 /* Names of the format's enums; NULL for a number without one. */
 const char *pqx_page_type_name(int t);

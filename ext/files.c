@@ -7,11 +7,15 @@
 **     FROM parquet_metadata('data.parquet');
 **   SELECT name, type, repetition_type, logical_type
 **     FROM parquet_schema('data.parquet');
+**   SELECT file_name, sum(total_compressed_size)
+**     FROM parquet_metadata('data/year=2023') GROUP BY file_name;
 **
-** How it works: `source` is the hidden argument (a path, or a file image as
-** a BLOB).  The footer is read once in xFilter; each row is then one
-** column chunk (parquet_metadata) or one schema element (parquet_schema).
-** Both read files, so both are SQLITE_VTAB_DIRECTONLY.
+** How it works: `source` is the hidden argument (a path, a glob or a
+** folder, or a file image as a BLOB).  Its files are read one at a time,
+** in order (pqx_sources): each footer once, when the rows of the file
+** before are done; each row is then one column chunk (parquet_metadata) or
+** one schema element (parquet_schema) of it.  Both read files, so both are
+** SQLITE_VTAB_DIRECTONLY.
 */
 #include <stdio.h>
 #include <string.h>
@@ -62,8 +66,8 @@ static const pqx_vtab_spec schema_spec = {SCHEMA_SCHEMA, 1};
 
 typedef struct FileCursor {
   sqlite3_vtab_cursor base;
-  pqx_source src;
-  int open;
+  pqx_sources ss;            /* the files of the source */
+  pqx_source src;            /* the one open */
   int is_schema;             /* parquet_schema, else parquet_metadata */
   uint32_t row_group, column; /* metadata: the current chunk */
   uint32_t element;          /* schema: the current element */
@@ -90,6 +94,7 @@ static int schemaOpen(sqlite3_vtab *v, sqlite3_vtab_cursor **pp) {
 static int fileClose(sqlite3_vtab_cursor *cur) {
   FileCursor *c = (FileCursor *)cur;
   pqx_source_close(&c->src);
+  pqx_sources_close(&c->ss);
   sqlite3_free(c);
   return SQLITE_OK;
 }
@@ -109,13 +114,39 @@ static void fileSettle(FileCursor *c) {
   c->eof = c->row_group >= m->n_row_groups;
 }
 
+/* Opens the next file that has rows; eof when none is left. */
+static int fileNextSource(FileCursor *c) {
+  for (;;) {
+    int got;
+    char *msg;
+    int rc = pqx_sources_next(&c->ss, &c->src, &got, &msg);
+    if (rc) {
+      sqlite3_free(c->base.pVtab->zErrMsg);
+      c->base.pVtab->zErrMsg = msg;
+      return msg ? SQLITE_ERROR : rc;
+    }
+    if (!got) {
+      c->eof = 1;
+      return SQLITE_OK;
+    }
+    c->row_group = c->column = c->element = 0;
+    fileSettle(c);
+    if (!c->eof) return SQLITE_OK;
+  }
+}
+
+static const char *fileFn(const FileCursor *c) {
+  return c->is_schema ? "parquet_schema" : "parquet_metadata";
+}
+
 static int fileFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
                       int argc, sqlite3_value **argv) {
   (void)idxStr;
   (void)argc;
   FileCursor *c = (FileCursor *)cur;
-  const char *fn = c->is_schema ? "parquet_schema" : "parquet_metadata";
+  const char *fn = fileFn(c);
   pqx_source_close(&c->src);
+  pqx_sources_close(&c->ss);
   c->eof = 1;
   c->row_group = c->column = c->element = 0;
   c->rowid = 0;
@@ -127,14 +158,13 @@ static int fileFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   }
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return SQLITE_OK;
   char *msg;
-  int rc = pqx_source_open(&c->src, argv[0], fn, 1, &msg);
+  int rc = pqx_sources_open(&c->ss, argv[0], fn, &msg);
   if (rc) {
     sqlite3_free(cur->pVtab->zErrMsg);
     cur->pVtab->zErrMsg = msg;
     return msg ? SQLITE_ERROR : rc;
   }
-  fileSettle(c);
-  return SQLITE_OK;
+  return fileNextSource(c);
 }
 
 static int fileNext(sqlite3_vtab_cursor *cur) {
@@ -146,7 +176,7 @@ static int fileNext(sqlite3_vtab_cursor *cur) {
   }
   c->rowid++;
   fileSettle(c);
-  return SQLITE_OK;
+  return c->eof ? fileNextSource(c) : SQLITE_OK;
 }
 
 static int fileEof(sqlite3_vtab_cursor *cur) {

@@ -1,6 +1,7 @@
 /*
 ** source.c -- what functions that read Parquet files share: a `source`
-** argument (a path as TEXT, mapped; or the file image as a BLOB), names of
+** argument (a path as TEXT, mapped; or the file image as a BLOB), the
+** iterator over the files a glob or folder names (pqx_sources), names of
 ** the format's enums, and statistics as text.
 */
 #define _POSIX_C_SOURCE 200809L /* open's O_CLOEXEC, mmap */
@@ -50,6 +51,25 @@ static int map_path(pqx_source *s, const char *fn, const char *path,
   return SQLITE_OK;
 }
 
+/* Reads the footer of the image s holds; sets *msg on failure. */
+static int source_parse(pqx_source *s, const char *fn, char **msg) {
+  pq_error err;
+  int rc = pq_file_open(&s->file, s->buf, s->len, &err);
+  if (rc) {
+    if (rc == PQ_NOMEM) return SQLITE_NOMEM;
+    *msg = pqx_source_error(fn, s->name, &err);
+    return SQLITE_ERROR;
+  }
+  return SQLITE_OK;
+}
+
+/* The error of a source that is neither TEXT nor BLOB. */
+static char *source_type_error(const char *fn, int vt) {
+  return sqlite3_mprintf(
+      "%s: the source is a file path (TEXT) or a file image (BLOB), not %s",
+      fn, vt == SQLITE_NULL ? "NULL" : "a number");
+}
+
 int pqx_source_open(pqx_source *s, sqlite3_value *v, const char *fn,
                     int copy, char **msg) {
   memset(s, 0, sizeof *s);
@@ -74,20 +94,10 @@ int pqx_source_open(pqx_source *s, sqlite3_value *v, const char *fn,
       s->buf = p ? p : (const void *)"";
     }
   } else {
-    *msg = sqlite3_mprintf(
-        "%s: the source is a file path (TEXT) or a file image (BLOB), not "
-        "%s",
-        fn, vt == SQLITE_NULL ? "NULL" : "a number");
+    *msg = source_type_error(fn, vt);
     return SQLITE_ERROR;
   }
-  pq_error err;
-  rc = pq_file_open(&s->file, s->buf, s->len, &err);
-  if (rc) {
-    if (rc == PQ_NOMEM) return SQLITE_NOMEM;
-    *msg = pqx_source_error(fn, s->name, &err);
-    return SQLITE_ERROR;
-  }
-  return SQLITE_OK;
+  return source_parse(s, fn, msg);
 }
 
 void pqx_source_close(pqx_source *s) {
@@ -96,6 +106,83 @@ void pqx_source_close(pqx_source *s) {
   sqlite3_free(s->copy);
   sqlite3_free(s->name);
   memset(s, 0, sizeof *s);
+}
+
+/* ---- Sources: a BLOB, a path, or a glob or folder's files ------------- */
+
+/* 1 when the path names a folder, or is a glob that names nothing as it
+** is written: a file whose name has a glob character is still that file,
+** as it was before globs. */
+static int source_is_many(const char *path) {
+  struct stat st;
+  if (stat(path, &st) == 0) return S_ISDIR(st.st_mode);
+  return strpbrk(path, "*?[") != NULL;
+}
+
+int pqx_sources_open(pqx_sources *ss, sqlite3_value *v, const char *fn,
+                     char **msg) {
+  memset(ss, 0, sizeof *ss);
+  ss->fn = fn;
+  *msg = NULL;
+  int vt = sqlite3_value_type(v);
+  if (vt == SQLITE_BLOB) {
+    const void *p = sqlite3_value_blob(v);
+    ss->blob_len = (size_t)sqlite3_value_bytes(v);
+    ss->blob = sqlite3_malloc64(ss->blob_len ? ss->blob_len : 1);
+    if (!ss->blob) return SQLITE_NOMEM;
+    if (ss->blob_len) memcpy(ss->blob, p, ss->blob_len);
+    ss->is_blob = 1;
+    ss->n = 1;
+    return SQLITE_OK;
+  }
+  if (vt != SQLITE_TEXT) {
+    *msg = source_type_error(fn, vt);
+    return SQLITE_ERROR;
+  }
+  const char *path = (const char *)sqlite3_value_text(v);
+  if (!path) return SQLITE_NOMEM;
+  if (source_is_many(path)) {
+    return pqx_paths_expand(fn, path, &ss->paths, &ss->n, msg);
+  }
+  ss->paths = sqlite3_malloc64(sizeof *ss->paths);
+  if (!ss->paths) return SQLITE_NOMEM;
+  ss->paths[0] = sqlite3_mprintf("%s", path);
+  if (!ss->paths[0]) return SQLITE_NOMEM; /* ss->n is 0: paths is freed */
+  ss->n = 1;
+  return SQLITE_OK;
+}
+
+int pqx_sources_next(pqx_sources *ss, pqx_source *cur, int *got,
+                     char **msg) {
+  pqx_source_close(cur);
+  *got = 0;
+  *msg = NULL;
+  if (ss->next >= ss->n) return SQLITE_OK;
+  int i = ss->next++, rc;
+  if (ss->is_blob) {
+    cur->copy = ss->blob;
+    ss->blob = NULL;
+    cur->buf = cur->copy;
+    cur->len = ss->blob_len;
+    rc = source_parse(cur, ss->fn, msg);
+  } else {
+    cur->name = ss->paths[i];
+    ss->paths[i] = NULL;
+    rc = map_path(cur, ss->fn, cur->name, msg);
+    if (rc == SQLITE_OK) rc = source_parse(cur, ss->fn, msg);
+  }
+  if (rc) {
+    pqx_source_close(cur);
+    return rc;
+  }
+  *got = 1;
+  return SQLITE_OK;
+}
+
+void pqx_sources_close(pqx_sources *ss) {
+  if (ss->paths) pqx_paths_free(ss->paths, ss->n);
+  sqlite3_free(ss->blob);
+  memset(ss, 0, sizeof *ss);
 }
 
 int pqx_source_best_index(sqlite3_index_info *info, int source_col) {

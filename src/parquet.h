@@ -347,6 +347,8 @@ typedef struct pq_file_meta {
   pq_bytes created_by;
   int has_created_by;
   int encrypted;      /* an encryption_algorithm is present */
+  int has_column_orders; /* min_value and max_value of byte arrays and
+                         ** unsigned integers follow their type's order */
 } pq_file_meta;
 
 /* The schema as a tree: one node per schema element, with the levels
@@ -453,6 +455,22 @@ PQ_API int pq_column_reader_read(pq_column_reader *r, size_t max,
                                  size_t *n, size_t *nv, pq_error *err);
 PQ_API void pq_column_reader_free(pq_column_reader *r);
 
+/* ---- Values as SQL sees them ----------------------------------------------
+** A cell is one value in the five storage classes of SQL engines: what a
+** column's value becomes by its logical type (doc/values.md), and what a
+** query compares it with.  Text and blobs point into memory the producer
+** names. */
+enum { PQ_CELL_NULL = 0, PQ_CELL_INT = 1, PQ_CELL_REAL = 2, PQ_CELL_TEXT = 3,
+       PQ_CELL_BLOB = 4 };
+
+typedef struct pq_cell {
+  int kind;            /* PQ_CELL_* */
+  int64_t i;           /* INT */
+  double r;            /* REAL */
+  const uint8_t *p;    /* TEXT (UTF-8, not terminated), BLOB */
+  size_t n;
+} pq_cell;
+
 /* The whole file as JSON: an array of one object per row.  Lists and maps
 ** (LIST and MAP annotations, and their older forms) become arrays and
 ** objects, structs objects; values follow their logical types (strings,
@@ -460,6 +478,164 @@ PQ_API void pq_column_reader_free(pq_column_reader *r);
 ** would exceed limit bytes. */
 PQ_API int pq_file_to_json(const pq_file *f, size_t limit, pq_buf *out,
                            pq_error *err);
+
+/* ---- Page indexes (spec/PageIndex.md) --------------------------------------
+** A column chunk's ColumnIndex (per page: null_pages, min and max values,
+** null counts) and OffsetIndex (per page: where it is, its size, its first
+** row).  Each is read from the file image where the footer's chunk says;
+** *out is NULL when the chunk has none.  Bytes point into the image. */
+typedef struct pq_column_index {
+  uint32_t n_pages;
+  uint8_t *null_pages;          /* 1: every entry of the page is null */
+  pq_bytes *min_values, *max_values; /* PLAIN bytes, as in statistics */
+  int32_t boundary_order;       /* 0 UNORDERED, 1 ASCENDING, 2 DESCENDING */
+  int64_t *null_counts;         /* NULL when absent */
+  int64_t *rep_histograms, *def_histograms; /* NULL when absent */
+  uint32_t n_rep_histograms, n_def_histograms; /* entries, all pages */
+} pq_column_index;
+
+typedef struct pq_page_location {
+  int64_t offset;               /* of the page header in the file */
+  int32_t compressed_page_size; /* header included */
+  int64_t first_row_index;      /* in the row group */
+} pq_page_location;
+
+typedef struct pq_offset_index {
+  uint32_t n_pages;
+  pq_page_location *pages;
+  int64_t *unencoded_byte_array_data_bytes; /* NULL when absent */
+} pq_offset_index;
+
+PQ_API int pq_column_index_read(const pq_file *f, uint32_t row_group,
+                                uint32_t column, pq_column_index **out,
+                                pq_error *err);
+PQ_API void pq_column_index_free(pq_column_index *ci);
+PQ_API int pq_offset_index_read(const pq_file *f, uint32_t row_group,
+                                uint32_t column, pq_offset_index **out,
+                                pq_error *err);
+PQ_API void pq_offset_index_free(pq_offset_index *oi);
+
+/* ---- Bloom filters (parquet.thrift, BloomFilterHeader) --------------------
+** Split-block bloom filters with xxHash64 (seed 0) of a value's PLAIN
+** bytes (a BYTE_ARRAY's bytes without their length). */
+typedef struct pq_bloom {
+  const uint8_t *bitset;        /* in the file image */
+  uint32_t num_bytes;           /* a multiple of 32 */
+  int64_t offset;               /* of the BloomFilterHeader */
+  uint32_t header_size;
+} pq_bloom;
+
+/* Reads the chunk's bloom filter header and finds its bitset: *present is
+** 0 when the chunk has none. */
+PQ_API int pq_bloom_read(const pq_file *f, uint32_t row_group,
+                         uint32_t column, pq_bloom *out, int *present,
+                         pq_error *err);
+PQ_API uint64_t pq_xxhash64(const void *p, size_t n, uint64_t seed);
+/* The hash of one value laid out as for type t (BYTE_ARRAY: a pq_bytes). */
+PQ_API uint64_t pq_bloom_hash(pq_type t, int32_t type_length,
+                              const void *value);
+/* 0 when the value whose hash this is cannot be in the chunk. */
+PQ_API int pq_bloom_check(const pq_bloom *b, uint64_t hash);
+/* The hash of the one physical value of the leaf column whose SQL value
+** (doc/values.md) equals v: 1 and *hash set; 0 when no value of the column
+** equals v (5.5 in an INT32 column); -1 when this is not known (a type
+** whose values are not mapped back, such as DECIMAL or dates).  Text and
+** blob cells are taken as the bytes they hold. */
+PQ_API int pq_bloom_hash_cell(const pq_schema_node *leaf, const pq_cell *v,
+                              uint64_t *hash);
+
+/* ---- Rows as SQL values -----------------------------------------------------
+** A top-level field of the schema as a column of SQL values
+** (doc/values.md): what it yields, and a reader of its values one row
+** group at a time. */
+
+typedef struct pq_field_info {
+  const char *decl;  /* the SQL type it is declared with: INTEGER, REAL,
+                     ** TEXT or BLOB */
+  int kind;          /* PQ_CELL_* of its values (UINT64 past INT64: TEXT) */
+  int nested;        /* a group or a repeated field: JSON text */
+  int ordered;       /* its SQL values keep the order the column's
+                     ** statistics use: they may prune */
+} pq_field_info;
+
+/* binary_as_string: BYTE_ARRAY values without a logical type are TEXT. */
+PQ_API void pq_field_describe(const pq_schema_node *field,
+                              int binary_as_string, pq_field_info *out);
+
+/* The cell of one value of a leaf column, laid out as for its type; text
+** is written to scratch (PQ_CELL_SCRATCH bytes) or points into v. */
+#define PQ_CELL_SCRATCH 64
+PQ_API void pq_cell_from_value(const pq_schema_element *e,
+                               int binary_as_string, const void *v,
+                               char *scratch, pq_cell *out);
+/* The cell of a statistic's PLAIN bytes (a min or max); 0 when the bytes
+** do not hold one value of the type. */
+PQ_API int pq_cell_from_plain(const pq_schema_element *e,
+                              int binary_as_string, pq_bytes b,
+                              char *scratch, pq_cell *out);
+/* SQL's order of two cells (NULL, then numbers by value, text by bytes,
+** blobs by bytes): negative, 0 or positive. */
+PQ_API int pq_cell_compare(const pq_cell *a, const pq_cell *b);
+
+/* What statistics say of a column chunk's or a page's values, as cells:
+** bounds (when they can be trusted to bound the SQL values in SQL's
+** order), nulls and entries. */
+typedef struct pq_bounds {
+  int has_minmax;
+  pq_cell min, max;
+  int64_t nulls;      /* -1 unknown */
+  int nulls_exact;    /* 0: SQL may see NULLs the count leaves out (NaN) */
+  int64_t values;     /* entries; -1 unknown */
+  char smin[PQ_CELL_SCRATCH], smax[PQ_CELL_SCRATCH];
+} pq_bounds;
+
+enum { PQ_OP_EQ = 1, PQ_OP_LT, PQ_OP_LE, PQ_OP_GT, PQ_OP_GE, PQ_OP_ISNULL,
+       PQ_OP_NOTNULL };
+
+/* The bounds of chunk `leaf` of a row group from its statistics. */
+PQ_API void pq_chunk_bounds(const pq_file *f, uint32_t row_group,
+                            uint32_t leaf, int binary_as_string,
+                            pq_bounds *b);
+/* The bounds of page `page` of a chunk from its column index; rows: the
+** page's (from the offset index), or -1. */
+PQ_API void pq_page_bounds(const pq_file *f, uint32_t leaf,
+                           const pq_column_index *ci, uint32_t page,
+                           int64_t rows, int binary_as_string, pq_bounds *b);
+/* 0 when no value within b can satisfy `value op v` (v may be NULL: no
+** comparison with NULL is true); 1 when one may. */
+PQ_API int pq_bounds_may_match(const pq_bounds *b, int op, const pq_cell *v);
+
+typedef struct pq_field_reader pq_field_reader;
+
+/* Opens the values of the top-level field in one row group.  limit bounds
+** one page (and, for a nested field, its JSON in the row group). */
+PQ_API int pq_field_reader_open(pq_field_reader **out, const pq_file *f,
+                                uint32_t row_group,
+                                const pq_schema_node *field,
+                                int binary_as_string, size_t limit,
+                                pq_error *err);
+/* The cells of the next rows, up to max (at least 1 unless at the end):
+** valid until the next call.  *n is 0 after the last row. */
+PQ_API int pq_field_reader_read(pq_field_reader *r, pq_cell *cells,
+                                size_t max, size_t *n, pq_error *err);
+/* Moves past rows without making their cells; pages that lie wholly
+** inside them are not read when the chunk has an offset index. */
+PQ_API int pq_field_reader_skip(pq_field_reader *r, int64_t rows,
+                                pq_error *err);
+/* Bytes of pages read so far (headers and bodies, as stored). */
+PQ_API int64_t pq_field_reader_bytes(const pq_field_reader *r);
+PQ_API void pq_field_reader_free(pq_field_reader *r);
+
+/* Each row of one row group as a JSON object, as pq_file_to_json gives
+** them: the caller appends row after row. */
+typedef struct pq_row_reader pq_row_reader;
+PQ_API int pq_row_reader_open(pq_row_reader **out, const pq_file *f,
+                              uint32_t row_group, size_t limit,
+                              pq_error *err);
+/* Appends the next row to out; *got is 0 after the last. */
+PQ_API int pq_row_reader_next(pq_row_reader *r, pq_buf *out, int *got,
+                              pq_error *err);
+PQ_API void pq_row_reader_free(pq_row_reader *r);
 
 /* ---- Writing files ---------------------------------------------------------
 ** A file of one column, written as values arrive: data pages (v1 or v2) of

@@ -132,6 +132,22 @@ int pq_page_header_read(pq_page *p, const uint8_t *buf, size_t len,
                         size_t base, const char *label, int32_t *def_len,
                         int32_t *rep_len, const char **missing, pq_error *err);
 
+/* Bytes of the pages read so far (headers and bodies as stored), and how
+** many pages. */
+int64_t pq_page_reader_bytes(const pq_page_reader *r);
+uint32_t pq_page_reader_pages(const pq_page_reader *r);
+/* Moves past the next page, reading only its header, when it is a data
+** page of at most `entries` entries; *skipped is how many (0: it was not
+** skipped, and is the next to read).  Used after a first data page (a
+** chunk's first repetition level is checked there). */
+int pq_page_reader_skip(pq_page_reader *r, int64_t entries, int64_t *skipped,
+                        pq_error *err);
+/* Goes on at the page `page` whose header is at `offset` (later in the
+** chunk than what was read), values_before level entries into the chunk:
+** what an offset index says. */
+int pq_page_reader_seek(pq_page_reader *r, int64_t offset, uint32_t page,
+                        int64_t values_before, pq_error *err);
+
 /* ---- Codecs (codec.c) ---------------------------------------------------- */
 
 /* The option `key` naming a codec, by name or number, into *out (null

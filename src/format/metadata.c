@@ -426,6 +426,10 @@ void pq_parse_file_meta(parser *ps, pq_file_meta *m) {
           m->has_created_by = 1;
         }
         break;
+      case 7:
+        m->has_column_orders = type == PQ_TT_LIST;
+        pq_thrift_skip(t, type);
+        break;
       case 8:
         m->encrypted = 1;
         pq_thrift_skip(t, type);

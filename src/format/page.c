@@ -34,6 +34,10 @@ struct pq_page_reader {
   int has_dict;
   int32_t dict_entries;
   pq_bytes dict_bytes;       /* what pq_page_reader_dictionary gives */
+  int64_t bytes_read;        /* headers and bodies of the pages read */
+  uint32_t dict_header;      /* the size of the dictionary page's header */
+  int stretched;             /* the chunk's end moved past that header */
+  size_t data_end;           /* where the footer begins */
 };
 
 static int bit_width_of(int max) { return pq_bit_width64((uint64_t)max); }
@@ -342,7 +346,20 @@ int pq_page_reader_open(pq_page_reader **out, const pq_file *f,
   }
   r->pos = (size_t)start;
   r->end = (size_t)(start + size);
+  r->data_end = data_end;
   return PQ_OK;
+}
+
+/* parquet-mr (PARQUET-1609 era) left the dictionary page's header out of
+** a chunk's total_compressed_size: when a page overruns the chunk by at
+** most that header, and the file has the bytes, the chunk is taken to end
+** that much later, as Arrow and DuckDB read such files. */
+static void stretch_chunk(pq_page_reader *r, size_t at, size_t n) {
+  if (r->has_dict && !r->stretched && at + n > r->end &&
+      at + n - r->end <= r->dict_header && r->end + r->dict_header <= r->data_end) {
+    r->end += r->dict_header;
+    r->stretched = 1;
+  }
 }
 
 /* Decompresses n bytes at src into r->page (or keeps them, uncompressed). */
@@ -394,6 +411,7 @@ static int read_page(pq_page_reader *r, pq_page *p, pq_error *err) {
   size_t at = r->pos + p->header_size;
   p->header.ptr = r->buf + r->pos;
   p->header.len = p->header_size;
+  if (p->compressed_size >= 0) stretch_chunk(r, at, (size_t)p->compressed_size);
   if (p->compressed_size < 0 || p->uncompressed_size < 0 ||
       (size_t)p->compressed_size > r->end - at) {
     return pq_fail(err, PQ_CORRUPT, r->label,
@@ -406,6 +424,7 @@ static int read_page(pq_page_reader *r, pq_page *p, pq_error *err) {
   size_t n = (size_t)p->compressed_size;
   r->pos = at + n;
   r->pages++;
+  r->bytes_read += (int64_t)(p->header_size + n);
   if (p->has_crc) {
     uint32_t crc = pq_crc32(0, data, n);
     if (crc != p->crc) {
@@ -428,6 +447,7 @@ static int read_page(pq_page_reader *r, pq_page *p, pq_error *err) {
     rc = inflate_into(r, p, &r->dict, data, n, 1, p->uncompressed_size, err);
     if (rc) return rc;
     r->has_dict = 1;
+    r->dict_header = p->header_size;
     r->dict_entries = p->num_values;
     r->dict_bytes.ptr = r->dict.data ? r->dict.data : (const uint8_t *)"";
     r->dict_bytes.len = r->dict.len;
@@ -551,6 +571,59 @@ const pq_bytes *pq_page_reader_dictionary(const pq_page_reader *r,
 }
 
 int pq_page_reader_codec(const pq_page_reader *r) { return r->meta->codec; }
+
+int64_t pq_page_reader_bytes(const pq_page_reader *r) { return r->bytes_read; }
+
+int pq_page_reader_skip(pq_page_reader *r, int64_t entries, int64_t *skipped,
+                        pq_error *err) {
+  *skipped = 0;
+  for (;;) {
+    if (r->values_seen >= r->meta->num_values || r->pos >= r->end)
+      return PQ_OK;
+    pq_page p;
+    memset(&p, 0, sizeof p);
+    p.index = r->pages;
+    p.offset = (int64_t)r->pos;
+    int32_t def_len = 0, rep_len = 0;
+    int rc = parse_page_header(r, &p, &def_len, &rep_len, err);
+    if (rc) return rc;
+    if (p.page_type == PQ_DICTIONARY_PAGE && !r->has_dict) {
+      rc = read_page(r, &p, err); /* kept for the pages to read */
+      if (rc) return rc;
+      continue;
+    }
+    size_t at = r->pos + p.header_size;
+    if (p.compressed_size >= 0) stretch_chunk(r, at, (size_t)p.compressed_size);
+    if ((p.page_type != PQ_DATA_PAGE && p.page_type != PQ_DATA_PAGE_V2) ||
+        p.num_values < 0 || p.num_values > entries - *skipped ||
+        p.compressed_size < 0 || (size_t)p.compressed_size > r->end - at ||
+        (r->leaf->max_rep > 0 && !r->rows_started))
+      return PQ_OK; /* to be read: pq_page_reader_next says what is wrong */
+    r->pos = at + (size_t)p.compressed_size;
+    r->pages++;
+    r->values_seen += p.num_values;
+    r->bytes_read += (int64_t)p.header_size;
+    *skipped += p.num_values;
+  }
+}
+
+uint32_t pq_page_reader_pages(const pq_page_reader *r) { return r->pages; }
+
+int pq_page_reader_seek(pq_page_reader *r, int64_t offset, uint32_t page,
+                        int64_t values_before, pq_error *err) {
+  if (offset < 0 || (uint64_t)offset < r->pos || (uint64_t)offset >= r->end ||
+      values_before < r->values_seen) {
+    return pq_fail(err, PQ_CORRUPT, r->label,
+                   "the offset index puts page %u at offset %lld, outside "
+                   "the chunk's pages still to read (offsets %zu to %zu)",
+                   page, (long long)offset, r->pos, r->end);
+  }
+  r->pos = (size_t)offset;
+  r->pages = page;
+  r->values_seen = values_before;
+  r->rows_started = 1;
+  return PQ_OK;
+}
 
 void pq_page_reader_free(pq_page_reader *r) {
   if (!r) return;

@@ -11,9 +11,8 @@
 ** row must start at repetition level 0 and every column must end with the
 ** row group's last row.
 */
-#include "../format/format.h"
+#include "reader.h"
 
-#include <math.h>
 #include <stdio.h>
 
 typedef struct leaf_data {
@@ -58,179 +57,66 @@ static int fail(asm_ctx *a, const char *fmt, ...) {
 
 static void put(pq_buf *b, const char *s) { pq_buf_append(b, s, strlen(s)); }
 
-/* Days since 1970-01-01 to a civil date (proleptic Gregorian). */
-static void civil(int64_t days, int64_t *y, int *m, int *d) {
-  int64_t z = days + 719468;
-  int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  int64_t doe = z - era * 146097;
-  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  int64_t mp = (5 * doy + 2) / 153;
-  *d = (int)(doy - (153 * mp + 2) / 5 + 1);
-  *m = (int)(mp < 10 ? mp + 3 : mp - 9);
-  *y = yoe + era * 400 + (*m <= 2);
-}
-
-static int64_t floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
-}
-
-/* A time of day and its fraction: digits is 3, 6 or 9. */
-static void put_time(pq_buf *b, int64_t units_of_day, int64_t per_second,
-                     int digits) {
-  int64_t secs = units_of_day / per_second, frac = units_of_day % per_second;
-  char s[48];
-  snprintf(s, sizeof s, "%02d:%02d:%02d", (int)(secs / 3600),
-           (int)(secs / 60 % 60), (int)(secs % 60));
-  put(b, s);
-  if (frac) {
-    snprintf(s, sizeof s, ".%0*lld", digits, (long long)frac);
-    put(b, s);
-  }
-}
-
-static void put_date(pq_buf *b, int64_t days) {
-  int64_t y;
-  int m, d;
-  civil(days, &y, &m, &d);
-  char s[48];
-  snprintf(s, sizeof s, "%04lld-%02d-%02d", (long long)y, m, d);
-  put(b, s);
-}
-
-/* A timestamp of v units since the epoch, as "YYYY-MM-DD HH:MM:SS.f". */
-static void put_timestamp(pq_buf *b, int64_t v, int unit) {
-  int64_t per = unit == 1 ? 1000 : unit == 2 ? 1000000 : 1000000000;
-  int digits = unit == 1 ? 3 : unit == 2 ? 6 : 9;
-  int64_t per_day = per * 86400;
-  int64_t days = floor_div(v, per_day);
+static void put_quoted(pq_buf *b, const char *s, size_t n) {
   pq_buf_byte(b, '"');
-  put_date(b, days);
-  pq_buf_byte(b, ' ');
-  put_time(b, v - days * per_day, per, digits);
+  pq_buf_append(b, s, n);
   pq_buf_byte(b, '"');
 }
 
-/* An unscaled decimal in big-endian two's complement (n <= 16). */
-static void put_decimal_be(pq_buf *b, const uint8_t *p, size_t n, int scale) {
-  unsigned __int128 u = 0;
-  int neg = n > 0 && (p[0] & 0x80);
-  for (size_t i = 0; i < n; i++) u = u << 8 | p[i];
-  if (neg && n < 16) u |= ~(unsigned __int128)0 << (8 * n);
-  if (neg) u = ~u + 1;
-  char digits[64];
-  int k = 0;
-  do {
-    digits[k++] = (char)('0' + (int)(u % 10));
-    u /= 10;
-  } while (u);
-  while (k <= scale) digits[k++] = '0';
-  if (neg) pq_buf_byte(b, '-');
-  for (int i = k - 1; i >= 0; i--) {
-    pq_buf_byte(b, (uint8_t)digits[i]);
-    if (i == scale && scale > 0) pq_buf_byte(b, '.');
-  }
-}
-
-static double half_to_double(uint16_t h) {
-  int e = (h >> 10) & 31, m = h & 1023;
-  double v = e == 0    ? m / 16777216.0
-             : e == 31 ? (m ? NAN : INFINITY)
-                       : (1 + m / 1024.0) * (double)(1u << e) / 32768.0;
-  return h & 0x8000 ? -v : v;
-}
-
-/* Appends value v (laid out as the column's type) as JSON. */
+/* Appends value v (laid out as the column's type) as JSON: decimals as
+** numbers of all their digits, dates and times as strings. */
 static void put_value(pq_buf *b, const pq_schema_element *e, const void *v) {
-  int conv = e->converted_type, lt = e->logical_type;
-  pq_type t = e->type;
-  int decimal = conv == 5 || lt == 5;
-  int scale = lt == 5 ? e->logical_scale : e->scale < 0 ? 0 : e->scale;
-  if (decimal && scale >= 0 && scale < 40) {
-    uint8_t be[16];
-    const uint8_t *p = be;
-    size_t n = 0;
-    if (t == PQ_INT32 || t == PQ_INT64) {
-      int64_t x = t == PQ_INT32 ? *(const int32_t *)v : *(const int64_t *)v;
-      for (int i = 0; i < 8; i++) be[i] = (uint8_t)((uint64_t)x >> (56 - 8 * i));
-      n = 8;
-    } else if (t == PQ_FIXED_LEN_BYTE_ARRAY && e->type_length <= 16) {
-      p = v;
-      n = (size_t)e->type_length;
-    } else if (t == PQ_BYTE_ARRAY && ((const pq_bytes *)v)->len <= 16) {
-      p = ((const pq_bytes *)v)->ptr;
-      n = ((const pq_bytes *)v)->len;
-    } else {
-      p = NULL;
-    }
-    if (p) {
-      put_decimal_be(b, p, n, scale);
+  int scale, precision, unit;
+  char s[PQ_CELL_SCRATCH];
+  switch (pq_leaf_meaning(e, &scale, &precision, &unit)) {
+    case PQ_AS_DECIMAL: {
+      uint8_t be[16];
+      const uint8_t *p = be;
+      size_t n = 0;
+      if (e->type == PQ_INT32 || e->type == PQ_INT64) {
+        int64_t x = e->type == PQ_INT32 ? *(const int32_t *)v
+                                        : *(const int64_t *)v;
+        for (int i = 0; i < 8; i++)
+          be[i] = (uint8_t)((uint64_t)x >> (56 - 8 * i));
+        n = 8;
+      } else if (e->type == PQ_FIXED_LEN_BYTE_ARRAY) {
+        p = v;
+        n = (size_t)e->type_length;
+      } else {
+        p = ((const pq_bytes *)v)->ptr;
+        n = ((const pq_bytes *)v)->len;
+        if (n > 16) break;
+      }
+      pq_buf_append(b, s, pq_text_decimal(s, sizeof s, p, n, scale));
       return;
     }
-  }
-  if (t == PQ_INT32 && (conv == 6 || lt == 6)) { /* DATE */
-    pq_buf_byte(b, '"');
-    put_date(b, *(const int32_t *)v);
-    pq_buf_byte(b, '"');
-    return;
-  }
-  int unit = lt == 8 ? e->logical_unit : conv == 9 ? 1 : conv == 10 ? 2 : 0;
-  if (t == PQ_INT64 && unit) {
-    put_timestamp(b, *(const int64_t *)v, unit);
-    return;
-  }
-  int tunit = lt == 7 ? e->logical_unit : conv == 7 ? 1 : conv == 8 ? 2 : 0;
-  if ((t == PQ_INT32 || t == PQ_INT64) && tunit) {
-    int64_t x = t == PQ_INT32 ? *(const int32_t *)v : *(const int64_t *)v;
-    int64_t per = tunit == 1 ? 1000 : tunit == 2 ? 1000000 : 1000000000;
-    pq_buf_byte(b, '"');
-    put_time(b, x, per, tunit == 1 ? 3 : tunit == 2 ? 6 : 9);
-    pq_buf_byte(b, '"');
-    return;
-  }
-  if (t == PQ_INT96) { /* nanoseconds of the day, then the Julian day */
-    const uint8_t *p = v;
-    int64_t nanos = (int64_t)pq_load64(p);
-    int64_t days = (int64_t)(int32_t)pq_load32(p + 8) - 2440588;
-    pq_buf_byte(b, '"');
-    put_date(b, days);
-    pq_buf_byte(b, ' ');
-    if (nanos < 0 || nanos >= 86400000000000LL) nanos = 0;
-    put_time(b, nanos, 1000000000, 9);
-    pq_buf_byte(b, '"');
-    return;
-  }
-  int is_unsigned = (conv >= 11 && conv <= 14) ||
-                    (lt == 10 && !e->logical_signed);
-  if (is_unsigned && (t == PQ_INT32 || t == PQ_INT64)) {
-    char s[32];
-    uint64_t x = t == PQ_INT32 ? (uint32_t) * (const int32_t *)v
-                               : (uint64_t) * (const int64_t *)v;
-    snprintf(s, sizeof s, "%llu", (unsigned long long)x);
-    put(b, s);
-    return;
-  }
-  if (t == PQ_FIXED_LEN_BYTE_ARRAY && lt == 15 && e->type_length == 2) {
-    const uint8_t *p = v;
-    double d = half_to_double((uint16_t)(p[0] | p[1] << 8));
-    pq_json_values(b, PQ_DOUBLE, 0, 0, &d, 1, 0);
-    return;
-  }
-  if (t == PQ_FIXED_LEN_BYTE_ARRAY && lt == 14 && e->type_length == 16) {
-    const uint8_t *p = v;
-    char s[48];
-    int k = 0;
-    s[k++] = '"';
-    for (int i = 0; i < 16; i++) {
-      if (i == 4 || i == 6 || i == 8 || i == 10) s[k++] = '-';
-      k += snprintf(s + k, sizeof s - (size_t)k, "%02x", p[i]);
+    case PQ_AS_DATE:
+    case PQ_AS_TIMESTAMP:
+    case PQ_AS_TIME:
+    case PQ_AS_INT96:
+    case PQ_AS_UUID: {
+      pq_cell c;
+      pq_cell_from_value(e, 0, v, s, &c);
+      put_quoted(b, s, c.n);
+      return;
     }
-    s[k++] = '"';
-    pq_buf_append(b, s, (size_t)k);
-    return;
+    case PQ_AS_UNSIGNED: {
+      uint64_t x = e->type == PQ_INT32 ? (uint32_t) * (const int32_t *)v
+                                       : (uint64_t) * (const int64_t *)v;
+      snprintf(s, sizeof s, "%llu", (unsigned long long)x);
+      put(b, s);
+      return;
+    }
+    case PQ_AS_FLOAT16: {
+      const uint8_t *p = v;
+      double d = pq_half_to_double((uint16_t)(p[0] | p[1] << 8));
+      pq_json_values(b, PQ_DOUBLE, 0, 0, &d, 1, 0);
+      return;
+    }
+    default:
+      break;
   }
-  pq_json_values(b, t, e->type_length, 0, v, 1, 0);
+  pq_json_values(b, e->type, e->type_length, 0, v, 1, 0);
 }
 
 /* ---- Loading a row group's columns -------------------------------------- */
@@ -507,68 +393,182 @@ static void leaf_ranges(asm_ctx *a, const pq_schema_node *n) {
   if (a->lo[i] == UINT32_MAX) a->lo[i] = 1, a->hi[i] = 0; /* empty */
 }
 
-int pq_file_to_json(const pq_file *f, size_t limit, pq_buf *out,
-                    pq_error *err) {
+/* ---- Row groups, row by row --------------------------------------------------- */
+
+struct pq_assembler {
+  asm_ctx a;
+  const pq_schema_node *field; /* NULL: every top-level field, an object */
+  int64_t rows, row;
+  uint32_t lo, hi;             /* the leaves loaded */
+};
+
+int pq_assembler_open(pq_assembler **out, const pq_file *f,
+                      uint32_t row_group, const pq_schema_node *field,
+                      size_t limit, pq_error *err) {
   const pq_file_meta *m = pq_file_metadata(f);
   const pq_schema_node *root = pq_file_schema(f);
   uint32_t nleaves = pq_file_leaf_count(f);
-  asm_ctx a;
-  memset(&a, 0, sizeof a);
-  a.f = f;
-  a.nodes = root;
-  a.out = out;
-  a.err = err;
-  a.lo = calloc(m->n_schema, sizeof *a.lo);
-  a.hi = calloc(m->n_schema, sizeof *a.hi);
-  a.leaves = calloc(nleaves ? nleaves : 1, sizeof *a.leaves);
-  if (!a.lo || !a.hi || !a.leaves) a.rc = pq_nomem(err, "assemble");
-  if (!a.rc) leaf_ranges(&a, root);
+  *out = NULL;
+  pq_assembler *as = calloc(1, sizeof *as);
+  if (!as) return pq_nomem(err, "assemble");
+  asm_ctx *a = &as->a;
+  a->f = f;
+  a->nodes = root;
+  a->err = err;
+  a->row_group = row_group;
+  a->lo = calloc(m->n_schema, sizeof *a->lo);
+  a->hi = calloc(m->n_schema, sizeof *a->hi);
+  a->leaves = calloc(nleaves ? nleaves : 1, sizeof *a->leaves);
+  if (!a->lo || !a->hi || !a->leaves) {
+    pq_assembler_free(as);
+    return pq_nomem(err, "assemble");
+  }
+  leaf_ranges(a, root);
+  as->field = field;
+  as->rows = m->row_groups[row_group].num_rows;
+  uint32_t k = node_index(a, field ? field : root);
+  as->lo = a->lo[k];
+  as->hi = a->hi[k];
+  for (uint32_t c = as->lo; c <= as->hi && c < nleaves && !a->rc; c++)
+    a->rc = load_leaf(a, c, limit, &a->leaves[c]);
+  int rc = a->rc;
+  if (rc) {
+    pq_assembler_free(as);
+    return rc;
+  }
+  *out = as;
+  return PQ_OK;
+}
+
+/* Checks that a field's instance starts a row, at repetition level 0. */
+static int row_start(pq_assembler *as, const pq_schema_node *n) {
+  asm_ctx *a = &as->a;
+  uint16_t rep, def;
+  if (peek(a, n, &rep, &def) > 0 && rep != 0) {
+    return fail(a,
+                "row %lld of column '%s' starts at repetition level %u, "
+                "not 0",
+                (long long)as->row,
+                a->leaves[a->lo[node_index(a, n)]].node->path, rep);
+  }
+  return a->rc;
+}
+
+int pq_assembler_next(pq_assembler *as, pq_buf *out, pq_error *err) {
+  asm_ctx *a = &as->a;
+  a->err = err;
+  a->out = out;
+  if (a->rc) return a->rc;
+  if (as->row >= as->rows) {
+    return pq_fail(err, PQ_MISUSE, "assemble", "no row %lld in row group %u",
+                   (long long)as->row, a->row_group);
+  }
+  if (as->field) {
+    if (!row_start(as, as->field)) emit_child(a, as->field);
+  } else {
+    const pq_schema_node *root = a->nodes;
+    pq_buf_byte(out, '{');
+    for (uint32_t i = 0; i < root->n_children && !a->rc; i++) {
+      const pq_schema_node *n = root->children[i];
+      if (row_start(as, n)) break;
+      if (i) pq_buf_byte(out, ',');
+      put_key(out, n->elem->name);
+      emit_child(a, n);
+    }
+    pq_buf_byte(out, '}');
+  }
+  as->row++;
+  if (!a->rc && out->oom) a->rc = pq_nomem(err, "assemble");
+  return a->rc;
+}
+
+int pq_assembler_finish(pq_assembler *as, pq_error *err) {
+  asm_ctx *a = &as->a;
+  a->err = err;
+  for (uint32_t c = as->lo; c <= as->hi && !a->rc; c++) {
+    leaf_data *L = &a->leaves[c];
+    if (L->pos != L->n) {
+      fail(a, "column '%s' has %zu entries after the last of %lld rows",
+           L->node->path, L->n - L->pos, (long long)as->rows);
+    }
+  }
+  return a->rc;
+}
+
+void pq_assembler_free(pq_assembler *as) {
+  if (!as) return;
+  asm_ctx *a = &as->a;
+  if (a->leaves) {
+    for (uint32_t c = as->lo; c <= as->hi && c < pq_file_leaf_count(a->f); c++)
+      free_leaf(&a->leaves[c]);
+  }
+  free(a->lo);
+  free(a->hi);
+  free(a->leaves);
+  free(as);
+}
+
+/* ---- Rows as JSON objects ------------------------------------------------------ */
+
+struct pq_row_reader {
+  pq_assembler *as;
+};
+
+int pq_row_reader_open(pq_row_reader **out, const pq_file *f,
+                       uint32_t row_group, size_t limit, pq_error *err) {
+  *out = NULL;
+  pq_row_reader *r = calloc(1, sizeof *r);
+  if (!r) return pq_nomem(err, "assemble");
+  int rc = pq_assembler_open(&r->as, f, row_group, NULL, limit, err);
+  if (rc) {
+    free(r);
+    return rc;
+  }
+  *out = r;
+  return PQ_OK;
+}
+
+int pq_row_reader_next(pq_row_reader *r, pq_buf *out, int *got,
+                       pq_error *err) {
+  *got = 0;
+  if (r->as->row >= r->as->rows) return pq_assembler_finish(r->as, err);
+  int rc = pq_assembler_next(r->as, out, err);
+  if (rc == PQ_OK) *got = 1;
+  return rc;
+}
+
+void pq_row_reader_free(pq_row_reader *r) {
+  if (!r) return;
+  pq_assembler_free(r->as);
+  free(r);
+}
+
+int pq_file_to_json(const pq_file *f, size_t limit, pq_buf *out,
+                    pq_error *err) {
+  const pq_file_meta *m = pq_file_metadata(f);
+  int rc = PQ_OK;
   pq_buf_byte(out, '[');
-  int first_row = 1;
-  for (uint32_t g = 0; g < m->n_row_groups && !a.rc; g++) {
-    a.row_group = g;
-    for (uint32_t c = 0; c < nleaves && !a.rc; c++) {
-      a.rc = load_leaf(&a, c, limit, &a.leaves[c]);
-    }
-    int64_t rows = m->row_groups[g].num_rows;
-    for (int64_t row = 0; row < rows && !a.rc; row++) {
-      if (!first_row) pq_buf_byte(out, ',');
-      first_row = 0;
-      pq_buf_byte(out, '{');
-      for (uint32_t i = 0; i < root->n_children && !a.rc; i++) {
-        const pq_schema_node *n = root->children[i];
-        uint16_t rep, def;
-        if (peek(&a, n, &rep, &def) > 0 && rep != 0) {
-          fail(&a, "row %lld of column '%s' starts at repetition level %u, "
-               "not 0",
-               (long long)row, a.leaves[a.lo[node_index(&a, n)]].node->path,
-               rep);
-          break;
-        }
-        if (i) pq_buf_byte(out, ',');
-        put_key(out, n->elem->name);
-        emit_child(&a, n);
+  int first = 1;
+  for (uint32_t g = 0; g < m->n_row_groups && !rc; g++) {
+    pq_row_reader *r;
+    rc = pq_row_reader_open(&r, f, g, limit, err);
+    for (int got = 1; !rc && got;) {
+      size_t before = out->len;
+      if (!first) pq_buf_byte(out, ',');
+      rc = pq_row_reader_next(r, out, &got, err);
+      if (!got) {
+        out->len = before;
+      } else {
+        first = 0;
       }
-      pq_buf_byte(out, '}');
-      if (out->len > limit) {
-        a.rc = pq_fail(err, PQ_TOOBIG, "assemble",
-                       "the rows as JSON exceed the limit of %zu bytes",
-                       limit);
+      if (!rc && out->len > limit) {
+        rc = pq_fail(err, PQ_TOOBIG, "assemble",
+                     "the rows as JSON exceed the limit of %zu bytes", limit);
       }
     }
-    for (uint32_t c = 0; c < nleaves && !a.rc; c++) {
-      leaf_data *L = &a.leaves[c];
-      if (L->pos != L->n) {
-        fail(&a, "column '%s' has %zu entries after the last of %lld rows",
-             L->node->path, L->n - L->pos, (long long)rows);
-      }
-    }
-    for (uint32_t c = 0; c < nleaves; c++) free_leaf(&a.leaves[c]);
+    if (r) pq_row_reader_free(r);
   }
   pq_buf_byte(out, ']');
-  free(a.lo);
-  free(a.hi);
-  free(a.leaves);
-  if (!a.rc && out->oom) a.rc = pq_nomem(err, "assemble");
-  return a.rc;
+  if (!rc && out->oom) rc = pq_nomem(err, "assemble");
+  return rc;
 }

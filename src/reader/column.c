@@ -6,7 +6,7 @@
 ** dictionary encodings, the chunk's dictionary.  The values a page holds
 ** must be exactly those its definition levels call for.
 */
-#include "../format/format.h"
+#include "reader.h"
 
 #include <stdio.h>
 
@@ -19,6 +19,7 @@ struct pq_column_reader {
   int32_t left;              /* its entries not yet read */
   pq_decoder *rep, *def, *values;
   uint32_t tmp[256];         /* levels before narrowing */
+  int may_have_dict;         /* the chunk says it has a dictionary */
   char label[160];
 };
 
@@ -132,6 +133,14 @@ int pq_column_reader_open(pq_column_reader **out, const pq_file *f,
   r->type_length = r->leaf->elem->type_length;
   snprintf(r->label, sizeof r->label, "column '%s', row group %u",
            r->leaf->path ? r->leaf->path : "", row_group);
+  const pq_column_meta *cm =
+      &pq_file_metadata(f)->row_groups[row_group].columns[column].meta;
+  r->may_have_dict = cm->dictionary_page_offset > 0;
+  for (uint32_t i = 0; i < cm->n_encodings; i++) {
+    if (cm->encodings[i] == PQ_PLAIN_DICTIONARY ||
+        cm->encodings[i] == PQ_RLE_DICTIONARY)
+      r->may_have_dict = 1;
+  }
   *out = r;
   return PQ_OK;
 }
@@ -204,6 +213,30 @@ int pq_column_reader_read(pq_column_reader *r, size_t max, uint16_t *rep,
   *n = m;
   *nv = got;
   return PQ_OK;
+}
+
+int64_t pq_column_reader_bytes(const pq_column_reader *r) {
+  return pq_page_reader_bytes(r->pages);
+}
+
+int pq_column_reader_seek(pq_column_reader *r, int64_t offset, uint32_t page,
+                          int64_t values_before, pq_error *err) {
+  close_page(r);
+  r->left = 0;
+  if (r->may_have_dict && pq_page_reader_pages(r->pages) == 0) {
+    int got;
+    int rc = pq_page_reader_next(r->pages, &r->page, &got, err);
+    if (rc) return rc;
+  }
+  return pq_page_reader_seek(r->pages, offset, page, values_before, err);
+}
+
+int pq_column_reader_skip_pages(pq_column_reader *r, int64_t entries,
+                                int64_t *skipped, pq_error *err) {
+  *skipped = 0;
+  if (r->left > 0) return PQ_OK;
+  close_page(r);
+  return pq_page_reader_skip(r->pages, entries, skipped, err);
 }
 
 void pq_column_reader_free(pq_column_reader *r) {

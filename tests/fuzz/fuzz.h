@@ -80,13 +80,76 @@ static inline void fz_params(fuzz_in *in, pq_encoding e, pq_params *p) {
 ** entries of every column, or the rows as JSON, each bounded (64 pages,
 ** FUZZ_MAX_VALUES entries, 64 KiB of JSON) so that a small input cannot ask
 ** for much. */
-enum { FZ_PAGES, FZ_ENTRIES, FZ_ROWS };
+enum { FZ_PAGES, FZ_ENTRIES, FZ_ROWS, FZ_TABLE };
+/* What the parquet table does with a file: bounds from statistics and
+** the page index, bloom filters, each top-level field read as cells after
+** skipping rows, the constants compared taken from the input. */
+static inline void fz_read_table(const pq_file *f, const uint8_t *buf,
+                                 size_t len) {
+  const pq_file_meta *m = pq_file_metadata(f);
+  pq_error err;
+  pq_cell v;
+  memset(&v, 0, sizeof v);
+  v.kind = (int)(len % 5);
+  v.i = len > 8 ? (int64_t)pq_load64(buf + len - 8) : 0;
+  v.r = (double)v.i / 3;
+  v.p = buf;
+  v.n = len < 16 ? len : 16;
+  int64_t skip = len > 9 ? buf[len - 9] : 0;
+  for (uint32_t g = 0; g < m->n_row_groups && g < 16; g++) {
+    for (uint32_t c = 0; c < pq_file_leaf_count(f) && c < 64; c++) {
+      pq_bounds b;
+      pq_chunk_bounds(f, g, c, (int)(len & 1), &b);
+      for (int op = PQ_OP_EQ; op <= PQ_OP_NOTNULL; op++)
+        (void)pq_bounds_may_match(&b, op, &v);
+      pq_column_index *ci = NULL;
+      pq_offset_index *oi = NULL;
+      if (pq_column_index_read(f, g, c, &ci, &err) == PQ_OK && ci) {
+        for (uint32_t p = 0; p < ci->n_pages && p < 1024; p++) {
+          pq_page_bounds(f, c, ci, p, -1, 0, &b);
+          (void)pq_bounds_may_match(&b, PQ_OP_LT, &v);
+        }
+      }
+      (void)pq_offset_index_read(f, g, c, &oi, &err);
+      pq_column_index_free(ci);
+      pq_offset_index_free(oi);
+      pq_bloom bloom;
+      int present;
+      uint64_t h;
+      if (pq_bloom_read(f, g, c, &bloom, &present, &err) == PQ_OK && present &&
+          pq_bloom_hash_cell(pq_file_leaf(f, c), &v, &h) > 0)
+        (void)pq_bloom_check(&bloom, h);
+    }
+    const pq_schema_node *root = pq_file_schema(f);
+    for (uint32_t i = 0; i < root->n_children && i < 64; i++) {
+      pq_field_reader *r;
+      if (pq_field_reader_open(&r, f, g, root->children[i], (int)(len & 1),
+                               (size_t)1 << 20, &err) != PQ_OK)
+        continue;
+      pq_cell cells[256];
+      size_t n, total = 0;
+      if (pq_field_reader_skip(r, skip, &err) == PQ_OK) {
+        while (pq_field_reader_read(r, cells, 256, &n, &err) == PQ_OK && n &&
+               (total += n) < FUZZ_MAX_VALUES) {
+          for (size_t k = 0; k < n; k++) (void)pq_cell_compare(&cells[k], &v);
+        }
+      }
+      pq_field_reader_free(r);
+    }
+  }
+}
+
 static inline void fz_read_file(const uint8_t *buf, size_t len, int how) {
   pq_file *f;
   pq_error err;
   if (pq_file_open(&f, buf, len, &err) != PQ_OK) return;
   const pq_file_meta *m = pq_file_metadata(f);
   size_t limit = (size_t)1 << 20; /* what a page may decompress to */
+  if (how == FZ_TABLE) {
+    fz_read_table(f, buf, len);
+    pq_file_free(f);
+    return;
+  }
   for (uint32_t g = 0; how != FZ_ROWS && g < m->n_row_groups; g++) {
     for (uint32_t c = 0; c < pq_file_leaf_count(f); c++) {
       pq_page_reader *r;

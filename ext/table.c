@@ -1,0 +1,1459 @@
+/*
+** table.c -- the `parquet` virtual table: Parquet files as one SQL table.
+**
+**   CREATE VIRTUAL TABLE temp.trips
+**     USING parquet('trips', hive_partitioning=1);
+**   SELECT vendor, count(*) FROM trips WHERE pickup >= '2024-03-01'
+**    GROUP BY vendor;
+**
+** At CREATE the paths and globs are expanded, every file is mapped and its
+** footer parsed (once; each scan checks size and mtime and reads a changed
+** file again), and the columns are the top-level fields of the schema,
+** then the hive partitions, then the hidden `filename` and
+** `file_row_number`.  The rowid is the row's number across the file list.
+**
+** A scan reads only the columns the query uses (colUsed), and only what
+** the constraints cannot rule out: files by their hive values and rowid
+** ranges, row groups by their statistics and bloom filters, pages by the
+** page index.  Constraints are never omitted: SQLite checks every row, so
+** pruning can only skip rows that could not match (prune.c says when
+** statistics can be trusted for that).
+*/
+#define _POSIX_C_SOURCE 200809L /* open's O_CLOEXEC, mmap, madvise */
+#define _DEFAULT_SOURCE         /* MADV_DONTNEED */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ext.h"
+
+#define TBL_BATCH 256
+
+/* ---- The table ------------------------------------------------------------ */
+
+typedef struct TblFile {
+  char *path;
+  void *map;
+  size_t len;
+  pq_file *file;
+  long long mtime_ns;
+  int64_t first_rowid;     /* rowid of its first row */
+  int64_t num_rows;
+  int64_t *rg_first;       /* first row of each row group, in the file */
+  int *field;              /* per table column: top-level field, or -1 */
+  int nfield;              /* entries of field */
+  char **hive;             /* per hive key: its value, or NULL */
+} TblFile;
+
+typedef struct TblCol {
+  char *name;
+  pq_field_info info;
+  int hive;                /* index of its hive key, or -1 */
+} TblCol;
+
+typedef struct TblTable {
+  sqlite3_vtab base;
+  sqlite3 *db;
+  TblFile *files;
+  int nfiles;
+  TblCol *cols;
+  int ncols;               /* fields, then hive keys; hidden ones follow */
+  int nhive;
+  int binary_as_string, pushdown, union_by_name, hive_partitioning;
+  int64_t total_rows;
+} TblTable;
+
+#define TBL_FILENAME(t) ((t)->ncols)
+#define TBL_FILE_ROW(t) ((t)->ncols + 1)
+
+/* ---- Files ---------------------------------------------------------------- */
+
+static void tbl_file_close(TblFile *f, int nhive) {
+  pq_file_free(f->file);
+  if (f->map) munmap(f->map, f->len);
+  sqlite3_free(f->rg_first);
+  sqlite3_free(f->field);
+  if (f->hive) {
+    for (int i = 0; i < nhive; i++) sqlite3_free(f->hive[i]);
+    sqlite3_free(f->hive);
+  }
+  f->file = NULL;
+  f->map = NULL;
+  f->rg_first = NULL;
+  f->field = NULL;
+  f->hive = NULL;
+}
+
+/* Maps f->path and parses its footer. */
+static int tbl_file_open(TblFile *f, char **msg) {
+  int fd = open(f->path, O_RDONLY | O_CLOEXEC);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0) {
+    *msg = sqlite3_mprintf("parquet: cannot open '%s': %s", f->path,
+                           strerror(errno));
+    if (fd >= 0) close(fd);
+    return SQLITE_ERROR;
+  }
+  f->len = (size_t)st.st_size;
+  f->mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL +
+                st.st_mtim.tv_nsec;
+  const uint8_t *buf = (const uint8_t *)"";
+  if (f->len) {
+    void *p = mmap(NULL, f->len, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED) {
+      *msg = sqlite3_mprintf("parquet: cannot map '%s': %s", f->path,
+                             strerror(errno));
+      close(fd);
+      return SQLITE_ERROR;
+    }
+    f->map = p;
+    buf = p;
+  }
+  close(fd);
+  pq_error err;
+  int rc = pq_file_open(&f->file, buf, f->len, &err);
+  if (rc) {
+    if (rc == PQ_NOMEM) return SQLITE_NOMEM;
+    *msg = pqx_source_error("parquet", f->path, &err);
+    return SQLITE_ERROR;
+  }
+  const pq_file_meta *m = pq_file_metadata(f->file);
+  f->rg_first = sqlite3_malloc64((m->n_row_groups + 1) * sizeof(int64_t));
+  if (!f->rg_first) return SQLITE_NOMEM;
+  int64_t rows = 0;
+  for (uint32_t g = 0; g < m->n_row_groups; g++) {
+    int64_t n = m->row_groups[g].num_rows;
+    if (n < 0 || rows > INT64_MAX / 4 - n) {
+      *msg = sqlite3_mprintf("parquet: '%s': row group %u has %lld rows",
+                             f->path, g, (long long)n);
+      return SQLITE_ERROR;
+    }
+    f->rg_first[g] = rows;
+    rows += n;
+  }
+  f->rg_first[m->n_row_groups] = rows;
+  f->num_rows = rows;
+  return SQLITE_OK;
+}
+
+/* ---- Hive partitions ------------------------------------------------------- */
+
+/* The i-th `key=value` folder of path: 1 and its key and value spans. */
+static int tbl_hive_pair(const char *path, int i, const char **k, int *kn,
+                         const char **v, int *vn) {
+  const char *seg = path;
+  int found = 0;
+  for (;;) {
+    const char *slash = strchr(seg, '/');
+    if (!slash) return 0; /* the file name is no partition */
+    const char *eq = memchr(seg, '=', (size_t)(slash - seg));
+    if (eq && eq > seg) {
+      if (found++ == i) {
+        *k = seg;
+        *kn = (int)(eq - seg);
+        *v = eq + 1;
+        *vn = (int)(slash - eq - 1);
+        return 1;
+      }
+    }
+    seg = slash + 1;
+  }
+}
+
+static int tbl_hex(int c) {
+  return c >= '0' && c <= '9'   ? c - '0'
+         : c >= 'a' && c <= 'f' ? c - 'a' + 10
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                : -1;
+}
+
+/* A partition value, its %XX escapes decoded; NULL for Hive's null. */
+static char *tbl_hive_value(const char *v, int n) {
+  if (n == 26 && memcmp(v, "__HIVE_DEFAULT_PARTITION__", 26) == 0) return NULL;
+  char *s = sqlite3_malloc(n + 1);
+  if (!s) return NULL;
+  int o = 0;
+  for (int i = 0; i < n; i++) {
+    if (v[i] == '%' && i + 2 < n && tbl_hex(v[i + 1]) >= 0 && tbl_hex(v[i + 2]) >= 0) {
+      s[o++] = (char)(tbl_hex(v[i + 1]) * 16 + tbl_hex(v[i + 2]));
+      i += 2;
+    } else {
+      s[o++] = v[i];
+    }
+  }
+  s[o] = 0;
+  return s;
+}
+
+/* Whether s is an integer SQL reads back as the same text. */
+static int tbl_is_int(const char *s, sqlite3_int64 *out) {
+  const char *p = s;
+  if (*p == '-') p++;
+  if (!*p || (p[0] == '0' && p[1]) || strlen(p) > 18) return 0;
+  for (const char *q = p; *q; q++)
+    if (*q < '0' || *q > '9') return 0;
+  *out = strtoll(s, NULL, 10);
+  return 1;
+}
+
+/* ---- Building the table ------------------------------------------------------ */
+
+static void tbl_free(TblTable *t) {
+  for (int i = 0; i < t->nfiles; i++) {
+    tbl_file_close(&t->files[i], t->nhive);
+    sqlite3_free(t->files[i].path);
+  }
+  sqlite3_free(t->files);
+  for (int i = 0; i < t->ncols; i++) sqlite3_free(t->cols[i].name);
+  sqlite3_free(t->cols);
+  sqlite3_free(t);
+}
+
+/* An argument as written: 'text' or "text" unquoted (from sqlite3_malloc),
+** or NULL when it is not quoted. */
+static char *tbl_unquote(const char *a) {
+  size_t n = strlen(a);
+  while (n && (a[n - 1] == ' ' || a[n - 1] == '\t' || a[n - 1] == '\n')) n--;
+  while (n && (*a == ' ' || *a == '\t' || *a == '\n')) a++, n--;
+  if (n < 2 || (a[0] != '\'' && a[0] != '"') || a[n - 1] != a[0]) return NULL;
+  char *s = sqlite3_malloc64(n);
+  if (!s) return NULL;
+  size_t o = 0;
+  for (size_t i = 1; i + 1 < n; i++) {
+    s[o++] = a[i];
+    if (a[i] == a[0] && a[i + 1] == a[0]) i++;
+  }
+  s[o] = 0;
+  return s;
+}
+
+/* key=value with value 0, 1, true or false. */
+static int tbl_option(TblTable *t, const char *a, char **msg) {
+  const char *eq = strchr(a, '=');
+  char key[64], val[16];
+  size_t kn = eq ? (size_t)(eq - a) : 0;
+  while (kn && a[kn - 1] == ' ') kn--;
+  const char *v = eq ? eq + 1 : "";
+  while (*v == ' ') v++;
+  size_t vn = strlen(v);
+  while (vn && v[vn - 1] == ' ') vn--;
+  if (vn >= 2 && (v[0] == '\'' || v[0] == '"') && v[vn - 1] == v[0]) {
+    v++;
+    vn -= 2;
+  }
+  if (!eq || kn == 0 || kn >= sizeof key || vn >= sizeof val) {
+    *msg = sqlite3_mprintf(
+        "parquet: '%s' is neither a quoted path nor an option key=value", a);
+    return SQLITE_ERROR;
+  }
+  memcpy(key, a, kn);
+  key[kn] = 0;
+  memcpy(val, v, vn);
+  val[vn] = 0;
+  int *opt = !sqlite3_stricmp(key, "hive_partitioning") ? &t->hive_partitioning
+             : !sqlite3_stricmp(key, "union_by_name")   ? &t->union_by_name
+             : !sqlite3_stricmp(key, "binary_as_string") ? &t->binary_as_string
+             : !sqlite3_stricmp(key, "pushdown")         ? &t->pushdown
+                                                        : NULL;
+  if (!opt) {
+    *msg = sqlite3_mprintf(
+        "parquet: unknown option '%s' (hive_partitioning, union_by_name, "
+        "binary_as_string, pushdown)",
+        key);
+    return SQLITE_ERROR;
+  }
+  if (!strcmp(val, "1") || !sqlite3_stricmp(val, "true")) {
+    *opt = 1;
+  } else if (!strcmp(val, "0") || !sqlite3_stricmp(val, "false")) {
+    *opt = 0;
+  } else {
+    *msg = sqlite3_mprintf("parquet: option %s takes 0 or 1, not '%s'", key,
+                           val);
+    return SQLITE_ERROR;
+  }
+  return SQLITE_OK;
+}
+
+static int tbl_add_file(TblTable *t, const char *path) {
+  for (int i = 0; i < t->nfiles; i++)
+    if (!strcmp(t->files[i].path, path)) return SQLITE_OK;
+  if ((t->nfiles & (t->nfiles - 1)) == 0) {
+    TblFile *f = sqlite3_realloc64(
+        t->files, (size_t)(t->nfiles ? 2 * t->nfiles : 1) * sizeof *f);
+    if (!f) return SQLITE_NOMEM;
+    t->files = f;
+  }
+  TblFile *f = &t->files[t->nfiles];
+  memset(f, 0, sizeof *f);
+  f->path = sqlite3_mprintf("%s", path);
+  if (!f->path) return SQLITE_NOMEM;
+  t->nfiles++;
+  return SQLITE_OK;
+}
+
+static int tbl_find_col(const TblTable *t, const char *name, int n) {
+  for (int i = 0; i < t->ncols; i++) {
+    if ((int)strlen(t->cols[i].name) == n &&
+        !sqlite3_strnicmp(t->cols[i].name, name, n))
+      return i;
+  }
+  return -1;
+}
+
+static int tbl_add_col(TblTable *t, const char *name, int n,
+                       const pq_field_info *info, int hive) {
+  TblCol *c = sqlite3_realloc64(t->cols, (size_t)(t->ncols + 1) * sizeof *c);
+  if (!c) return SQLITE_NOMEM;
+  t->cols = c;
+  c = &t->cols[t->ncols];
+  memset(c, 0, sizeof *c);
+  c->name = sqlite3_mprintf("%.*s", n, name);
+  if (!c->name) return SQLITE_NOMEM;
+  c->info = *info;
+  c->hive = hive;
+  t->ncols++;
+  return SQLITE_OK;
+}
+
+static const char *tbl_kind_text(const pq_field_info *i) {
+  return i->nested ? "JSON TEXT" : i->decl;
+}
+
+/* Maps the fields of file fi to the table's columns, adding columns from
+** it when union_by_name says so (or when it is the first file). */
+static int tbl_map_fields(TblTable *t, int fi, char **msg) {
+  TblFile *f = &t->files[fi];
+  const pq_schema_node *root = pq_file_schema(f->file);
+  int first = fi == 0;
+  if (!first && !t->union_by_name) {
+    int same = (int)root->n_children == t->ncols - t->nhive;
+    for (uint32_t i = 0; same && i < root->n_children; i++) {
+      const pq_schema_node *n = root->children[i];
+      pq_field_info info;
+      pq_field_describe(n, t->binary_as_string, &info);
+      const TblCol *c = &t->cols[i];
+      same = (int)n->elem->name.len == (int)strlen(c->name) &&
+             !memcmp(n->elem->name.ptr, c->name, n->elem->name.len) &&
+             !strcmp(info.decl, c->info.decl) && info.nested == c->info.nested;
+    }
+    if (!same) {
+      *msg = sqlite3_mprintf(
+          "parquet: the schemas of '%s' and '%s' differ (union_by_name=1 "
+          "reads files by column name)",
+          t->files[0].path, f->path);
+      return SQLITE_ERROR;
+    }
+  }
+  f->nfield = t->ncols + (int)root->n_children;
+  f->field = sqlite3_malloc64((size_t)f->nfield * sizeof(int) + 1);
+  if (!f->field) return SQLITE_NOMEM;
+  for (int i = 0; i < f->nfield; i++) f->field[i] = -1;
+  for (uint32_t i = 0; i < root->n_children; i++) {
+    const pq_schema_node *n = root->children[i];
+    pq_field_info info;
+    pq_field_describe(n, t->binary_as_string, &info);
+    const char *name = (const char *)n->elem->name.ptr;
+    int nlen = (int)n->elem->name.len;
+    int c = first || !t->union_by_name ? (int)i : tbl_find_col(t, name, nlen);
+    if (first && tbl_find_col(t, name, nlen) >= 0) {
+      *msg = sqlite3_mprintf("parquet: '%s' has two columns named '%.*s'",
+                             f->path, nlen, name);
+      return SQLITE_ERROR;
+    }
+    if (c < 0 || first) {
+      int rc = tbl_add_col(t, name, nlen, &info, -1);
+      if (rc) return rc;
+      c = t->ncols - 1;
+    } else if (strcmp(t->cols[c].info.decl, info.decl) ||
+               t->cols[c].info.nested != info.nested) {
+      *msg = sqlite3_mprintf(
+          "parquet: column '%s' is %s in '%s' but %s in '%s'",
+          t->cols[c].name, tbl_kind_text(&t->cols[c].info), t->files[0].path,
+          tbl_kind_text(&info), f->path);
+      return SQLITE_ERROR;
+    }
+    f->field[c] = (int)i;
+  }
+  return SQLITE_OK;
+}
+
+/* The hive keys of every file become columns, after the fields. */
+static int tbl_hive_columns(TblTable *t, char **msg) {
+  /* The keys, in the order they first appear. */
+  char **keys = NULL;
+  int nkeys = 0, rc = SQLITE_OK;
+  for (int fi = 0; fi < t->nfiles && !rc; fi++) {
+    const char *k, *v;
+    int kn, vn;
+    for (int i = 0; tbl_hive_pair(t->files[fi].path, i, &k, &kn, &v, &vn);
+         i++) {
+      int seen = 0;
+      for (int j = 0; j < nkeys && !seen; j++)
+        seen = (int)strlen(keys[j]) == kn && !memcmp(keys[j], k, kn);
+      if (seen) continue;
+      char **nk = sqlite3_realloc64(keys, (size_t)(nkeys + 1) * sizeof *nk);
+      if (!nk) {
+        rc = SQLITE_NOMEM;
+        break;
+      }
+      keys = nk;
+      keys[nkeys] = sqlite3_mprintf("%.*s", kn, k);
+      if (!keys[nkeys]) {
+        rc = SQLITE_NOMEM;
+        break;
+      }
+      nkeys++;
+    }
+  }
+  /* Each file's values, and whether every value of a key is an integer. */
+  for (int fi = 0; fi < t->nfiles && !rc; fi++) {
+    TblFile *f = &t->files[fi];
+    f->hive = sqlite3_malloc64((size_t)(nkeys ? nkeys : 1) * sizeof(char *));
+    if (!f->hive) {
+      rc = SQLITE_NOMEM;
+      break;
+    }
+    memset(f->hive, 0, (size_t)(nkeys ? nkeys : 1) * sizeof(char *));
+    const char *k, *v;
+    int kn, vn;
+    for (int i = 0; tbl_hive_pair(f->path, i, &k, &kn, &v, &vn); i++) {
+      for (int j = 0; j < nkeys; j++) {
+        if ((int)strlen(keys[j]) == kn && !memcmp(keys[j], k, kn) &&
+            !f->hive[j] && !(vn == 26 && !memcmp(v, "__HIVE_DEFAULT_PARTITION__", 26))) {
+          f->hive[j] = tbl_hive_value(v, vn);
+          if (!f->hive[j]) rc = SQLITE_NOMEM;
+        }
+      }
+    }
+  }
+  for (int j = 0; j < nkeys && !rc; j++) {
+    int all_int = 1;
+    for (int fi = 0; fi < t->nfiles && all_int; fi++) {
+      sqlite3_int64 x;
+      const char *v = t->files[fi].hive[j];
+      if (v && !tbl_is_int(v, &x)) all_int = 0;
+    }
+    pq_field_info info;
+    memset(&info, 0, sizeof info);
+    info.decl = all_int ? "INTEGER" : "TEXT";
+    info.kind = all_int ? PQ_CELL_INT : PQ_CELL_TEXT;
+    info.ordered = 1;
+    if (tbl_find_col(t, keys[j], (int)strlen(keys[j])) >= 0) {
+      *msg = sqlite3_mprintf(
+          "parquet: the hive partition '%s' has the name of a column of "
+          "the files",
+          keys[j]);
+      rc = SQLITE_ERROR;
+      break;
+    }
+    rc = tbl_add_col(t, keys[j], (int)strlen(keys[j]), &info, j);
+    if (!rc) t->nhive++;
+  }
+  for (int j = 0; j < nkeys; j++) sqlite3_free(keys[j]);
+  sqlite3_free(keys);
+  return rc;
+}
+
+static int tbl_declare(TblTable *t) {
+  sqlite3_str *s = sqlite3_str_new(t->db);
+  sqlite3_str_appendall(s, "CREATE TABLE x(");
+  for (int i = 0; i < t->ncols; i++) {
+    sqlite3_str_appendf(s, "%s\"%w\" %s", i ? ", " : "", t->cols[i].name,
+                        t->cols[i].info.decl);
+  }
+  sqlite3_str_appendf(s, "%sfilename TEXT HIDDEN, file_row_number INTEGER "
+                         "HIDDEN)",
+                      t->ncols ? ", " : "");
+  char *sql = sqlite3_str_finish(s);
+  if (!sql) return SQLITE_NOMEM;
+  int rc = sqlite3_declare_vtab(t->db, sql);
+  sqlite3_free(sql);
+  return rc;
+}
+
+static int tblConnect(sqlite3 *db, void *aux, int argc, const char *const *argv,
+                      sqlite3_vtab **pp, char **pzErr) {
+  (void)aux;
+  TblTable *t = sqlite3_malloc(sizeof *t);
+  if (!t) return SQLITE_NOMEM;
+  memset(t, 0, sizeof *t);
+  t->db = db;
+  t->pushdown = 1;
+  int rc = SQLITE_OK;
+  char *msg = NULL;
+  int npaths = 0;
+  /* Options first: they may come anywhere. */
+  for (int i = 3; i < argc && !rc; i++) {
+    char *p = tbl_unquote(argv[i]);
+    if (p) {
+      sqlite3_free(p);
+      continue;
+    }
+    rc = tbl_option(t, argv[i], &msg);
+  }
+  for (int i = 3; i < argc && !rc; i++) {
+    char *p = tbl_unquote(argv[i]);
+    if (!p) continue;
+    npaths++;
+    char **paths;
+    int n;
+    rc = pqx_paths_expand("parquet", p, &paths, &n, &msg);
+    sqlite3_free(p);
+    for (int k = 0; k < n && !rc; k++) rc = tbl_add_file(t, paths[k]);
+    if (paths) pqx_paths_free(paths, n);
+  }
+  if (!rc && npaths == 0) {
+    msg = sqlite3_mprintf(
+        "parquet: no file: CREATE VIRTUAL TABLE t USING "
+        "parquet('file.parquet' [, 'more/*.parquet' ...] [, option=1 ...])");
+    rc = SQLITE_ERROR;
+  }
+  for (int i = 0; i < t->nfiles && !rc; i++) {
+    rc = tbl_file_open(&t->files[i], &msg);
+    if (!rc) rc = tbl_map_fields(t, i, &msg);
+    if (!rc) {
+      t->files[i].first_rowid = t->total_rows;
+      t->total_rows += t->files[i].num_rows;
+    }
+  }
+  if (!rc && t->hive_partitioning) rc = tbl_hive_columns(t, &msg);
+  /* Every file's map covers every column (union_by_name adds some). */
+  for (int i = 0; i < t->nfiles && !rc; i++) {
+    TblFile *f = &t->files[i];
+    int *m = sqlite3_realloc64(f->field, (size_t)(t->ncols + 1) * sizeof(int));
+    if (!m) {
+      rc = SQLITE_NOMEM;
+      break;
+    }
+    for (int k = f->nfield; k <= t->ncols; k++) m[k] = -1;
+    f->field = m;
+    f->nfield = t->ncols;
+  }
+  if (!rc) rc = tbl_declare(t);
+  if (rc) {
+    if (msg) *pzErr = msg;
+    tbl_free(t);
+    return rc;
+  }
+  sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
+  *pp = &t->base;
+  return SQLITE_OK;
+}
+
+static int tblDisconnect(sqlite3_vtab *v) {
+  tbl_free((TblTable *)v);
+  return SQLITE_OK;
+}
+
+/* ---- Planning ---------------------------------------------------------------
+** idxStr lists the constraints given to xFilter, in argv order, as
+** "<column> <op> <flags>;" with column -1 for the rowid; it begins with the
+** columns used, as a mask in hex.  Ops: PQ_OP_* and the ones below. */
+
+enum { TBL_OP_LIKE = 20, TBL_OP_GLOB, TBL_OP_IN, TBL_OP_LIMIT, TBL_OP_OFFSET };
+
+static int tbl_can_use_in(void) { return sqlite3_libversion_number() >= 3038000; }
+
+static int tblBestIndex(sqlite3_vtab *v, sqlite3_index_info *info) {
+  TblTable *t = (TblTable *)v;
+  sqlite3_str *s = sqlite3_str_new(t->db);
+  sqlite3_str_appendf(s, "%llx;", (unsigned long long)info->colUsed);
+  int argv_n = 0, others = 0, offset_at = -1;
+  double rows = (double)t->total_rows;
+  for (int i = 0; i < info->nConstraint; i++) {
+    const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+    if (c->op != SQLITE_INDEX_CONSTRAINT_LIMIT &&
+        c->op != SQLITE_INDEX_CONSTRAINT_OFFSET)
+      others++;
+  }
+  for (int i = 0; i < info->nConstraint; i++) {
+    const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+    if (!c->usable) continue;
+    int col = c->iColumn, op = 0;
+    int is_col = col >= 0 && col < t->ncols;
+    int text = is_col && t->cols[col].info.kind != PQ_CELL_INT &&
+               t->cols[col].info.kind != PQ_CELL_REAL;
+    switch (c->op) {
+      case SQLITE_INDEX_CONSTRAINT_EQ: op = PQ_OP_EQ; break;
+      case SQLITE_INDEX_CONSTRAINT_LT: op = PQ_OP_LT; break;
+      case SQLITE_INDEX_CONSTRAINT_LE: op = PQ_OP_LE; break;
+      case SQLITE_INDEX_CONSTRAINT_GT: op = PQ_OP_GT; break;
+      case SQLITE_INDEX_CONSTRAINT_GE: op = PQ_OP_GE; break;
+      case SQLITE_INDEX_CONSTRAINT_ISNULL: op = PQ_OP_ISNULL; break;
+      case SQLITE_INDEX_CONSTRAINT_ISNOTNULL: op = PQ_OP_NOTNULL; break;
+      case SQLITE_INDEX_CONSTRAINT_LIKE: op = text ? TBL_OP_LIKE : 0; break;
+      case SQLITE_INDEX_CONSTRAINT_GLOB: op = text ? TBL_OP_GLOB : 0; break;
+      case SQLITE_INDEX_CONSTRAINT_LIMIT: op = TBL_OP_LIMIT; break;
+      case SQLITE_INDEX_CONSTRAINT_OFFSET:
+        /* Rows are skipped before SQLite's checks only when there are
+        ** none. */
+        op = others == 0 ? TBL_OP_OFFSET : 0;
+        break;
+      default: break;
+    }
+    if (!op) continue;
+    if (op < TBL_OP_LIMIT && !is_col && col != -1 && col != TBL_FILENAME(t) &&
+        col != TBL_FILE_ROW(t))
+      continue;
+    if (op < TBL_OP_LIMIT && (col == -1 || col == TBL_FILE_ROW(t)) &&
+        op > PQ_OP_GE)
+      continue;
+    /* Text compared under another collation cannot be pruned by bytes. */
+    if ((text || col == TBL_FILENAME(t)) && op <= PQ_OP_GE) {
+      const char *coll = sqlite3_vtab_collation(info, i);
+      if (coll && sqlite3_stricmp(coll, "BINARY")) continue;
+    }
+    if (!t->pushdown && op != TBL_OP_LIMIT && op != TBL_OP_OFFSET) continue;
+    /* IN on a column: all its values at once; on the rowid, one xFilter
+    ** per value, each an exact range. */
+    if (op == PQ_OP_EQ && col != -1 && col != TBL_FILE_ROW(t) &&
+        tbl_can_use_in() && sqlite3_vtab_in(info, i, -1)) {
+      sqlite3_vtab_in(info, i, 1);
+      op = TBL_OP_IN;
+    }
+    info->aConstraintUsage[i].argvIndex = ++argv_n;
+    if (op == TBL_OP_OFFSET) {
+      info->aConstraintUsage[i].omit = 1;
+      offset_at = argv_n;
+    }
+    sqlite3_str_appendf(s, "%d %d;", op < TBL_OP_LIMIT ? col : 0, op);
+    if (op == PQ_OP_EQ || op == TBL_OP_IN) rows /= 8;
+    else if (op <= PQ_OP_GE || op == TBL_OP_LIKE || op == TBL_OP_GLOB) rows /= 2;
+  }
+  (void)offset_at;
+  char *idx = sqlite3_str_finish(s);
+  if (!idx) return SQLITE_NOMEM;
+  info->idxStr = idx;
+  info->needToFreeIdxStr = 1;
+  int used = 1;
+  for (int i = 0; i < 64; i++) used += (info->colUsed >> i) & 1;
+  info->estimatedRows = (sqlite3_int64)(rows < 1 ? 1 : rows);
+  info->estimatedCost = (rows < 1 ? 1 : rows) * used;
+  if (info->nOrderBy == 1 && info->aOrderBy[0].iColumn == -1 &&
+      !info->aOrderBy[0].desc)
+    info->orderByConsumed = 1;
+  return SQLITE_OK;
+}
+
+/* ---- Scanning ---------------------------------------------------------------- */
+
+typedef struct TblCons {
+  int col, op;
+  int nvals;
+  pq_cell *vals;   /* nvals of them; IN: every value */
+  int usable;      /* 0: SQL's comparison here is not known (affinity) */
+} TblCons;
+
+typedef struct TblReader {
+  int col;                  /* table column */
+  pq_field_reader *r;
+  pq_cell cells[TBL_BATCH];
+  int64_t start;            /* row (in the row group) of cells[0] */
+  size_t n;
+} TblReader;
+
+typedef struct TblRange {
+  int64_t lo, hi;           /* rows [lo, hi) of the row group */
+} TblRange;
+
+typedef struct TblCursor {
+  sqlite3_vtab_cursor base;
+  TblCons *cons;
+  int ncons;
+  sqlite3_uint64 used;      /* colUsed */
+  int64_t offset, limit;    /* limit -1: none */
+  int64_t rowid_lo, rowid_hi; /* inclusive */
+  /* where the scan is */
+  int file;
+  int64_t group;            /* -1 before the file's first */
+  TblRange *ranges;
+  int nranges, range;
+  int64_t row;              /* in the row group */
+  TblReader *readers;
+  int nreaders;
+  int eof;
+  /* the bytes of pages read */
+  int64_t bytes_read;
+} TblCursor;
+
+static int tblOpen(sqlite3_vtab *v, sqlite3_vtab_cursor **pp) {
+  (void)v;
+  TblCursor *c = pqx_cursor_new(sizeof *c);
+  if (!c) return SQLITE_NOMEM;
+  c->eof = 1;
+  *pp = &c->base;
+  return SQLITE_OK;
+}
+
+static void tbl_readers_close(TblCursor *c) {
+  for (int i = 0; i < c->nreaders; i++) {
+    if (c->readers[i].r) c->bytes_read += pq_field_reader_bytes(c->readers[i].r);
+    pq_field_reader_free(c->readers[i].r);
+    c->readers[i].r = NULL;
+    c->readers[i].n = 0;
+    c->readers[i].start = 0;
+  }
+}
+
+static void tbl_cons_free(TblCursor *c) {
+  for (int i = 0; i < c->ncons; i++) {
+    for (int k = 0; k < c->cons[i].nvals; k++) {
+      pq_cell *v = &c->cons[i].vals[k];
+      if (v->kind == PQ_CELL_TEXT || v->kind == PQ_CELL_BLOB)
+        sqlite3_free((void *)v->p);
+    }
+    sqlite3_free(c->cons[i].vals);
+  }
+  sqlite3_free(c->cons);
+  c->cons = NULL;
+  c->ncons = 0;
+}
+
+static int tblClose(sqlite3_vtab_cursor *cur) {
+  TblCursor *c = (TblCursor *)cur;
+  tbl_readers_close(c);
+  sqlite3_free(c->readers);
+  sqlite3_free(c->ranges);
+  tbl_cons_free(c);
+  sqlite3_free(c);
+  return SQLITE_OK;
+}
+
+static int tbl_error(TblCursor *c, char *msg) {
+  sqlite3_free(c->base.pVtab->zErrMsg);
+  c->base.pVtab->zErrMsg = msg;
+  c->eof = 1;
+  return msg ? SQLITE_ERROR : SQLITE_NOMEM;
+}
+
+/* A SQL value as a cell that owns its bytes. */
+static int tbl_cell(sqlite3_value *v, pq_cell *out) {
+  memset(out, 0, sizeof *out);
+  switch (sqlite3_value_type(v)) {
+    case SQLITE_INTEGER:
+      out->kind = PQ_CELL_INT;
+      out->i = sqlite3_value_int64(v);
+      return SQLITE_OK;
+    case SQLITE_FLOAT:
+      out->kind = PQ_CELL_REAL;
+      out->r = sqlite3_value_double(v);
+      return SQLITE_OK;
+    case SQLITE_NULL:
+      return SQLITE_OK;
+    default: {
+      int text = sqlite3_value_type(v) == SQLITE_TEXT;
+      const void *p = text ? (const void *)sqlite3_value_text(v)
+                           : sqlite3_value_blob(v);
+      size_t n = (size_t)sqlite3_value_bytes(v);
+      uint8_t *copy = sqlite3_malloc64(n + 1);
+      if (!copy) return SQLITE_NOMEM;
+      if (n) memcpy(copy, p, n);
+      out->kind = text ? PQ_CELL_TEXT : PQ_CELL_BLOB;
+      out->p = copy;
+      out->n = n;
+      return SQLITE_OK;
+    }
+  }
+}
+
+/* Applies the column's affinity to a constraint's value as SQLite does to
+** a comparison's other side; 0 when SQLite's choice depends on that side's
+** own affinity, which xFilter does not see. */
+static int tbl_affinity(const TblCol *col, sqlite3_value *v) {
+  int vt = sqlite3_value_type(v);
+  if (col->info.kind == PQ_CELL_INT || col->info.kind == PQ_CELL_REAL) {
+    if (vt == SQLITE_TEXT) sqlite3_value_numeric_type(v);
+    return 1;
+  }
+  if (col->info.kind == PQ_CELL_TEXT && !col->info.nested)
+    return vt != SQLITE_INTEGER && vt != SQLITE_FLOAT;
+  return !col->info.nested;
+}
+
+/* The literal prefix of a LIKE or GLOB pattern that every match starts
+** with, byte for byte: LIKE folds ASCII letters (and, overloaded, may fold
+** more), so its prefix stops at any letter or non-ASCII byte. */
+static size_t tbl_prefix(const pq_cell *pat, int like) {
+  size_t i = 0;
+  for (; i < pat->n; i++) {
+    int ch = pat->p[i];
+    if (like) {
+      if (ch == '%' || ch == '_' || ch >= 0x80 ||
+          (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'))
+        break;
+    } else if (ch == '*' || ch == '?' || ch == '[') {
+      break;
+    }
+  }
+  return i;
+}
+
+/* Adds constraint (col, op) with values. */
+static TblCons *tbl_cons_add(TblCursor *c, int col, int op) {
+  TblCons *n = sqlite3_realloc64(c->cons, (size_t)(c->ncons + 1) * sizeof *n);
+  if (!n) return NULL;
+  c->cons = n;
+  TblCons *k = &c->cons[c->ncons++];
+  memset(k, 0, sizeof *k);
+  k->col = col;
+  k->op = op;
+  k->usable = 1;
+  return k;
+}
+
+static int tbl_cons_value(TblCons *k, sqlite3_value *v) {
+  pq_cell *n = sqlite3_realloc64(k->vals, (size_t)(k->nvals + 1) * sizeof *n);
+  if (!n) return SQLITE_NOMEM;
+  k->vals = n;
+  int rc = tbl_cell(v, &k->vals[k->nvals]);
+  if (rc == SQLITE_OK) k->nvals++;
+  return rc;
+}
+
+/* Reads idxStr and argv into c's constraints. */
+static int tbl_read_constraints(TblCursor *c, TblTable *t, const char *idx,
+                                sqlite3_value **argv) {
+  c->used = strtoull(idx, NULL, 16);
+  const char *p = strchr(idx, ';');
+  int a = 0;
+  while (p && p[1]) {
+    int col, op;
+    if (sscanf(p + 1, "%d %d", &col, &op) != 2) break;
+    p = strchr(p + 1, ';');
+    sqlite3_value *v = argv[a++];
+    if (op == TBL_OP_LIMIT) {
+      if (sqlite3_value_type(v) == SQLITE_INTEGER) c->limit = sqlite3_value_int64(v);
+      continue;
+    }
+    if (op == TBL_OP_OFFSET) {
+      if (sqlite3_value_type(v) == SQLITE_INTEGER && sqlite3_value_int64(v) > 0)
+        c->offset = sqlite3_value_int64(v);
+      continue;
+    }
+    if (col == -1 || col == TBL_FILE_ROW(t)) { /* rowid: a range */
+      int64_t *lo = &c->rowid_lo, *hi = &c->rowid_hi;
+      TblCons *k = NULL;
+      if (col != -1) {
+        k = tbl_cons_add(c, col, op);
+        if (!k) return SQLITE_NOMEM;
+      }
+      sqlite3_value_numeric_type(v);
+      int vt = sqlite3_value_type(v);
+      if (k) {
+        int rc = tbl_cons_value(k, v);
+        if (rc) return rc;
+        continue;
+      }
+      if (vt == SQLITE_NULL) {
+        *hi = -1; /* no row */
+        continue;
+      }
+      if (vt != SQLITE_INTEGER && vt != SQLITE_FLOAT) continue;
+      double d = sqlite3_value_double(v);
+      int64_t x = vt == SQLITE_INTEGER ? sqlite3_value_int64(v)
+                  : d >= 9.2e18        ? INT64_MAX
+                  : d <= -9.2e18       ? INT64_MIN
+                                       : (int64_t)d;
+      int exact = vt == SQLITE_INTEGER || (double)x == d;
+      switch (op) {
+        case PQ_OP_EQ:
+          if (!exact) { *hi = -1; break; }
+          if (x > *lo) *lo = x;
+          if (x < *hi) *hi = x;
+          break;
+        case PQ_OP_LT:
+          if (x == INT64_MIN) { *hi = -1; break; }
+          if (exact || d < (double)x) x--; /* below d */
+          if (x < *hi) *hi = x;
+          break;
+        case PQ_OP_LE:
+          if (!exact && d < (double)x && x > INT64_MIN) x--;
+          if (x < *hi) *hi = x;
+          break;
+        case PQ_OP_GT:
+          if (x == INT64_MAX) { *hi = -1; break; }
+          if (exact || d > (double)x) x++;
+          if (x > *lo) *lo = x;
+          break;
+        case PQ_OP_GE:
+          if (!exact && d > (double)x && x < INT64_MAX) x++;
+          if (x > *lo) *lo = x;
+          break;
+      }
+      continue;
+    }
+    TblCons *k;
+    if (op == TBL_OP_LIKE || op == TBL_OP_GLOB) {
+      if (sqlite3_value_type(v) != SQLITE_TEXT) continue;
+      pq_cell pat;
+      int rc = tbl_cell(v, &pat);
+      if (rc) return rc;
+      size_t n = tbl_prefix(&pat, op == TBL_OP_LIKE);
+      if (n > 0) {
+        k = tbl_cons_add(c, col, PQ_OP_GE);
+        pq_cell *lo = k ? sqlite3_malloc(sizeof *lo) : NULL;
+        if (!lo) {
+          sqlite3_free((void *)pat.p);
+          return SQLITE_NOMEM;
+        }
+        *lo = pat;
+        lo->n = n;
+        k->vals = lo;
+        k->nvals = 1;
+        /* Below the prefix with its last byte (not 0xFF) raised. */
+        size_t m = n;
+        while (m > 0 && pat.p[m - 1] == 0xFF) m--;
+        if (m > 0) {
+          TblCons *k2 = tbl_cons_add(c, col, PQ_OP_LT);
+          pq_cell *hi = k2 ? sqlite3_malloc(sizeof *hi) : NULL;
+          uint8_t *b = hi ? sqlite3_malloc64(m) : NULL;
+          if (!b) {
+            sqlite3_free(hi);
+            return SQLITE_NOMEM;
+          }
+          memcpy(b, pat.p, m);
+          b[m - 1]++;
+          hi->kind = PQ_CELL_TEXT;
+          hi->p = b;
+          hi->n = m;
+          k2->vals = hi;
+          k2->nvals = 1;
+        }
+      } else {
+        sqlite3_free((void *)pat.p);
+      }
+      continue;
+    }
+    k = tbl_cons_add(c, col, op == TBL_OP_IN ? PQ_OP_EQ : op);
+    if (!k) return SQLITE_NOMEM;
+    if (op == PQ_OP_ISNULL || op == PQ_OP_NOTNULL) continue;
+    if (col == TBL_FILENAME(t)) {
+      if (sqlite3_value_type(v) != SQLITE_TEXT && op != TBL_OP_IN) k->usable = 0;
+    }
+    const TblCol *tc = col < t->ncols ? &t->cols[col] : NULL;
+    if (op == TBL_OP_IN) {
+      sqlite3_value *x;
+      int rc;
+      for (rc = sqlite3_vtab_in_first(v, &x); rc == SQLITE_OK && x;
+           rc = sqlite3_vtab_in_next(v, &x)) {
+        if (tc && !tbl_affinity(tc, x)) k->usable = 0;
+        if (col == TBL_FILENAME(t) && sqlite3_value_type(x) != SQLITE_TEXT)
+          k->usable = 0;
+        int rc2 = tbl_cons_value(k, x);
+        if (rc2) return rc2;
+      }
+      if (rc != SQLITE_OK && rc != SQLITE_DONE) return rc;
+      continue;
+    }
+    if (tc && !tbl_affinity(tc, v)) k->usable = 0;
+    int rc = tbl_cons_value(k, v);
+    if (rc) return rc;
+  }
+  return SQLITE_OK;
+}
+
+/* Whether any value of constraint k may match within bounds b. */
+static int tbl_may_match(const TblCons *k, const pq_bounds *b) {
+  if (!k->usable) return 1;
+  if (k->op == PQ_OP_ISNULL || k->op == PQ_OP_NOTNULL)
+    return pq_bounds_may_match(b, k->op, NULL);
+  for (int i = 0; i < k->nvals; i++)
+    if (pq_bounds_may_match(b, k->op, &k->vals[i])) return 1;
+  return 0;
+}
+
+/* The bounds of one known value (a partition's, a file name). */
+static void tbl_point(pq_bounds *b, const pq_cell *v) {
+  memset(b, 0, sizeof *b);
+  b->values = 1;
+  b->nulls_exact = 1;
+  if (v->kind == PQ_CELL_NULL) {
+    b->nulls = 1;
+  } else {
+    b->nulls = 0;
+    b->has_minmax = 1;
+    b->min = b->max = *v;
+  }
+}
+
+/* Whether file fi may hold matching rows: its hive values, its name, its
+** rowids; columns it lacks are NULL in every row. */
+static int tbl_file_may_match(TblCursor *c, TblTable *t, int fi) {
+  TblFile *f = &t->files[fi];
+  if (f->num_rows == 0) return 0;
+  if (c->rowid_hi < f->first_rowid ||
+      c->rowid_lo > f->first_rowid + f->num_rows - 1)
+    return 0;
+  for (int i = 0; i < c->ncons; i++) {
+    const TblCons *k = &c->cons[i];
+    pq_cell v;
+    pq_bounds b;
+    memset(&v, 0, sizeof v);
+    if (k->col == TBL_FILENAME(t)) {
+      v.kind = PQ_CELL_TEXT;
+      v.p = (const uint8_t *)f->path;
+      v.n = strlen(f->path);
+    } else if (k->col < t->ncols && t->cols[k->col].hive >= 0) {
+      const char *h = f->hive[t->cols[k->col].hive];
+      sqlite3_int64 x;
+      if (h && t->cols[k->col].info.kind == PQ_CELL_INT && tbl_is_int(h, &x)) {
+        v.kind = PQ_CELL_INT;
+        v.i = x;
+      } else if (h) {
+        v.kind = PQ_CELL_TEXT;
+        v.p = (const uint8_t *)h;
+        v.n = strlen(h);
+      }
+    } else if (k->col < t->ncols && f->field[k->col] < 0) {
+      /* absent: NULL */
+    } else {
+      continue;
+    }
+    tbl_point(&b, &v);
+    if (!tbl_may_match(k, &b)) return 0;
+  }
+  return 1;
+}
+
+/* The leaf of a table column in file f, when it is a flat field. */
+static int tbl_leaf(const TblTable *t, const TblFile *f, int col) {
+  if (col >= t->ncols || t->cols[col].hive >= 0 || f->field[col] < 0)
+    return -1;
+  const pq_schema_node *n = pq_file_schema(f->file)->children[f->field[col]];
+  return n->leaf >= 0 && n->max_rep == 0 ? n->leaf : -1;
+}
+
+/* Whether row group g of file f may hold matching rows. */
+static int tbl_group_may_match(TblCursor *c, TblTable *t, TblFile *f,
+                               uint32_t g) {
+  int64_t first = f->first_rowid + f->rg_first[g];
+  int64_t n = f->rg_first[g + 1] - f->rg_first[g];
+  if (n == 0 || c->rowid_hi < first || c->rowid_lo > first + n - 1) return 0;
+  for (int i = 0; i < c->ncons; i++) {
+    const TblCons *k = &c->cons[i];
+    if (k->col == TBL_FILE_ROW(t)) {
+      pq_bounds b;
+      memset(&b, 0, sizeof b);
+      b.values = n;
+      b.has_minmax = 1;
+      b.min.kind = b.max.kind = PQ_CELL_INT;
+      b.min.i = f->rg_first[g];
+      b.max.i = f->rg_first[g + 1] - 1;
+      if (!tbl_may_match(k, &b)) return 0;
+      continue;
+    }
+    int leaf = tbl_leaf(t, f, k->col);
+    if (leaf < 0) continue;
+    pq_bounds b;
+    pq_chunk_bounds(f->file, g, (uint32_t)leaf, t->binary_as_string, &b);
+    if (!tbl_may_match(k, &b)) return 0;
+    /* Bloom filters: each value of = or IN the filter rules out. */
+    if (k->op != PQ_OP_EQ || !k->usable) continue;
+    pq_bloom bloom;
+    int present;
+    pq_error err;
+    if (pq_bloom_read(f->file, g, (uint32_t)leaf, &bloom, &present, &err) ||
+        !present)
+      continue;
+    const pq_schema_node *node = pq_file_leaf(f->file, (uint32_t)leaf);
+    int may = 0;
+    for (int j = 0; j < k->nvals && !may; j++) {
+      uint64_t h;
+      int r = pq_bloom_hash_cell(node, &k->vals[j], &h);
+      if (r < 0 || (r > 0 && pq_bloom_check(&bloom, h))) may = 1;
+      /* The cell's kind must be the column's, else SQL compares classes. */
+      if (r > 0 && k->vals[j].kind != t->cols[k->col].info.kind &&
+          !(k->vals[j].kind == PQ_CELL_INT && t->cols[k->col].info.kind == PQ_CELL_REAL) &&
+          !(k->vals[j].kind == PQ_CELL_REAL && t->cols[k->col].info.kind == PQ_CELL_INT))
+        may = 1;
+    }
+    if (!may) return 0;
+  }
+  return 1;
+}
+
+static int tbl_range_add(TblCursor *c, int64_t lo, int64_t hi, int *cap) {
+  if (lo >= hi) return SQLITE_OK;
+  if (c->nranges && c->ranges[c->nranges - 1].hi >= lo) {
+    if (hi > c->ranges[c->nranges - 1].hi) c->ranges[c->nranges - 1].hi = hi;
+    return SQLITE_OK;
+  }
+  if (c->nranges == *cap) {
+    int n = *cap ? 2 * *cap : 8;
+    TblRange *r = sqlite3_realloc64(c->ranges, (size_t)n * sizeof *r);
+    if (!r) return SQLITE_NOMEM;
+    c->ranges = r;
+    *cap = n;
+  }
+  c->ranges[c->nranges].lo = lo;
+  c->ranges[c->nranges].hi = hi;
+  c->nranges++;
+  return SQLITE_OK;
+}
+
+/* The row ranges of row group g to read: its rows within the rowid bounds,
+** less the pages each constrained column's page index rules out. */
+static int tbl_group_ranges(TblCursor *c, TblTable *t, TblFile *f,
+                            uint32_t g) {
+  int64_t n = f->rg_first[g + 1] - f->rg_first[g];
+  int64_t base = f->first_rowid + f->rg_first[g];
+  int64_t lo = c->rowid_lo > base ? c->rowid_lo - base : 0;
+  int64_t hi = c->rowid_hi < base + n - 1 ? c->rowid_hi - base + 1 : n;
+  int cap = 0;
+  c->nranges = 0;
+  c->range = 0;
+  int rc = tbl_range_add(c, lo, hi, &cap);
+  for (int i = 0; i < c->ncons && !rc && c->nranges; i++) {
+    const TblCons *k = &c->cons[i];
+    int leaf = tbl_leaf(t, f, k->col);
+    if (leaf < 0 || !k->usable) continue;
+    pq_column_index *ci = NULL;
+    pq_offset_index *oi = NULL;
+    pq_error err;
+    if (pq_column_index_read(f->file, g, (uint32_t)leaf, &ci, &err) || !ci ||
+        pq_offset_index_read(f->file, g, (uint32_t)leaf, &oi, &err) || !oi ||
+        oi->n_pages != ci->n_pages) {
+      pq_column_index_free(ci);
+      pq_offset_index_free(oi);
+      continue;
+    }
+    /* Keep of each range what the matching pages cover. */
+    TblRange *old = c->ranges;
+    int nold = c->nranges;
+    c->ranges = NULL;
+    c->nranges = 0;
+    cap = 0;
+    for (uint32_t p = 0; p < ci->n_pages && !rc; p++) {
+      int64_t plo = oi->pages[p].first_row_index;
+      int64_t phi = p + 1 < oi->n_pages ? oi->pages[p + 1].first_row_index : n;
+      pq_bounds b;
+      pq_page_bounds(f->file, (uint32_t)leaf, ci, p, phi - plo,
+                     t->binary_as_string, &b);
+      if (!tbl_may_match(k, &b)) continue;
+      for (int r = 0; r < nold && !rc; r++) {
+        int64_t a = old[r].lo > plo ? old[r].lo : plo;
+        int64_t z = old[r].hi < phi ? old[r].hi : phi;
+        rc = tbl_range_add(c, a, z, &cap);
+      }
+    }
+    sqlite3_free(old);
+    pq_column_index_free(ci);
+    pq_offset_index_free(oi);
+  }
+  return rc;
+}
+
+/* Opens the used columns' readers on row group g of the current file. */
+static int tbl_open_readers(TblCursor *c, TblTable *t, TblFile *f,
+                            uint32_t g) {
+  tbl_readers_close(c);
+  size_t limit = pqx_db_limit(t->db);
+  for (int i = 0; i < c->nreaders; i++) {
+    TblReader *r = &c->readers[i];
+    if (t->cols[r->col].hive >= 0 || f->field[r->col] < 0) continue;
+    int fi = f->field[r->col];
+    const pq_schema_node *node = pq_file_schema(f->file)->children[fi];
+    pq_error err;
+    int rc = pq_field_reader_open(&r->r, f->file, g, node,
+                                  t->binary_as_string, limit, &err);
+    if (rc) {
+      if (rc == PQ_NOMEM) return SQLITE_NOMEM;
+      return tbl_error(c, pqx_source_error("parquet", f->path, &err));
+    }
+  }
+  return SQLITE_OK;
+}
+
+/* Gives back to the system the pages of row group g that were mapped in:
+** memory follows one row group, not the file. */
+static void tbl_release(TblFile *f, uint32_t g) {
+  const pq_file_meta *m = pq_file_metadata(f->file);
+  const pq_row_group *rg = &m->row_groups[g];
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (uint32_t i = 0; i < rg->n_columns; i++) {
+    const pq_column_meta *cm = &rg->columns[i].meta;
+    int64_t s = cm->data_page_offset;
+    if (cm->dictionary_page_offset > 0 && cm->dictionary_page_offset < s)
+      s = cm->dictionary_page_offset;
+    if (s < 0 || cm->total_compressed_size < 0) continue;
+    if ((uint64_t)s < lo) lo = (uint64_t)s;
+    if ((uint64_t)(s + cm->total_compressed_size) > hi)
+      hi = (uint64_t)(s + cm->total_compressed_size);
+  }
+  long ps = sysconf(_SC_PAGESIZE);
+  if (ps <= 0 || hi > f->len || lo >= hi) return;
+  uint64_t a = (lo + (uint64_t)ps - 1) / (uint64_t)ps * (uint64_t)ps;
+  uint64_t z = hi / (uint64_t)ps * (uint64_t)ps;
+  if (z > a) madvise((char *)f->map + a, (size_t)(z - a), MADV_DONTNEED);
+}
+
+/* Moves to the next range of rows to read, from the current position. */
+static int tbl_advance(TblCursor *c) {
+  TblTable *t = (TblTable *)c->base.pVtab;
+  for (;;) {
+    if (c->range < c->nranges) {
+      TblRange *r = &c->ranges[c->range];
+      if (c->row < r->lo) c->row = r->lo;
+      if (c->row < r->hi) return SQLITE_OK;
+      c->range++;
+      continue;
+    }
+    /* the next row group, or file */
+    if (c->file < t->nfiles && c->group >= 0) {
+      tbl_readers_close(c);
+      if (t->files[c->file].map) tbl_release(&t->files[c->file], (uint32_t)c->group);
+    }
+    if (c->file >= t->nfiles) {
+      c->eof = 1;
+      return SQLITE_OK;
+    }
+    TblFile *f = &t->files[c->file];
+    const pq_file_meta *m = pq_file_metadata(f->file);
+    c->group++;
+    if (c->group == 0 && !tbl_file_may_match(c, t, c->file))
+      c->group = m->n_row_groups;
+    if (c->group >= (int64_t)m->n_row_groups) {
+      c->file++;
+      c->group = -1;
+      c->nranges = c->range = 0;
+      continue;
+    }
+    uint32_t g = (uint32_t)c->group;
+    c->nranges = c->range = 0;
+    c->row = 0;
+    if (!tbl_group_may_match(c, t, f, g)) continue;
+    int rc = tbl_group_ranges(c, t, f, g);
+    if (rc) return rc;
+    /* OFFSET: whole ranges first. */
+    while (c->offset > 0 && c->range < c->nranges) {
+      TblRange *r = &c->ranges[c->range];
+      int64_t k = r->hi - r->lo;
+      if (c->offset >= k) {
+        c->offset -= k;
+        c->range++;
+      } else {
+        r->lo += c->offset;
+        c->offset = 0;
+      }
+    }
+    if (c->range >= c->nranges) continue;
+    rc = tbl_open_readers(c, t, f, g);
+    if (rc) return rc;
+  }
+}
+
+/* Sets the file of the cursor's table up for a scan: files changed since
+** they were read are read again, and must keep their columns. */
+static int tbl_recheck(TblTable *t, char **msg) {
+  int64_t rowid = 0;
+  for (int i = 0; i < t->nfiles; i++) {
+    TblFile *f = &t->files[i];
+    struct stat st;
+    if (stat(f->path, &st) != 0) {
+      *msg = sqlite3_mprintf("parquet: cannot open '%s': %s", f->path,
+                             strerror(errno));
+      return SQLITE_ERROR;
+    }
+    long long mt = (long long)st.st_mtim.tv_sec * 1000000000LL +
+                   st.st_mtim.tv_nsec;
+    if ((size_t)st.st_size != f->len || mt != f->mtime_ns) {
+      int *old = f->field;
+      f->field = NULL;
+      char **hive = f->hive;
+      f->hive = NULL;
+      tbl_file_close(f, 0);
+      f->hive = hive;
+      int rc = tbl_file_open(f, msg);
+      if (!rc) {
+        /* The same columns, by name and type, as the table has. */
+        const pq_schema_node *root = pq_file_schema(f->file);
+        int same = 1;
+        for (int c = 0; c < t->ncols && same; c++) {
+          int fi = old[c];
+          if (fi < 0) continue;
+          pq_field_info info;
+          const pq_schema_node *n =
+              (uint32_t)fi < root->n_children ? root->children[fi] : NULL;
+          if (n) pq_field_describe(n, t->binary_as_string, &info);
+          same = n && n->elem->name.len == strlen(t->cols[c].name) &&
+                 !memcmp(n->elem->name.ptr, t->cols[c].name,
+                         n->elem->name.len) &&
+                 !strcmp(info.decl, t->cols[c].info.decl);
+        }
+        if (!same) {
+          *msg = sqlite3_mprintf(
+              "parquet: '%s' changed, and its columns with it: create the "
+              "table again",
+              f->path);
+          rc = SQLITE_ERROR;
+        }
+      }
+      f->field = old;
+      if (rc) return rc;
+    }
+    f->first_rowid = rowid;
+    rowid += f->num_rows;
+  }
+  t->total_rows = rowid;
+  return SQLITE_OK;
+}
+
+static int tblFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
+                     int argc, sqlite3_value **argv) {
+  (void)idxNum;
+  (void)argc;
+  TblCursor *c = (TblCursor *)cur;
+  TblTable *t = (TblTable *)cur->pVtab;
+  tbl_readers_close(c);
+  tbl_cons_free(c);
+  c->eof = 0;
+  c->file = 0;
+  c->group = -1;
+  c->nranges = c->range = 0;
+  c->row = 0;
+  c->offset = 0;
+  c->limit = -1;
+  c->rowid_lo = INT64_MIN;
+  c->rowid_hi = INT64_MAX;
+  c->bytes_read = 0;
+  char *msg = NULL;
+  int rc = tbl_recheck(t, &msg);
+  if (rc) return tbl_error(c, msg);
+  rc = tbl_read_constraints(c, t, idxStr ? idxStr : "0;", argv);
+  if (rc) return tbl_error(c, NULL);
+  /* A reader for each used column the files have. */
+  int n = 0;
+  for (int i = 0; i < t->ncols; i++) {
+    if (t->cols[i].hive < 0 && (c->used >> (i < 63 ? i : 63)) & 1) n++;
+  }
+  sqlite3_free(c->readers);
+  c->readers = sqlite3_malloc64((size_t)(n ? n : 1) * sizeof *c->readers);
+  if (!c->readers) return SQLITE_NOMEM;
+  memset(c->readers, 0, (size_t)(n ? n : 1) * sizeof *c->readers);
+  c->nreaders = 0;
+  for (int i = 0; i < t->ncols; i++) {
+    if (t->cols[i].hive < 0 && (c->used >> (i < 63 ? i : 63)) & 1)
+      c->readers[c->nreaders++].col = i;
+  }
+  return tbl_advance(c);
+}
+
+static int tblNext(sqlite3_vtab_cursor *cur) {
+  TblCursor *c = (TblCursor *)cur;
+  c->row++;
+  return tbl_advance(c);
+}
+
+static int tblEof(sqlite3_vtab_cursor *cur) { return ((TblCursor *)cur)->eof; }
+
+static TblReader *tbl_reader(TblCursor *c, int col) {
+  for (int i = 0; i < c->nreaders; i++)
+    if (c->readers[i].col == col) return &c->readers[i];
+  return NULL;
+}
+
+static void tbl_result(sqlite3_context *ctx, const pq_cell *v) {
+  switch (v->kind) {
+    case PQ_CELL_INT: sqlite3_result_int64(ctx, v->i); break;
+    case PQ_CELL_REAL: sqlite3_result_double(ctx, v->r); break;
+    case PQ_CELL_TEXT:
+      sqlite3_result_text64(ctx, (const char *)(v->p ? v->p : (const uint8_t *)""),
+                            v->n, SQLITE_TRANSIENT, SQLITE_UTF8);
+      break;
+    case PQ_CELL_BLOB:
+      sqlite3_result_blob64(ctx, v->p ? v->p : (const uint8_t *)"", v->n,
+                            SQLITE_TRANSIENT);
+      break;
+    default: sqlite3_result_null(ctx);
+  }
+}
+
+static int tblColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col) {
+  TblCursor *c = (TblCursor *)cur;
+  TblTable *t = (TblTable *)cur->pVtab;
+  TblFile *f = &t->files[c->file];
+  if (col == TBL_FILENAME(t)) {
+    sqlite3_result_text(ctx, f->path, -1, SQLITE_TRANSIENT);
+    return SQLITE_OK;
+  }
+  if (col == TBL_FILE_ROW(t)) {
+    sqlite3_result_int64(ctx, f->rg_first[c->group] + c->row);
+    return SQLITE_OK;
+  }
+  if (col >= t->ncols) return SQLITE_OK;
+  if (t->cols[col].hive >= 0) {
+    const char *h = f->hive[t->cols[col].hive];
+    sqlite3_int64 x;
+    if (!h) return SQLITE_OK;
+    if (t->cols[col].info.kind == PQ_CELL_INT && tbl_is_int(h, &x)) {
+      sqlite3_result_int64(ctx, x);
+    } else {
+      sqlite3_result_text(ctx, h, -1, SQLITE_TRANSIENT);
+    }
+    return SQLITE_OK;
+  }
+  TblReader *r = tbl_reader(c, col);
+  if (!r || !r->r) return SQLITE_OK; /* a column this file lacks: NULL */
+  if (c->row < r->start || c->row >= r->start + (int64_t)r->n) {
+    pq_error err;
+    int64_t next = r->start + (int64_t)r->n;
+    int rc = PQ_OK;
+    if (c->row > next) rc = pq_field_reader_skip(r->r, c->row - next, &err);
+    size_t want = TBL_BATCH;
+    int64_t left = c->ranges[c->range].hi - c->row;
+    if (left < (int64_t)want) want = (size_t)left;
+    if (c->limit >= 0 && c->limit + 1 < (int64_t)want) want = (size_t)c->limit + 1;
+    if (rc == PQ_OK) rc = pq_field_reader_read(r->r, r->cells, want, &r->n, &err);
+    if (rc == PQ_OK && r->n == 0) {
+      rc = PQ_CORRUPT;
+      snprintf(err.msg, sizeof err.msg, "column '%s' ends early",
+               t->cols[col].name);
+      err.code = rc;
+    }
+    if (rc) {
+      r->n = 0;
+      char *msg = rc == PQ_NOMEM ? NULL
+                                 : pqx_source_error("parquet", f->path, &err);
+      sqlite3_free(cur->pVtab->zErrMsg);
+      cur->pVtab->zErrMsg = msg;
+      return msg ? SQLITE_ERROR : SQLITE_NOMEM;
+    }
+    r->start = c->row;
+  }
+  tbl_result(ctx, &r->cells[c->row - r->start]);
+  return SQLITE_OK;
+}
+
+static int tblRowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid) {
+  TblCursor *c = (TblCursor *)cur;
+  TblTable *t = (TblTable *)cur->pVtab;
+  TblFile *f = &t->files[c->file];
+  *rowid = f->first_rowid + f->rg_first[c->group] + c->row;
+  return SQLITE_OK;
+}
+
+static sqlite3_module table_module = {
+    .iVersion = 0,
+    .xCreate = tblConnect,
+    .xConnect = tblConnect,
+    .xBestIndex = tblBestIndex,
+    .xDisconnect = tblDisconnect,
+    .xDestroy = tblDisconnect,
+    .xOpen = tblOpen,
+    .xClose = tblClose,
+    .xFilter = tblFilter,
+    .xNext = tblNext,
+    .xEof = tblEof,
+    .xColumn = tblColumn,
+    .xRowid = tblRowid,
+};
+
+int pqx_register_table(sqlite3 *db) {
+  return sqlite3_create_module(db, "parquet", &table_module, NULL);
+}

@@ -1,0 +1,477 @@
+/*
+** cell.c -- values as SQL sees them: each leaf's values by its logical
+** type (doc/values.md), and SQL's order of the results.
+**
+**   INT32 DATE 19783          -> TEXT '2024-03-01'
+**   INT64 TIMESTAMP(MICROS)   -> TEXT '2024-03-01 12:00:00.250000'
+**   INT64 DECIMAL(10,2) 12345 -> REAL 123.45
+**   INT64 UINT_64 2^63        -> TEXT '9223372036854775808'
+**
+** Dates and times are text that SQLite's date functions read; text of a
+** fixed shape, so that it sorts as the values do (years 0 to 9999).
+*/
+#include "reader.h"
+
+#include <math.h>
+#include <stdio.h>
+
+/* ---- Text of dates, times, decimals ---------------------------------------- */
+
+static void cell_civil(int64_t days, int64_t *y, int *m, int *d) {
+  int64_t z = days + 719468;
+  int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  int64_t doe = z - era * 146097;
+  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  int64_t mp = (5 * doy + 2) / 153;
+  *d = (int)(doy - (153 * mp + 2) / 5 + 1);
+  *m = (int)(mp < 10 ? mp + 3 : mp - 9);
+  *y = yoe + era * 400 + (*m <= 2);
+}
+
+static int64_t cell_floor_div(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+
+static size_t cell_fit(int k, size_t cap) {
+  return k < 0 ? 0 : (size_t)k < cap ? (size_t)k : cap ? cap - 1 : 0;
+}
+
+size_t pq_text_date(char *s, size_t cap, int64_t days) {
+  int64_t y;
+  int m, d;
+  /* Far outside any calendar a file means: keep the arithmetic exact. */
+  if (days > INT64_MAX / 4 || days < INT64_MIN / 4) days = 0;
+  cell_civil(days, &y, &m, &d);
+  return cell_fit(snprintf(s, cap, "%04lld-%02d-%02d", (long long)y, m, d),
+                  cap);
+}
+
+size_t pq_text_time(char *s, size_t cap, int64_t units_of_day,
+                    int64_t per_second, int digits) {
+  int64_t secs = units_of_day / per_second, frac = units_of_day % per_second;
+  if (frac < 0) frac = -frac;
+  int k = snprintf(s, cap, "%02lld:%02d:%02d", (long long)(secs / 3600),
+                   (int)(secs / 60 % 60), (int)(secs % 60));
+  size_t n = cell_fit(k, cap);
+  if (frac && n < cap) {
+    n += cell_fit(snprintf(s + n, cap - n, ".%0*lld", digits, (long long)frac),
+                  cap - n);
+  }
+  return n;
+}
+
+size_t pq_text_timestamp(char *s, size_t cap, int64_t v, int unit) {
+  int64_t per = unit == 1 ? 1000 : unit == 2 ? 1000000 : 1000000000;
+  int digits = unit == 1 ? 3 : unit == 2 ? 6 : 9;
+  int64_t per_day = per * 86400;
+  int64_t days = cell_floor_div(v, per_day);
+  size_t n = pq_text_date(s, cap, days);
+  if (n + 1 < cap) {
+    s[n++] = ' ';
+    n += pq_text_time(s + n, cap - n, v - days * per_day, per, digits);
+  }
+  return n;
+}
+
+size_t pq_text_int96(char *s, size_t cap, const uint8_t *p) {
+  int64_t nanos = (int64_t)pq_load64(p);
+  int64_t days = (int64_t)(int32_t)pq_load32(p + 8) - 2440588;
+  if (nanos < 0 || nanos >= 86400000000000LL) nanos = 0;
+  size_t n = pq_text_date(s, cap, days);
+  if (n + 1 < cap) {
+    s[n++] = ' ';
+    n += pq_text_time(s + n, cap - n, nanos, 1000000000, 9);
+  }
+  return n;
+}
+
+size_t pq_text_decimal(char *s, size_t cap, const uint8_t *p, size_t n,
+                       int scale) {
+  unsigned __int128 u = 0;
+  int neg = n > 0 && (p[0] & 0x80);
+  for (size_t i = 0; i < n; i++) u = u << 8 | p[i];
+  if (neg && n < 16) u |= ~(unsigned __int128)0 << (8 * n);
+  if (neg) u = ~u + 1;
+  char digits[96];
+  int k = 0;
+  do {
+    digits[k++] = (char)('0' + (int)(u % 10));
+    u /= 10;
+  } while (u);
+  while (k <= scale && k < (int)sizeof digits) digits[k++] = '0';
+  size_t o = 0;
+  if (neg && o + 1 < cap) s[o++] = '-';
+  for (int i = k - 1; i >= 0 && o + 2 < cap; i--) {
+    s[o++] = digits[i];
+    if (i == scale && scale > 0) s[o++] = '.';
+  }
+  if (cap) s[o < cap ? o : cap - 1] = 0;
+  return o;
+}
+
+size_t pq_text_uuid(char *s, size_t cap, const uint8_t *p) {
+  static const char hex[] = "0123456789abcdef";
+  size_t k = 0;
+  if (cap < 37) return 0;
+  for (int i = 0; i < 16; i++) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) s[k++] = '-';
+    s[k++] = hex[p[i] >> 4];
+    s[k++] = hex[p[i] & 15];
+  }
+  s[k] = 0;
+  return k;
+}
+
+double pq_half_to_double(uint16_t h) {
+  int e = (h >> 10) & 31, m = h & 1023;
+  double v = e == 0    ? m / 16777216.0
+             : e == 31 ? (m ? NAN : INFINITY)
+                       : (1 + m / 1024.0) * (double)(1u << e) / 32768.0;
+  return h & 0x8000 ? -v : v;
+}
+
+/* ---- What a leaf's values mean ---------------------------------------------- */
+
+int pq_leaf_meaning(const pq_schema_element *e, int *scale, int *precision,
+                    int *unit) {
+  int conv = e->converted_type, lt = e->logical_type;
+  pq_type t = e->type;
+  *scale = *precision = *unit = 0;
+  if (conv == 5 || lt == 5) {
+    *scale = lt == 5 ? e->logical_scale : e->scale < 0 ? 0 : e->scale;
+    *precision = lt == 5 ? e->logical_precision : e->precision;
+    if (*scale >= 0 && *scale < 40 &&
+        (t == PQ_INT32 || t == PQ_INT64 || t == PQ_BYTE_ARRAY ||
+         (t == PQ_FIXED_LEN_BYTE_ARRAY && e->type_length <= 16)))
+      return PQ_AS_DECIMAL;
+  }
+  if (t == PQ_INT32 && (conv == 6 || lt == 6)) return PQ_AS_DATE;
+  int u = lt == 8 ? e->logical_unit : conv == 9 ? 1 : conv == 10 ? 2 : 0;
+  if (t == PQ_INT64 && u >= 1 && u <= 3) {
+    *unit = u;
+    return PQ_AS_TIMESTAMP;
+  }
+  u = lt == 7 ? e->logical_unit : conv == 7 ? 1 : conv == 8 ? 2 : 0;
+  if ((t == PQ_INT32 || t == PQ_INT64) && u >= 1 && u <= 3) {
+    *unit = u;
+    return PQ_AS_TIME;
+  }
+  if (t == PQ_INT96) return PQ_AS_INT96;
+  if ((t == PQ_INT32 || t == PQ_INT64) &&
+      ((conv >= 11 && conv <= 14) || (lt == 10 && !e->logical_signed)))
+    return PQ_AS_UNSIGNED;
+  if (t == PQ_FIXED_LEN_BYTE_ARRAY && lt == 15 && e->type_length == 2)
+    return PQ_AS_FLOAT16;
+  if (t == PQ_FIXED_LEN_BYTE_ARRAY && lt == 14 && e->type_length == 16)
+    return PQ_AS_UUID;
+  if (t == PQ_BYTE_ARRAY &&
+      (conv == 0 || conv == 4 || conv == 19 || lt == 1 || lt == 4 || lt == 12))
+    return PQ_AS_STRING;
+  return PQ_AS_PLAIN;
+}
+
+void pq_field_describe(const pq_schema_node *field, int binary_as_string,
+                       pq_field_info *out) {
+  const pq_schema_element *e = field->elem;
+  memset(out, 0, sizeof *out);
+  if (field->leaf < 0 || e->repetition == 2) {
+    out->decl = "TEXT";
+    out->kind = PQ_CELL_TEXT;
+    out->nested = 1;
+    return;
+  }
+  int scale, precision, unit;
+  switch (pq_leaf_meaning(e, &scale, &precision, &unit)) {
+    case PQ_AS_DECIMAL:
+      if (precision > 0 && precision <= 15) {
+        out->decl = "REAL";
+        out->kind = PQ_CELL_REAL;
+        out->ordered = 1;
+      } else {
+        out->decl = "TEXT";
+        out->kind = PQ_CELL_TEXT;
+      }
+      return;
+    case PQ_AS_DATE:
+    case PQ_AS_TIME:
+    case PQ_AS_TIMESTAMP:
+    case PQ_AS_UUID:
+      out->decl = "TEXT";
+      out->kind = PQ_CELL_TEXT;
+      out->ordered = 1;
+      return;
+    case PQ_AS_INT96:
+      out->decl = "TEXT";
+      out->kind = PQ_CELL_TEXT;
+      return;
+    case PQ_AS_FLOAT16:
+      out->decl = "REAL";
+      out->kind = PQ_CELL_REAL;
+      return;
+    case PQ_AS_STRING:
+      out->decl = "TEXT";
+      out->kind = PQ_CELL_TEXT;
+      out->ordered = 1;
+      return;
+    default:
+      break;
+  }
+  out->ordered = 1;
+  switch (e->type) {
+    case PQ_FLOAT:
+    case PQ_DOUBLE:
+      out->decl = "REAL";
+      out->kind = PQ_CELL_REAL;
+      return;
+    case PQ_BYTE_ARRAY:
+    case PQ_FIXED_LEN_BYTE_ARRAY:
+      out->decl = binary_as_string ? "TEXT" : "BLOB";
+      out->kind = binary_as_string ? PQ_CELL_TEXT : PQ_CELL_BLOB;
+      return;
+    default:
+      out->decl = "INTEGER";
+      out->kind = PQ_CELL_INT;
+  }
+}
+
+/* ---- Cells -------------------------------------------------------------- */
+
+static void cell_text(pq_cell *c, const char *s, size_t n) {
+  c->kind = PQ_CELL_TEXT;
+  c->p = (const uint8_t *)s;
+  c->n = n;
+}
+
+/* The decimal value of an unscaled integer of at most 15 digits. */
+static double cell_scaled(int64_t unscaled, int scale) {
+  static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,
+                               1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                               1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
+                               1e18, 1e19, 1e20, 1e21, 1e22};
+  if (scale >= 0 && scale <= 22) return (double)unscaled / p10[scale];
+  return (double)unscaled / pow(10, scale);
+}
+
+/* A big-endian two's complement integer of n <= 8 bytes. */
+static int64_t cell_be_int(const uint8_t *p, size_t n) {
+  uint64_t u = n && (p[0] & 0x80) ? ~(uint64_t)0 : 0;
+  for (size_t i = 0; i < n; i++) u = u << 8 | p[i];
+  return (int64_t)u;
+}
+
+static void cell_decimal(const pq_schema_element *e, int scale, int precision,
+                         const void *v, char *scratch, pq_cell *out) {
+  uint8_t be[16];
+  const uint8_t *p = be;
+  size_t n = 0;
+  if (e->type == PQ_INT32 || e->type == PQ_INT64) {
+    int64_t x = e->type == PQ_INT32 ? *(const int32_t *)v
+                                    : *(const int64_t *)v;
+    if (precision > 0 && precision <= 15) {
+      out->kind = PQ_CELL_REAL;
+      out->r = cell_scaled(x, scale);
+      return;
+    }
+    for (int i = 0; i < 8; i++)
+      be[i] = (uint8_t)((uint64_t)x >> (56 - 8 * i));
+    n = 8;
+  } else if (e->type == PQ_FIXED_LEN_BYTE_ARRAY) {
+    p = v;
+    n = (size_t)e->type_length;
+  } else {
+    const pq_bytes *b = v;
+    p = b->ptr;
+    n = b->len;
+  }
+  if (n > 16) { /* more digits than any precision: the bytes as they are */
+    out->kind = PQ_CELL_BLOB;
+    out->p = p;
+    out->n = n;
+    return;
+  }
+  if (precision > 0 && precision <= 15) { /* it fits in the last 8 bytes */
+    if (n > 8) {
+      p += n - 8;
+      n = 8;
+    }
+    out->kind = PQ_CELL_REAL;
+    out->r = cell_scaled(cell_be_int(p, n), scale);
+    return;
+  }
+  cell_text(out, scratch, pq_text_decimal(scratch, PQ_CELL_SCRATCH, p, n,
+                                          scale));
+}
+
+void pq_cell_from_value(const pq_schema_element *e, int binary_as_string,
+                        const void *v, char *scratch, pq_cell *out) {
+  int scale, precision, unit;
+  out->n = 0;
+  out->p = NULL;
+  switch (pq_leaf_meaning(e, &scale, &precision, &unit)) {
+    case PQ_AS_DECIMAL:
+      cell_decimal(e, scale, precision, v, scratch, out);
+      return;
+    case PQ_AS_DATE:
+      cell_text(out, scratch,
+                pq_text_date(scratch, PQ_CELL_SCRATCH, *(const int32_t *)v));
+      return;
+    case PQ_AS_TIMESTAMP:
+      cell_text(out, scratch, pq_text_timestamp(scratch, PQ_CELL_SCRATCH,
+                                                *(const int64_t *)v, unit));
+      return;
+    case PQ_AS_TIME: {
+      int64_t x = e->type == PQ_INT32 ? *(const int32_t *)v
+                                      : *(const int64_t *)v;
+      int64_t per = unit == 1 ? 1000 : unit == 2 ? 1000000 : 1000000000;
+      cell_text(out, scratch,
+                pq_text_time(scratch, PQ_CELL_SCRATCH, x, per,
+                             unit == 1 ? 3 : unit == 2 ? 6 : 9));
+      return;
+    }
+    case PQ_AS_INT96:
+      cell_text(out, scratch, pq_text_int96(scratch, PQ_CELL_SCRATCH, v));
+      return;
+    case PQ_AS_UNSIGNED:
+      out->kind = PQ_CELL_INT;
+      if (e->type == PQ_INT32) {
+        out->i = (int64_t)(uint32_t) * (const int32_t *)v;
+      } else {
+        uint64_t u = (uint64_t) * (const int64_t *)v;
+        if (u > (uint64_t)INT64_MAX) {
+          int k = snprintf(scratch, PQ_CELL_SCRATCH, "%llu",
+                           (unsigned long long)u);
+          cell_text(out, scratch, cell_fit(k, PQ_CELL_SCRATCH));
+          return;
+        }
+        out->i = (int64_t)u;
+      }
+      return;
+    case PQ_AS_FLOAT16: {
+      const uint8_t *p = v;
+      out->kind = PQ_CELL_REAL;
+      out->r = pq_half_to_double((uint16_t)(p[0] | p[1] << 8));
+      return;
+    }
+    case PQ_AS_UUID:
+      cell_text(out, scratch, pq_text_uuid(scratch, PQ_CELL_SCRATCH, v));
+      return;
+    case PQ_AS_STRING: {
+      const pq_bytes *b = v;
+      out->kind = PQ_CELL_TEXT;
+      out->p = b->ptr;
+      out->n = b->len;
+      return;
+    }
+    default:
+      break;
+  }
+  switch (e->type) {
+    case PQ_BOOLEAN:
+      out->kind = PQ_CELL_INT;
+      out->i = *(const uint8_t *)v;
+      return;
+    case PQ_INT32:
+      out->kind = PQ_CELL_INT;
+      out->i = *(const int32_t *)v;
+      return;
+    case PQ_INT64:
+      out->kind = PQ_CELL_INT;
+      out->i = *(const int64_t *)v;
+      return;
+    case PQ_FLOAT:
+      out->kind = PQ_CELL_REAL;
+      out->r = *(const float *)v;
+      return;
+    case PQ_DOUBLE:
+      out->kind = PQ_CELL_REAL;
+      out->r = *(const double *)v;
+      return;
+    case PQ_BYTE_ARRAY: {
+      const pq_bytes *b = v;
+      out->kind = binary_as_string ? PQ_CELL_TEXT : PQ_CELL_BLOB;
+      out->p = b->ptr;
+      out->n = b->len;
+      return;
+    }
+    default: /* FIXED_LEN_BYTE_ARRAY (INT96 is a meaning of its own) */
+      out->kind = binary_as_string ? PQ_CELL_TEXT : PQ_CELL_BLOB;
+      out->p = v;
+      out->n = (size_t)e->type_length;
+  }
+}
+
+int pq_cell_from_plain(const pq_schema_element *e, int binary_as_string,
+                       pq_bytes b, char *scratch, pq_cell *out) {
+  union {
+    uint8_t u8;
+    int32_t i32;
+    int64_t i64;
+    float f;
+    double d;
+    uint8_t raw[16];
+    pq_bytes bytes;
+  } v;
+  const void *p = &v;
+  switch (e->type) {
+    case PQ_BOOLEAN:
+      if (b.len != 1) return 0;
+      v.u8 = b.ptr[0] != 0;
+      break;
+    case PQ_INT32:
+    case PQ_FLOAT:
+      if (b.len != 4) return 0;
+      memcpy(v.raw, b.ptr, 4);
+      break;
+    case PQ_INT64:
+    case PQ_DOUBLE:
+      if (b.len != 8) return 0;
+      memcpy(v.raw, b.ptr, 8);
+      break;
+    case PQ_INT96:
+      if (b.len != 12) return 0;
+      memcpy(v.raw, b.ptr, 12);
+      break;
+    case PQ_FIXED_LEN_BYTE_ARRAY:
+      if (e->type_length < 0 || b.len != (size_t)e->type_length) return 0;
+      p = b.ptr;
+      break;
+    default:
+      v.bytes = b;
+  }
+  pq_cell_from_value(e, binary_as_string, p, scratch, out);
+  return 1;
+}
+
+/* int64 against double, exactly. */
+static int cell_cmp_int_real(int64_t i, double r) {
+  if (r != r) return 1; /* NaN: SQL has none; NULL sorts first */
+  if (r < -9223372036854775808.0) return 1;
+  if (r >= 9223372036854775808.0) return -1;
+  int64_t t = (int64_t)r;
+  if (i != t) return i < t ? -1 : 1;
+  double f = r - (double)t;
+  return f > 0 ? -1 : f < 0 ? 1 : 0;
+}
+
+static int cell_class(int kind) {
+  return kind == PQ_CELL_REAL ? PQ_CELL_INT : kind;
+}
+
+int pq_cell_compare(const pq_cell *a, const pq_cell *b) {
+  int ca = cell_class(a->kind), cb = cell_class(b->kind);
+  if (ca != cb) return ca < cb ? -1 : 1;
+  if (ca == PQ_CELL_NULL) return 0;
+  if (ca == PQ_CELL_INT) {
+    if (a->kind == PQ_CELL_INT && b->kind == PQ_CELL_INT)
+      return a->i < b->i ? -1 : a->i > b->i;
+    if (a->kind == PQ_CELL_INT) return cell_cmp_int_real(a->i, b->r);
+    if (b->kind == PQ_CELL_INT) return -cell_cmp_int_real(b->i, a->r);
+    return a->r < b->r ? -1 : a->r > b->r;
+  }
+  size_t n = a->n < b->n ? a->n : b->n;
+  int c = n ? memcmp(a->p, b->p, n) : 0;
+  if (c) return c < 0 ? -1 : 1;
+  return a->n < b->n ? -1 : a->n > b->n;
+}

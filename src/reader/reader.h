@@ -1,0 +1,71 @@
+/*
+** reader.h -- what the files of reader/ share: values written as text by
+** their logical types (cell.c), for JSON (assemble.c) and for SQL cells.
+*/
+#ifndef PQ_READER_H
+#define PQ_READER_H
+
+#include "../format/format.h"
+
+/* Days since 1970-01-01 as "YYYY-MM-DD" (proleptic Gregorian). */
+size_t pq_text_date(char *s, size_t cap, int64_t days);
+/* A time of day in units (per_second of them a second) as
+** "HH:MM:SS[.fff]": the fraction, when not zero, in digits digits. */
+size_t pq_text_time(char *s, size_t cap, int64_t units_of_day,
+                    int64_t per_second, int digits);
+/* v units (1 MILLIS, 2 MICROS, 3 NANOS) since the epoch as
+** "YYYY-MM-DD HH:MM:SS[.f]". */
+size_t pq_text_timestamp(char *s, size_t cap, int64_t v, int unit);
+/* An INT96 (nanoseconds of the day, then the Julian day) the same way. */
+size_t pq_text_int96(char *s, size_t cap, const uint8_t *p);
+/* An unscaled decimal in big-endian two's complement (n <= 16). */
+size_t pq_text_decimal(char *s, size_t cap, const uint8_t *p, size_t n,
+                       int scale);
+/* 16 bytes as "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx". */
+size_t pq_text_uuid(char *s, size_t cap, const uint8_t *p);
+double pq_half_to_double(uint16_t h);
+
+/* What the logical type of a leaf makes of its values. */
+enum {
+  PQ_AS_PLAIN = 0,   /* the physical value: ints, reals, bytes */
+  PQ_AS_UNSIGNED,    /* UINT_8 .. UINT_64, INTEGER(n, false) */
+  PQ_AS_DECIMAL,     /* scale in *scale, precision in *precision */
+  PQ_AS_DATE,
+  PQ_AS_TIME,        /* unit in *unit */
+  PQ_AS_TIMESTAMP,   /* unit in *unit */
+  PQ_AS_INT96,
+  PQ_AS_FLOAT16,
+  PQ_AS_UUID,
+  PQ_AS_STRING       /* STRING, ENUM, JSON: byte arrays as text */
+};
+int pq_leaf_meaning(const pq_schema_element *e, int *scale, int *precision,
+                    int *unit);
+
+/* ---- Column chunks (column.c) -------------------------------------------- */
+
+int64_t pq_column_reader_bytes(const pq_column_reader *r);
+/* Goes on at the data page `page` at `offset`, values_before entries into
+** the chunk (from its offset index), reading the dictionary first. */
+int pq_column_reader_seek(pq_column_reader *r, int64_t offset, uint32_t page,
+                          int64_t values_before, pq_error *err);
+
+/* Between pages, moves past whole data pages of at most `entries` entries
+** in all, reading their headers only; *skipped says how many entries. */
+int pq_column_reader_skip_pages(pq_column_reader *r, int64_t entries,
+                                int64_t *skipped, pq_error *err);
+
+/* ---- Assembly (assemble.c) ------------------------------------------------
+** Rows rebuilt from the levels of one row group: of one top-level field
+** (its JSON value), or of the whole schema (the row as a JSON object). */
+typedef struct pq_assembler pq_assembler;
+
+int pq_assembler_open(pq_assembler **out, const pq_file *f,
+                      uint32_t row_group, const pq_schema_node *field,
+                      size_t limit, pq_error *err);
+/* Appends the next row's JSON to out ("null" for a null field). */
+int pq_assembler_next(pq_assembler *as, pq_buf *out, pq_error *err);
+/* Checks that every column ended with the row group's last row. */
+int pq_assembler_finish(pq_assembler *as, pq_error *err);
+void pq_assembler_free(pq_assembler *as);
+
+#endif /* PQ_READER_H */

@@ -1,0 +1,236 @@
+/*
+** scan.c -- a top-level field of one row group as SQL cells, batch by
+** batch: what a table over Parquet files reads.
+**
+** A flat field (a leaf, not repeated) is read with its column reader, up
+** to a page's worth of entries at a time: an entry below the maximum
+** definition level is NULL, the others take the next value, converted by
+** its logical type (cell.c).  A nested field is assembled (assemble.c)
+** into one JSON text per row.
+**
+** Skipping rows of a flat field jumps over whole pages when the chunk has
+** an offset index (spec/PageIndex.md): only the page holding the row to
+** go on from is read.
+*/
+#include "reader.h"
+
+#include <stdio.h>
+
+#define SCAN_BATCH 256
+
+struct pq_field_reader {
+  const pq_file *f;
+  const pq_schema_node *field;
+  uint32_t row_group;
+  int binary_as_string;
+  int64_t rows;            /* of the row group */
+  int64_t row;             /* the next row to read */
+  size_t limit;
+  /* a flat field */
+  pq_column_reader *col;
+  pq_offset_index *oi;     /* NULL: none, or not read yet */
+  int oi_read;
+  uint8_t *vals;           /* SCAN_BATCH values */
+  uint16_t def[SCAN_BATCH];
+  char (*text)[PQ_CELL_SCRATCH];
+  /* a nested field */
+  pq_assembler *as;
+  pq_buf json;
+  size_t *ends;            /* SCAN_BATCH ends of rows in json */
+  int64_t nested_bytes;
+};
+
+int pq_field_reader_open(pq_field_reader **out, const pq_file *f,
+                         uint32_t row_group, const pq_schema_node *field,
+                         int binary_as_string, size_t limit, pq_error *err) {
+  *out = NULL;
+  const pq_file_meta *m = pq_file_metadata(f);
+  if (row_group >= m->n_row_groups) {
+    return pq_fail(err, PQ_MISUSE, "file", "no row group %u", row_group);
+  }
+  pq_field_reader *r = calloc(1, sizeof *r);
+  if (!r) return pq_nomem(err, "scan");
+  r->f = f;
+  r->field = field;
+  r->row_group = row_group;
+  r->binary_as_string = binary_as_string;
+  r->rows = m->row_groups[row_group].num_rows;
+  r->limit = limit;
+  int rc;
+  pq_field_info info;
+  pq_field_describe(field, binary_as_string, &info);
+  if (info.nested) {
+    r->ends = malloc(SCAN_BATCH * sizeof *r->ends);
+    rc = r->ends ? pq_assembler_open(&r->as, f, row_group, field, limit, err)
+                 : pq_nomem(err, "scan");
+    if (rc == PQ_OK) {
+      const pq_row_group *g = &m->row_groups[row_group];
+      /* What assembling read: the chunks of the field's leaves. */
+      for (uint32_t c = 0; c < pq_file_leaf_count(f); c++) {
+        const pq_schema_node *n = pq_file_leaf(f, c);
+        while (n && n != field) n = n->parent;
+        if (n && c < g->n_columns)
+          r->nested_bytes += g->columns[c].meta.total_compressed_size;
+      }
+    }
+  } else {
+    const pq_schema_element *e = field->elem;
+    r->vals = malloc(SCAN_BATCH * pq_value_size(e->type, e->type_length));
+    r->text = malloc(SCAN_BATCH * sizeof *r->text);
+    rc = r->vals && r->text
+             ? pq_column_reader_open(&r->col, f, row_group,
+                                     (uint32_t)field->leaf, limit, err)
+             : pq_nomem(err, "scan");
+  }
+  if (rc) {
+    pq_field_reader_free(r);
+    return rc;
+  }
+  *out = r;
+  return PQ_OK;
+}
+
+static int scan_nested(pq_field_reader *r, pq_cell *cells, size_t max,
+                       size_t *n, pq_error *err) {
+  r->json.len = 0;
+  size_t k = 0;
+  while (k < max && r->row < r->rows) {
+    int rc = pq_assembler_next(r->as, &r->json, err);
+    if (rc) return rc;
+    r->ends[k++] = r->json.len;
+    r->row++;
+  }
+  if (r->row == r->rows && k < max) {
+    int rc = pq_assembler_finish(r->as, err);
+    if (rc) return rc;
+  }
+  if (r->json.len > r->limit) {
+    return pq_fail(err, PQ_TOOBIG, "scan",
+                   "field '%s': rows as JSON exceed the limit of %zu bytes",
+                   r->field->path ? r->field->path : "", r->limit);
+  }
+  size_t start = 0;
+  for (size_t i = 0; i < k; i++) {
+    size_t len = r->ends[i] - start;
+    const uint8_t *p = r->json.data + start;
+    if (len == 4 && memcmp(p, "null", 4) == 0) {
+      cells[i].kind = PQ_CELL_NULL;
+    } else {
+      cells[i].kind = PQ_CELL_TEXT;
+      cells[i].p = p;
+      cells[i].n = len;
+    }
+    start = r->ends[i];
+  }
+  *n = k;
+  return PQ_OK;
+}
+
+int pq_field_reader_read(pq_field_reader *r, pq_cell *cells, size_t max,
+                         size_t *n, pq_error *err) {
+  *n = 0;
+  if (max > SCAN_BATCH) max = SCAN_BATCH;
+  if (max == 0 || r->row >= r->rows) return PQ_OK;
+  if ((int64_t)max > r->rows - r->row) max = (size_t)(r->rows - r->row);
+  if (r->as) return scan_nested(r, cells, max, n, err);
+  size_t got, nv;
+  int rc = pq_column_reader_read(r->col, max, NULL, r->def, r->vals, &got,
+                                 &nv, err);
+  if (rc) return rc;
+  if (got == 0) {
+    return pq_fail(err, PQ_CORRUPT, "scan",
+                   "column '%s', row group %u: the pages end at row %lld of "
+                   "%lld",
+                   r->field->path ? r->field->path : "", r->row_group,
+                   (long long)r->row, (long long)r->rows);
+  }
+  const pq_schema_element *e = r->field->elem;
+  size_t vs = pq_value_size(e->type, e->type_length);
+  int max_def = r->field->max_def;
+  size_t j = 0;
+  for (size_t i = 0; i < got; i++) {
+    if (r->def[i] != max_def) {
+      cells[i].kind = PQ_CELL_NULL;
+      continue;
+    }
+    pq_cell_from_value(e, r->binary_as_string, r->vals + j * vs, r->text[i],
+                       &cells[i]);
+    j++;
+  }
+  r->row += (int64_t)got;
+  *n = got;
+  return PQ_OK;
+}
+
+/* The page of the offset index that holds row `row`, or -1. */
+static int64_t scan_page_of(const pq_offset_index *oi, int64_t row) {
+  uint32_t lo = 0, hi = oi->n_pages;
+  while (lo < hi) { /* the first page that starts after row */
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (oi->pages[mid].first_row_index <= row) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return (int64_t)lo - 1;
+}
+
+int pq_field_reader_skip(pq_field_reader *r, int64_t rows, pq_error *err) {
+  if (rows <= 0) return PQ_OK;
+  if (rows > r->rows - r->row) rows = r->rows - r->row;
+  int64_t target = r->row + rows;
+  if (r->col && !r->oi_read) {
+    r->oi_read = 1;
+    pq_error e;
+    /* An unreadable offset index only costs the skipping: the pages are
+    ** checked as they are read. */
+    if (pq_offset_index_read(r->f, r->row_group, (uint32_t)r->field->leaf,
+                             &r->oi, &e) != PQ_OK)
+      r->oi = NULL;
+  }
+  if (r->col && r->oi) {
+    int64_t p = scan_page_of(r->oi, target);
+    if (p >= 0 && r->oi->pages[p].first_row_index > r->row &&
+        r->oi->pages[p].first_row_index >= 0) {
+      const pq_page_location *loc = &r->oi->pages[p];
+      int rc = pq_column_reader_seek(r->col, loc->offset, (uint32_t)p,
+                                     loc->first_row_index, err);
+      if (rc) return rc;
+      r->row = loc->first_row_index;
+    }
+  }
+  pq_cell cells[SCAN_BATCH];
+  if (r->col) { /* whole pages by their headers */
+    int64_t skipped;
+    int rc = pq_column_reader_skip_pages(r->col, target - r->row, &skipped,
+                                         err);
+    if (rc) return rc;
+    r->row += skipped;
+  }
+  while (r->row < target) {
+    int64_t left = target - r->row;
+    size_t n;
+    int rc = pq_field_reader_read(
+        r, cells, left < SCAN_BATCH ? (size_t)left : SCAN_BATCH, &n, err);
+    if (rc) return rc;
+    if (n == 0) break;
+  }
+  return PQ_OK;
+}
+
+int64_t pq_field_reader_bytes(const pq_field_reader *r) {
+  return r->col ? pq_column_reader_bytes(r->col) : r->nested_bytes;
+}
+
+void pq_field_reader_free(pq_field_reader *r) {
+  if (!r) return;
+  pq_column_reader_free(r->col);
+  pq_offset_index_free(r->oi);
+  pq_assembler_free(r->as);
+  pq_buf_free(&r->json);
+  free(r->ends);
+  free(r->vals);
+  free(r->text);
+  free(r);
+}
