@@ -593,7 +593,12 @@ static int tblBestIndex(sqlite3_vtab *v, sqlite3_index_info *info) {
       case SQLITE_INDEX_CONSTRAINT_OFFSET:
         /* Rows are skipped before SQLite's checks only when there are
         ** none. */
-        op = others == 0 ? TBL_OP_OFFSET : 0;
+        op = others == 0 && (info->nOrderBy == 0 ||
+                             (info->nOrderBy == 1 &&
+                              info->aOrderBy[0].iColumn == -1 &&
+                              !info->aOrderBy[0].desc))
+                 ? TBL_OP_OFFSET
+                 : 0;
         break;
       default: break;
     }
