@@ -119,12 +119,16 @@ typedef struct pqx_source {
   void *map;          /* the mapping of a path */
   uint8_t *copy;      /* the copy of a BLOB */
   char *name;         /* the path, or NULL for a BLOB */
+  long long mtime_ns; /* the path's modification time */
   pq_file *file;
 } pqx_source;
 
 /* Opens the source v; on failure sets *msg (or returns SQLITE_NOMEM). */
 int pqx_source_open(pqx_source *s, sqlite3_value *v, const char *fn, int copy,
                     char **msg);
+/* Opens the file at path (mapped) the same way. */
+int pqx_source_open_path(pqx_source *s, const char *path, const char *fn,
+                         char **msg);
 void pqx_source_close(pqx_source *s);
 /* xBestIndex of a table whose one argument is the hidden column
 ** source_col: idxNum 1 when it is given. */

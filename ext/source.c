@@ -34,6 +34,8 @@ static int map_path(pqx_source *s, const char *fn, const char *path,
     return SQLITE_ERROR;
   }
   s->len = (size_t)st.st_size;
+  s->mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL +
+                st.st_mtim.tv_nsec;
   if (s->len > 0) {
     void *p = mmap(NULL, s->len, PROT_READ, MAP_PRIVATE, fd, 0);
     if (p == MAP_FAILED) {
@@ -70,18 +72,24 @@ static char *source_type_error(const char *fn, int vt) {
       fn, vt == SQLITE_NULL ? "NULL" : "a number");
 }
 
+int pqx_source_open_path(pqx_source *s, const char *path, const char *fn,
+                         char **msg) {
+  memset(s, 0, sizeof *s);
+  *msg = NULL;
+  s->name = sqlite3_mprintf("%s", path);
+  if (!s->name) return SQLITE_NOMEM;
+  int rc = map_path(s, fn, s->name, msg);
+  return rc ? rc : source_parse(s, fn, msg);
+}
+
 int pqx_source_open(pqx_source *s, sqlite3_value *v, const char *fn,
                     int copy, char **msg) {
   memset(s, 0, sizeof *s);
   *msg = NULL;
   int vt = sqlite3_value_type(v);
-  int rc;
   if (vt == SQLITE_TEXT) {
     const char *path = (const char *)sqlite3_value_text(v);
-    s->name = sqlite3_mprintf("%s", path ? path : "");
-    if (!s->name) return SQLITE_NOMEM;
-    rc = map_path(s, fn, s->name, msg);
-    if (rc) return rc;
+    return pqx_source_open_path(s, path ? path : "", fn, msg);
   } else if (vt == SQLITE_BLOB) {
     const void *p = sqlite3_value_blob(v);
     s->len = (size_t)sqlite3_value_bytes(v);

@@ -19,11 +19,10 @@
 ** pruning can only skip rows that could not match (prune.c says when
 ** statistics can be trusted for that).
 */
-#define _POSIX_C_SOURCE 200809L /* open's O_CLOEXEC, mmap, madvise */
+#define _POSIX_C_SOURCE 200809L /* stat, madvise */
 #define _DEFAULT_SOURCE         /* MADV_DONTNEED */
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,10 +38,7 @@
 
 typedef struct TblFile {
   char *path;
-  void *map;
-  size_t len;
-  pq_file *file;
-  long long mtime_ns;
+  pqx_source src;          /* the file mapped, its footer read */
   int64_t first_rowid;     /* rowid of its first row */
   int64_t num_rows;
   int64_t *rg_first;       /* first row of each row group, in the file */
@@ -67,24 +63,24 @@ typedef struct TblTable {
   int nhive;
   int binary_as_string, pushdown, union_by_name, hive_partitioning;
   int64_t total_rows;
+  int filename_col, file_row_col;
 } TblTable;
 
-#define TBL_FILENAME(t) ((t)->ncols)
-#define TBL_FILE_ROW(t) ((t)->ncols + 1)
+/* The hidden columns' indexes; -2 for one left out because a column of
+** the files has its name (the files' column wins, as in DuckDB). */
+#define TBL_FILENAME(t) ((t)->filename_col)
+#define TBL_FILE_ROW(t) ((t)->file_row_col)
 
 /* ---- Files ---------------------------------------------------------------- */
 
 static void tbl_file_close(TblFile *f, int nhive) {
-  pq_file_free(f->file);
-  if (f->map) munmap(f->map, f->len);
+  pqx_source_close(&f->src);
   sqlite3_free(f->rg_first);
   sqlite3_free(f->field);
   if (f->hive) {
     for (int i = 0; i < nhive; i++) sqlite3_free(f->hive[i]);
     sqlite3_free(f->hive);
   }
-  f->file = NULL;
-  f->map = NULL;
   f->rg_first = NULL;
   f->field = NULL;
   f->hive = NULL;
@@ -92,38 +88,9 @@ static void tbl_file_close(TblFile *f, int nhive) {
 
 /* Maps f->path and parses its footer. */
 static int tbl_file_open(TblFile *f, char **msg) {
-  int fd = open(f->path, O_RDONLY | O_CLOEXEC);
-  struct stat st;
-  if (fd < 0 || fstat(fd, &st) != 0) {
-    *msg = sqlite3_mprintf("parquet: cannot open '%s': %s", f->path,
-                           strerror(errno));
-    if (fd >= 0) close(fd);
-    return SQLITE_ERROR;
-  }
-  f->len = (size_t)st.st_size;
-  f->mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL +
-                st.st_mtim.tv_nsec;
-  const uint8_t *buf = (const uint8_t *)"";
-  if (f->len) {
-    void *p = mmap(NULL, f->len, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (p == MAP_FAILED) {
-      *msg = sqlite3_mprintf("parquet: cannot map '%s': %s", f->path,
-                             strerror(errno));
-      close(fd);
-      return SQLITE_ERROR;
-    }
-    f->map = p;
-    buf = p;
-  }
-  close(fd);
-  pq_error err;
-  int rc = pq_file_open(&f->file, buf, f->len, &err);
-  if (rc) {
-    if (rc == PQ_NOMEM) return SQLITE_NOMEM;
-    *msg = pqx_source_error("parquet", f->path, &err);
-    return SQLITE_ERROR;
-  }
-  const pq_file_meta *m = pq_file_metadata(f->file);
+  int rc = pqx_source_open_path(&f->src, f->path, "parquet", msg);
+  if (rc) return rc;
+  const pq_file_meta *m = pq_file_metadata(f->src.file);
   f->rg_first = sqlite3_malloc64((m->n_row_groups + 1) * sizeof(int64_t));
   if (!f->rg_first) return SQLITE_NOMEM;
   int64_t rows = 0;
@@ -329,7 +296,7 @@ static const char *tbl_kind_text(const pq_field_info *i) {
 ** it when union_by_name says so (or when it is the first file). */
 static int tbl_map_fields(TblTable *t, int fi, char **msg) {
   TblFile *f = &t->files[fi];
-  const pq_schema_node *root = pq_file_schema(f->file);
+  const pq_schema_node *root = pq_file_schema(f->src.file);
   int first = fi == 0;
   if (!first && !t->union_by_name) {
     int same = (int)root->n_children == t->ncols - t->nhive;
@@ -467,9 +434,17 @@ static int tbl_declare(TblTable *t) {
     sqlite3_str_appendf(s, "%s\"%w\" %s", i ? ", " : "", t->cols[i].name,
                         t->cols[i].info.decl);
   }
-  sqlite3_str_appendf(s, "%sfilename TEXT HIDDEN, file_row_number INTEGER "
-                         "HIDDEN)",
-                      t->ncols ? ", " : "");
+  int n = t->ncols;
+  t->filename_col = t->file_row_col = -2;
+  if (tbl_find_col(t, "filename", 8) < 0) {
+    sqlite3_str_appendf(s, "%sfilename TEXT HIDDEN", n ? ", " : "");
+    t->filename_col = n++;
+  }
+  if (tbl_find_col(t, "file_row_number", 15) < 0) {
+    sqlite3_str_appendf(s, "%sfile_row_number INTEGER HIDDEN", n ? ", " : "");
+    t->file_row_col = n++;
+  }
+  sqlite3_str_appendall(s, ")");
   char *sql = sqlite3_str_finish(s);
   if (!sql) return SQLITE_NOMEM;
   int rc = sqlite3_declare_vtab(t->db, sql);
@@ -1030,7 +1005,7 @@ static int tbl_file_may_match(TblCursor *c, TblTable *t, int fi) {
 static int tbl_leaf(const TblTable *t, const TblFile *f, int col) {
   if (col >= t->ncols || t->cols[col].hive >= 0 || f->field[col] < 0)
     return -1;
-  const pq_schema_node *n = pq_file_schema(f->file)->children[f->field[col]];
+  const pq_schema_node *n = pq_file_schema(f->src.file)->children[f->field[col]];
   return n->leaf >= 0 && n->max_rep == 0 ? n->leaf : -1;
 }
 
@@ -1056,17 +1031,17 @@ static int tbl_group_may_match(TblCursor *c, TblTable *t, TblFile *f,
     int leaf = tbl_leaf(t, f, k->col);
     if (leaf < 0) continue;
     pq_bounds b;
-    pq_chunk_bounds(f->file, g, (uint32_t)leaf, t->binary_as_string, &b);
+    pq_chunk_bounds(f->src.file, g, (uint32_t)leaf, t->binary_as_string, &b);
     if (!tbl_may_match(k, &b)) return 0;
     /* Bloom filters: each value of = or IN the filter rules out. */
     if (k->op != PQ_OP_EQ || !k->usable) continue;
     pq_bloom bloom;
     int present;
     pq_error err;
-    if (pq_bloom_read(f->file, g, (uint32_t)leaf, &bloom, &present, &err) ||
+    if (pq_bloom_read(f->src.file, g, (uint32_t)leaf, &bloom, &present, &err) ||
         !present)
       continue;
-    const pq_schema_node *node = pq_file_leaf(f->file, (uint32_t)leaf);
+    const pq_schema_node *node = pq_file_leaf(f->src.file, (uint32_t)leaf);
     int may = 0;
     for (int j = 0; j < k->nvals && !may; j++) {
       uint64_t h;
@@ -1121,8 +1096,8 @@ static int tbl_group_ranges(TblCursor *c, TblTable *t, TblFile *f,
     pq_column_index *ci = NULL;
     pq_offset_index *oi = NULL;
     pq_error err;
-    if (pq_column_index_read(f->file, g, (uint32_t)leaf, &ci, &err) || !ci ||
-        pq_offset_index_read(f->file, g, (uint32_t)leaf, &oi, &err) || !oi ||
+    if (pq_column_index_read(f->src.file, g, (uint32_t)leaf, &ci, &err) || !ci ||
+        pq_offset_index_read(f->src.file, g, (uint32_t)leaf, &oi, &err) || !oi ||
         oi->n_pages != ci->n_pages) {
       pq_column_index_free(ci);
       pq_offset_index_free(oi);
@@ -1138,7 +1113,7 @@ static int tbl_group_ranges(TblCursor *c, TblTable *t, TblFile *f,
       int64_t plo = oi->pages[p].first_row_index;
       int64_t phi = p + 1 < oi->n_pages ? oi->pages[p + 1].first_row_index : n;
       pq_bounds b;
-      pq_page_bounds(f->file, (uint32_t)leaf, ci, p, phi - plo,
+      pq_page_bounds(f->src.file, (uint32_t)leaf, ci, p, phi - plo,
                      t->binary_as_string, &b);
       if (!tbl_may_match(k, &b)) continue;
       for (int r = 0; r < nold && !rc; r++) {
@@ -1163,9 +1138,9 @@ static int tbl_open_readers(TblCursor *c, TblTable *t, TblFile *f,
     TblReader *r = &c->readers[i];
     if (t->cols[r->col].hive >= 0 || f->field[r->col] < 0) continue;
     int fi = f->field[r->col];
-    const pq_schema_node *node = pq_file_schema(f->file)->children[fi];
+    const pq_schema_node *node = pq_file_schema(f->src.file)->children[fi];
     pq_error err;
-    int rc = pq_field_reader_open(&r->r, f->file, g, node,
+    int rc = pq_field_reader_open(&r->r, f->src.file, g, node,
                                   t->binary_as_string, limit, &err);
     if (rc) {
       if (rc == PQ_NOMEM) return SQLITE_NOMEM;
@@ -1178,7 +1153,7 @@ static int tbl_open_readers(TblCursor *c, TblTable *t, TblFile *f,
 /* Gives back to the system the pages of row group g that were mapped in:
 ** memory follows one row group, not the file. */
 static void tbl_release(TblFile *f, uint32_t g) {
-  const pq_file_meta *m = pq_file_metadata(f->file);
+  const pq_file_meta *m = pq_file_metadata(f->src.file);
   const pq_row_group *rg = &m->row_groups[g];
   uint64_t lo = UINT64_MAX, hi = 0;
   for (uint32_t i = 0; i < rg->n_columns; i++) {
@@ -1192,10 +1167,10 @@ static void tbl_release(TblFile *f, uint32_t g) {
       hi = (uint64_t)(s + cm->total_compressed_size);
   }
   long ps = sysconf(_SC_PAGESIZE);
-  if (ps <= 0 || hi > f->len || lo >= hi) return;
+  if (ps <= 0 || hi > f->src.len || lo >= hi) return;
   uint64_t a = (lo + (uint64_t)ps - 1) / (uint64_t)ps * (uint64_t)ps;
   uint64_t z = hi / (uint64_t)ps * (uint64_t)ps;
-  if (z > a) madvise((char *)f->map + a, (size_t)(z - a), MADV_DONTNEED);
+  if (z > a) madvise((char *)f->src.map + a, (size_t)(z - a), MADV_DONTNEED);
 }
 
 /* Moves to the next range of rows to read, from the current position. */
@@ -1212,14 +1187,14 @@ static int tbl_advance(TblCursor *c) {
     /* the next row group, or file */
     if (c->file < t->nfiles && c->group >= 0) {
       tbl_readers_close(c);
-      if (t->files[c->file].map) tbl_release(&t->files[c->file], (uint32_t)c->group);
+      if (t->files[c->file].src.map) tbl_release(&t->files[c->file], (uint32_t)c->group);
     }
     if (c->file >= t->nfiles) {
       c->eof = 1;
       return SQLITE_OK;
     }
     TblFile *f = &t->files[c->file];
-    const pq_file_meta *m = pq_file_metadata(f->file);
+    const pq_file_meta *m = pq_file_metadata(f->src.file);
     c->group++;
     if (c->group == 0 && !tbl_file_may_match(c, t, c->file))
       c->group = m->n_row_groups;
@@ -1267,7 +1242,7 @@ static int tbl_recheck(TblTable *t, char **msg) {
     }
     long long mt = (long long)st.st_mtim.tv_sec * 1000000000LL +
                    st.st_mtim.tv_nsec;
-    if ((size_t)st.st_size != f->len || mt != f->mtime_ns) {
+    if ((size_t)st.st_size != f->src.len || mt != f->src.mtime_ns) {
       int *old = f->field;
       f->field = NULL;
       char **hive = f->hive;
@@ -1277,7 +1252,7 @@ static int tbl_recheck(TblTable *t, char **msg) {
       int rc = tbl_file_open(f, msg);
       if (!rc) {
         /* The same columns, by name and type, as the table has. */
-        const pq_schema_node *root = pq_file_schema(f->file);
+        const pq_schema_node *root = pq_file_schema(f->src.file);
         int same = 1;
         for (int c = 0; c < t->ncols && same; c++) {
           int fi = old[c];

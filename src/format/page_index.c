@@ -76,6 +76,37 @@ static int pi_region(const pq_file *f, int64_t offset, int32_t length,
   return PQ_OK;
 }
 
+/* Finds the chunk's column index (offset_index 0) or offset index (1):
+** *cc and label are set; *found is 0 when the chunk has none, else ps
+** reads its bytes. */
+static int pi_open(const pq_file *f, uint32_t row_group, uint32_t column,
+                   int offset_index, const pq_column_chunk **cc, char *label,
+                   pq_parser *ps, int *found, pq_error *err) {
+  *found = 0;
+  int rc = pi_chunk(f, row_group, column,
+                    offset_index ? "offset index" : "column index", cc, label,
+                    err);
+  if (rc) return rc;
+  int64_t at = offset_index ? (*cc)->offset_index_offset
+                            : (*cc)->column_index_offset;
+  int32_t length = offset_index ? (*cc)->offset_index_length
+                                : (*cc)->column_index_length;
+  if (at < 0) return PQ_OK;
+  if ((*cc)->encrypted) {
+    return pq_fail(err, PQ_UNSUPPORTED, label,
+                   "the column is encrypted: encrypted files are not "
+                   "supported");
+  }
+  const uint8_t *p = NULL;
+  size_t n = 0;
+  rc = pi_region(f, at, length, label, &p, &n, err);
+  if (rc) return rc;
+  memset(ps, 0, sizeof *ps);
+  pq_thrift_init(&ps->t, p, n, (size_t)at, label, err);
+  *found = 1;
+  return PQ_OK;
+}
+
 /* A list<i64> of a field into a malloc'ed array (freeing what an earlier
 ** field of the same id left). */
 static void pi_i64_list(pq_parser *ps, int type, const char *name,
@@ -277,24 +308,12 @@ int pq_column_index_read(const pq_file *f, uint32_t row_group,
   char label[PI_LABEL];
   const pq_column_chunk *cc;
   *out = NULL;
-  int rc = pi_chunk(f, row_group, column, "column index", &cc, label, err);
-  if (rc) return rc;
-  if (cc->column_index_offset < 0) return PQ_OK;
-  if (cc->encrypted) {
-    return pq_fail(err, PQ_UNSUPPORTED, label,
-                   "the column is encrypted: encrypted files are not "
-                   "supported");
-  }
-  const uint8_t *p;
-  size_t n;
-  rc = pi_region(f, cc->column_index_offset, cc->column_index_length, label,
-                 &p, &n, err);
-  if (rc) return rc;
+  pq_parser ps;
+  int found;
+  int rc = pi_open(f, row_group, column, 0, &cc, label, &ps, &found, err);
+  if (rc || !found) return rc;
   pq_column_index *ci = calloc(1, sizeof *ci);
   if (!ci) return pq_nomem(err, label);
-  pq_parser ps;
-  memset(&ps, 0, sizeof ps);
-  pq_thrift_init(&ps.t, p, n, (size_t)cc->column_index_offset, label, err);
   pi_counts c;
   memset(&c, 0, sizeof c);
   pi_parse_column_index(&ps, ci, &c);
@@ -481,24 +500,12 @@ int pq_offset_index_read(const pq_file *f, uint32_t row_group,
   char label[PI_LABEL];
   const pq_column_chunk *cc;
   *out = NULL;
-  int rc = pi_chunk(f, row_group, column, "offset index", &cc, label, err);
-  if (rc) return rc;
-  if (cc->offset_index_offset < 0) return PQ_OK;
-  if (cc->encrypted) {
-    return pq_fail(err, PQ_UNSUPPORTED, label,
-                   "the column is encrypted: encrypted files are not "
-                   "supported");
-  }
-  const uint8_t *p;
-  size_t n;
-  rc = pi_region(f, cc->offset_index_offset, cc->offset_index_length, label,
-                 &p, &n, err);
-  if (rc) return rc;
+  pq_parser ps;
+  int found;
+  int rc = pi_open(f, row_group, column, 1, &cc, label, &ps, &found, err);
+  if (rc || !found) return rc;
   pq_offset_index *oi = calloc(1, sizeof *oi);
   if (!oi) return pq_nomem(err, label);
-  pq_parser ps;
-  memset(&ps, 0, sizeof ps);
-  pq_thrift_init(&ps.t, p, n, (size_t)cc->offset_index_offset, label, err);
   int has_locations = 0;
   uint32_t n_unencoded = 0;
   pi_parse_offset_index(&ps, oi, &has_locations, &n_unencoded);

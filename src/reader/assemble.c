@@ -65,10 +65,10 @@ static void put_quoted(pq_buf *b, const char *s, size_t n) {
 
 /* Appends value v (laid out as the column's type) as JSON: decimals as
 ** numbers of all their digits, dates and times as strings. */
-static void put_value(pq_buf *b, const pq_schema_element *e, const void *v) {
-  int scale, precision, unit;
+static void put_value(pq_buf *b, const pq_schema_element *e,
+                      const pq_meaning *m, const void *v) {
   char s[PQ_CELL_SCRATCH];
-  switch (pq_leaf_meaning(e, &scale, &precision, &unit)) {
+  switch (m->as) {
     case PQ_AS_DECIMAL: {
       uint8_t be[16];
       const uint8_t *p = be;
@@ -87,7 +87,7 @@ static void put_value(pq_buf *b, const pq_schema_element *e, const void *v) {
         n = ((const pq_bytes *)v)->len;
         if (n > 16) break;
       }
-      pq_buf_append(b, s, pq_text_decimal(s, sizeof s, p, n, scale));
+      pq_buf_append(b, s, pq_text_decimal(s, sizeof s, p, n, m->scale));
       return;
     }
     case PQ_AS_DATE:
@@ -96,7 +96,7 @@ static void put_value(pq_buf *b, const pq_schema_element *e, const void *v) {
     case PQ_AS_INT96:
     case PQ_AS_UUID: {
       pq_cell c;
-      pq_cell_from_value(e, 0, v, s, &c);
+      pq_cell_convert(e, m, 0, v, s, &c);
       put_quoted(b, s, c.n);
       return;
     }
@@ -140,6 +140,7 @@ static int load_leaf(asm_ctx *a, uint32_t col, size_t limit, leaf_data *L) {
   int rc = pq_column_reader_open(&r, a->f, a->row_group, col, limit, a->err);
   if (rc) return rc;
   size_t vs = pq_value_size(e->type, e->type_length);
+  pq_meaning meaning = pq_meaning_of(e);
   uint8_t *vals = malloc(256 * vs);
   uint16_t rep[256], def[256];
   if (!vals) rc = pq_nomem(a->err, "assemble");
@@ -159,7 +160,7 @@ static int load_leaf(asm_ctx *a, uint32_t col, size_t limit, leaf_data *L) {
     L->n += n;
     for (size_t i = 0; i < nv; i++) {
       L->voff[L->nv++] = L->text.len;
-      put_value(&L->text, e, vals + i * vs);
+      put_value(&L->text, e, &meaning, vals + i * vs);
     }
     if (L->text.len > limit) {
       rc = pq_fail(a->err, PQ_TOOBIG, "assemble",

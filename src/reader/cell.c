@@ -306,10 +306,17 @@ static void cell_decimal(const pq_schema_element *e, int scale, int precision,
 
 void pq_cell_from_value(const pq_schema_element *e, int binary_as_string,
                         const void *v, char *scratch, pq_cell *out) {
-  int scale, precision, unit;
+  pq_meaning m = pq_meaning_of(e);
+  pq_cell_convert(e, &m, binary_as_string, v, scratch, out);
+}
+
+void pq_cell_convert(const pq_schema_element *e, const pq_meaning *m,
+                     int binary_as_string, const void *v, char *scratch,
+                     pq_cell *out) {
+  int scale = m->scale, precision = m->precision, unit = m->unit;
   out->n = 0;
   out->p = NULL;
-  switch (pq_leaf_meaning(e, &scale, &precision, &unit)) {
+  switch (m->as) {
     case PQ_AS_DECIMAL:
       cell_decimal(e, scale, precision, v, scratch, out);
       return;

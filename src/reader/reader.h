@@ -41,6 +41,23 @@ enum {
 int pq_leaf_meaning(const pq_schema_element *e, int *scale, int *precision,
                     int *unit);
 
+/* The same, kept by a reader that converts many values of one leaf. */
+typedef struct pq_meaning {
+  int as; /* PQ_AS_* */
+  int scale, precision, unit;
+} pq_meaning;
+
+static inline pq_meaning pq_meaning_of(const pq_schema_element *e) {
+  pq_meaning m;
+  m.as = pq_leaf_meaning(e, &m.scale, &m.precision, &m.unit);
+  return m;
+}
+
+/* pq_cell_from_value with the leaf's meaning already worked out. */
+void pq_cell_convert(const pq_schema_element *e, const pq_meaning *m,
+                     int binary_as_string, const void *v, char *scratch,
+                     pq_cell *out);
+
 /* ---- Column chunks (column.c) -------------------------------------------- */
 
 int64_t pq_column_reader_bytes(const pq_column_reader *r);

@@ -33,6 +33,7 @@ struct pq_field_reader {
   uint8_t *vals;           /* SCAN_BATCH values */
   uint16_t def[SCAN_BATCH];
   char (*text)[PQ_CELL_SCRATCH];
+  pq_meaning meaning;      /* of its values, worked out once */
   /* a nested field */
   pq_assembler *as;
   pq_buf json;
@@ -75,6 +76,7 @@ int pq_field_reader_open(pq_field_reader **out, const pq_file *f,
     }
   } else {
     const pq_schema_element *e = field->elem;
+    r->meaning = pq_meaning_of(e);
     r->vals = malloc(SCAN_BATCH * pq_value_size(e->type, e->type_length));
     r->text = malloc(SCAN_BATCH * sizeof *r->text);
     rc = r->vals && r->text
@@ -126,6 +128,15 @@ static int scan_nested(pq_field_reader *r, pq_cell *cells, size_t max,
   return PQ_OK;
 }
 
+/* A flat field's pages hold fewer rows than its row group. */
+static int scan_ended(const pq_field_reader *r, pq_error *err) {
+  return pq_fail(err, PQ_CORRUPT, "scan",
+                 "column '%s', row group %u: the pages end at row %lld of "
+                 "%lld",
+                 r->field->path ? r->field->path : "", r->row_group,
+                 (long long)r->row, (long long)r->rows);
+}
+
 int pq_field_reader_read(pq_field_reader *r, pq_cell *cells, size_t max,
                          size_t *n, pq_error *err) {
   *n = 0;
@@ -138,11 +149,7 @@ int pq_field_reader_read(pq_field_reader *r, pq_cell *cells, size_t max,
                                  &nv, err);
   if (rc) return rc;
   if (got == 0) {
-    return pq_fail(err, PQ_CORRUPT, "scan",
-                   "column '%s', row group %u: the pages end at row %lld of "
-                   "%lld",
-                   r->field->path ? r->field->path : "", r->row_group,
-                   (long long)r->row, (long long)r->rows);
+    return scan_ended(r, err);
   }
   const pq_schema_element *e = r->field->elem;
   size_t vs = pq_value_size(e->type, e->type_length);
@@ -153,8 +160,8 @@ int pq_field_reader_read(pq_field_reader *r, pq_cell *cells, size_t max,
       cells[i].kind = PQ_CELL_NULL;
       continue;
     }
-    pq_cell_from_value(e, r->binary_as_string, r->vals + j * vs, r->text[i],
-                       &cells[i]);
+    pq_cell_convert(e, &r->meaning, r->binary_as_string, r->vals + j * vs,
+                    r->text[i], &cells[i]);
     j++;
   }
   r->row += (int64_t)got;
@@ -200,7 +207,6 @@ int pq_field_reader_skip(pq_field_reader *r, int64_t rows, pq_error *err) {
       r->row = loc->first_row_index;
     }
   }
-  pq_cell cells[SCAN_BATCH];
   if (r->col) { /* whole pages by their headers */
     int64_t skipped;
     int rc = pq_column_reader_skip_pages(r->col, target - r->row, &skipped,
@@ -208,13 +214,24 @@ int pq_field_reader_skip(pq_field_reader *r, int64_t rows, pq_error *err) {
     if (rc) return rc;
     r->row += skipped;
   }
+  /* The rest decoded, but made into no cells. */
   while (r->row < target) {
     int64_t left = target - r->row;
-    size_t n;
-    int rc = pq_field_reader_read(
-        r, cells, left < SCAN_BATCH ? (size_t)left : SCAN_BATCH, &n, err);
+    size_t max = left < SCAN_BATCH ? (size_t)left : SCAN_BATCH, got = 0, nv;
+    int rc;
+    if (r->as) {
+      r->json.len = 0;
+      rc = pq_assembler_next(r->as, &r->json, err);
+      got = 1;
+    } else {
+      rc = pq_column_reader_read(r->col, max, NULL, r->def, r->vals, &got,
+                                 &nv, err);
+      if (rc == PQ_OK && got == 0) {
+        rc = scan_ended(r, err);
+      }
+    }
     if (rc) return rc;
-    if (n == 0) break;
+    r->row += (int64_t)got;
   }
   return PQ_OK;
 }
