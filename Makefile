@@ -124,10 +124,23 @@ $(BUILD)/bench/bench: bench/bench.c bench/reference.c bench/reference.h $(BUILD)
 	$(CC) $(CFLAGS) $(WARN) -Isrc -Ibench -o $@ bench/bench.c bench/reference.c $(BUILD)/libpqcore.a -lm $(CODEC_LIBS)
 
 BENCH_ARGS ?=
-bench: test-deps interop-deps $(BUILD)/$(EXT) $(BUILD)/bench/bench
+bench: test-deps interop-deps $(BUILD)/$(EXT) $(BUILD)/bench/bench \
+       $(BUILD)/bench/tables $(BUILD)/bench/mmap_random.so
 	$(BUILD)/bench/bench --extension $(BUILD)/$(EXT) --work $(BUILD)/bench \
 	  --duckdb "$$(sh tools/duckdb.sh --dir)" \
 	  $(if $(BENCH_ARGS),$(BENCH_ARGS),--results bench/RESULTS.md --notes bench/NOTES.md)
+	$(BUILD)/bench/tables --extension $(BUILD)/$(EXT) --work $(BUILD)/bench \
+	  --duckdb "$$(sh tools/duckdb.sh --dir)" \
+	  $(if $(BENCH_ARGS),$(BENCH_ARGS),--results bench/RESULTS.md)
+
+# The benchmark of the parquet table (bench/tables.c, bench/tables.mjs);
+# its files are kept under $(BUILD)/bench/table_data.
+$(BUILD)/bench/tables: bench/tables.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) -o $@ bench/tables.c
+$(BUILD)/bench/mmap_random.so: bench/mmap_random.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) -fPIC -shared -o $@ bench/mmap_random.c -ldl
 
 # ---- Fuzzing (tests/fuzz/): libFuzzer with ASan and UBSan, clang ----
 FUZZ_CC    ?= clang

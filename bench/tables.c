@@ -1,0 +1,579 @@
+/*
+** tables.c -- the benchmark of the `parquet` virtual table, against the
+** same rows in a native SQLite table and against DuckDB, in one run.
+**
+**   build/bench/tables [--quick] [--extension PATH] [--work DIR]
+**                      [--duckdb DIR] [--results FILE] [--only TABLE]
+**
+** Data (made once, kept under WORK/table_data/):
+**   t.parquet     10 M rows written by DuckDB (bench/tables.mjs): id BIGINT
+**                 sorted, ts TIMESTAMP, x DOUBLE, cat VARCHAR (50
+**                 distinct), url VARCHAR, opt INTEGER (30 % NULL); row
+**                 groups of 100 000 rows (DuckDB's 100 352)
+**   native.db     the same rows in a SQLite table, `native`, made through
+**                 the parquet table (INSERT ... SELECT * FROM t)
+**   big.parquet   the same columns, 40 M rows (about 1 GB), for memory
+**
+** Figures, each the best of RUNS runs of the sqlite3 shell (.timer) with
+** a warm page cache, as ratios to baselines measured in the same run:
+**   (a) SELECT sum(x) over the parquet table / over the native table
+**   (b) SELECT count(*): its time, and the bytes of the file it makes the
+**       kernel read (cold page cache: the file's pages are dropped with
+**       posix_fadvise, the query runs in a child, and mincore counts the
+**       pages of the file then cached, less those of CREATE alone).  The
+**       table maps the file (mmap), so the child's rchar in /proc/PID/io,
+**       which counts read() calls, says nothing of what it reads.
+**   (c) a point query on the sorted column / the same column scanned in
+**       full (`id + 0 = k`, which no engine can prune)
+**   (d) the same queries in DuckDB (one thread), over the file and over a
+**       table of its own holding the same rows
+**   (e) peak resident memory (VmHWM) of a sqlite3 shell scanning every
+**       column of big.parquet, less its VmHWM once the extension is loaded
+**       and the table created
+**
+** The section is written (or rewritten) at the end of the results file,
+** under the heading "## The parquet table".
+*/
+#define _DEFAULT_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define HEADING "## The parquet table"
+
+static int RUNS = 3;
+static const char *EXT = "build/parquet.so";
+static char SHIM[1200]; /* bench/mmap_random.c, built beside this program */
+static const char *PRELOAD = ""; /* "LD_PRELOAD=... " for shell() */
+
+/* ---- Output: stdout and the section's text ----------------------------- */
+
+static char *section;
+static size_t section_len, section_cap;
+
+static void out(const char *fmt, ...) {
+  char buf[4096];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  if (n < 0) return;
+  if ((size_t)n >= sizeof buf) n = sizeof buf - 1;
+  fputs(buf, stdout);
+  if (section_len + (size_t)n + 1 > section_cap) {
+    section_cap = (section_len + (size_t)n + 1) * 2;
+    section = realloc(section, section_cap);
+  }
+  memcpy(section + section_len, buf, (size_t)n + 1);
+  section_len += (size_t)n;
+}
+
+/* ---- Children ------------------------------------------------------------ */
+
+static int file_exists(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static long long file_size(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0 ? (long long)st.st_size : -1;
+}
+
+/* Runs the sqlite3 shell on db with the script; its output in *outp (to
+** free).  0 on success. */
+static int shell(const char *db, const char *script, char **outp) {
+  char path[] = "/tmp/pq-tables-XXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0) return -1;
+  FILE *f = fdopen(fd, "w");
+  fprintf(f, ".load %s\n%s\n", EXT, script);
+  fclose(f);
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd, "env %s sqlite3 -bail '%s' < %s 2>&1", PRELOAD, db, path);
+  FILE *p = popen(cmd, "r");
+  size_t cap = 4096, len = 0;
+  char *buf = malloc(cap);
+  size_t n;
+  while (p && (n = fread(buf + len, 1, cap - len - 1, p)) > 0) {
+    len += n;
+    if (len + 1 >= cap) buf = realloc(buf, cap *= 2);
+  }
+  buf[len] = 0;
+  int rc = p ? pclose(p) : -1;
+  unlink(path);
+  if (outp) *outp = buf;
+  else free(buf);
+  return rc;
+}
+
+/* Best real time of RUNS runs of stmt, after setup, in one shell. */
+static double best_time(const char *db, const char *setup, const char *stmt) {
+  char script[8192];
+  int k = snprintf(script, sizeof script, "%s\n.timer on\n", setup);
+  for (int i = 0; i < RUNS && k < (int)sizeof script; i++)
+    k += snprintf(script + k, sizeof script - (size_t)k, "%s\n", stmt);
+  char *o;
+  int rc = shell(db, script, &o);
+  double best = -1;
+  for (char *l = o; l && *l;) {
+    char *nl = strchr(l, '\n');
+    if (nl) *nl = 0;
+    const char *r = strstr(l, "Run Time: real ");
+    if (r) {
+      double t = strtod(r + 15, NULL);
+      if (best < 0 || t < best) best = t;
+    } else if (strstr(l, "rror")) {
+      fprintf(stderr, "tables: sqlite3: %s\n", l);
+    }
+    l = nl ? nl + 1 : NULL;
+  }
+  if (rc) fprintf(stderr, "tables: sqlite3 exited with %d: %.300s\n", rc, o);
+  free(o);
+  return best;
+}
+
+/* The first line the shell prints for the script, as a number. */
+static double shell_number(const char *db, const char *script) {
+  char *o;
+  double v = -1;
+  if (shell(db, script, &o) == 0) v = strtod(o, NULL);
+  free(o);
+  return v;
+}
+
+/* ---- The page cache ------------------------------------------------------- */
+
+/* Drops the file's pages from the page cache; 0 when none remain. */
+static long long resident(const char *path);
+static int evict(const char *path) {
+  int fd = open(path, O_RDONLY);
+  if (fd < 0) return -1;
+  posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  close(fd);
+  return resident(path) == 0 ? 0 : -1;
+}
+
+/* Bytes of the file in the page cache. */
+static long long resident(const char *path) {
+  int fd = open(path, O_RDONLY);
+  if (fd < 0) return -1;
+  long long size = file_size(path);
+  long ps = sysconf(_SC_PAGESIZE);
+  void *m = size > 0 ? mmap(NULL, (size_t)size, PROT_READ, MAP_SHARED, fd, 0)
+                     : MAP_FAILED;
+  close(fd);
+  if (m == MAP_FAILED) return -1;
+  size_t pages = (size_t)((size + ps - 1) / ps);
+  unsigned char *vec = malloc(pages);
+  long long n = -1;
+  if (vec && mincore(m, (size_t)size, vec) == 0) {
+    n = 0;
+    for (size_t i = 0; i < pages; i++) n += vec[i] & 1;
+    n *= ps;
+  }
+  free(vec);
+  munmap(m, (size_t)size);
+  return n;
+}
+
+/* Bytes of path a cold run of the script brings into the page cache:
+** with the shim, the pages the process touched. */
+static long long cold_bytes(const char *path, const char *script) {
+  if (evict(path)) return -1;
+  char env[1300];
+  snprintf(env, sizeof env, "LD_PRELOAD=%s", SHIM);
+  PRELOAD = SHIM[0] ? env : "";
+  int rc = shell(":memory:", script, NULL);
+  PRELOAD = "";
+  if (rc) return -1;
+  return resident(path);
+}
+
+/* ---- DuckDB -------------------------------------------------------------- */
+
+static double json_num(const char *s, const char *key) {
+  char pat[96];
+  snprintf(pat, sizeof pat, "\"%s\":", key);
+  const char *p = strstr(s, pat);
+  return p ? strtod(p + strlen(pat), NULL) : -1;
+}
+
+/* The figure of one query ("sum") over "file" or "table". */
+static double duck_of(const char *json, const char *query, const char *where) {
+  if (!json) return -1;
+  char pat[96];
+  snprintf(pat, sizeof pat, "\"%s\":{", query);
+  const char *p = strstr(json, pat);
+  if (!p) return -1;
+  char obj[256];
+  const char *e = strchr(p, '}');
+  size_t n = e ? (size_t)(e - p) : strlen(p);
+  if (n >= sizeof obj) n = sizeof obj - 1;
+  memcpy(obj, p, n);
+  obj[n] = 0;
+  return json_num(obj, where);
+}
+
+static char *run_node(const char *cmd) {
+  FILE *p = popen(cmd, "r");
+  if (!p) return NULL;
+  char line[8192];
+  char *last = NULL;
+  while (fgets(line, sizeof line, p)) {
+    if (line[0] == '{') {
+      free(last);
+      last = strdup(line);
+    } else {
+      fprintf(stderr, "tables: node: %s", line);
+    }
+  }
+  if (pclose(p)) {
+    fprintf(stderr, "tables: %s failed\n", cmd);
+  }
+  return last;
+}
+
+/* ---- Memory ------------------------------------------------------------- */
+
+/* VmHWM (KiB) of a sqlite3 shell after each "-- mark" of the script,
+** which prints it.  Returns how many marks were read. */
+static int hwm_marks(const char *script, long *kib, int max) {
+  char *o;
+  if (shell(":memory:", script, &o)) {
+    fprintf(stderr, "tables: memory script failed: %.300s\n", o);
+    free(o);
+    return 0;
+  }
+  int n = 0;
+  for (char *l = strstr(o, "VmHWM:"); l && n < max; l = strstr(l + 1, "VmHWM:"))
+    kib[n++] = strtol(l + 6, NULL, 10);
+  free(o);
+  return n;
+}
+
+/* ---- Main ------------------------------------------------------------------ */
+
+static const char *arg_value(int argc, char **argv, const char *name,
+                             const char *def) {
+  for (int i = 1; i + 1 < argc; i++)
+    if (strcmp(argv[i], name) == 0) return argv[i + 1];
+  return def;
+}
+static int has_flag(int argc, char **argv, const char *name) {
+  for (int i = 1; i < argc; i++)
+    if (strcmp(argv[i], name) == 0) return 1;
+  return 0;
+}
+
+static void machine(char *buf, size_t cap) {
+  char model[256] = "unknown CPU";
+  FILE *f = fopen("/proc/cpuinfo", "r");
+  char line[512];
+  while (f && fgets(line, sizeof line, f)) {
+    if (strncmp(line, "model name", 10) == 0) {
+      char *p = strchr(line, ':');
+      if (p) {
+        snprintf(model, sizeof model, "%s", p + 2);
+        model[strcspn(model, "\n")] = 0;
+      }
+      break;
+    }
+  }
+  if (f) fclose(f);
+  struct utsname u;
+  uname(&u);
+  snprintf(buf, cap, "%s, %ld CPUs, %s %s", model, sysconf(_SC_NPROCESSORS_ONLN),
+           u.sysname, u.release);
+}
+
+/* Writes the section at the end of the results file, in place of the
+** one a run before wrote. */
+static void write_results(const char *path) {
+  FILE *f = fopen(path, "r");
+  char *old = NULL;
+  size_t len = 0;
+  if (f) {
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    old = malloc((size_t)(n > 0 ? n : 0) + 1);
+    len = fread(old, 1, (size_t)(n > 0 ? n : 0), f);
+    old[len] = 0;
+    fclose(f);
+    char *at = strstr(old, "\n" HEADING "\n");
+    if (at) len = (size_t)(at - old);
+    while (len && old[len - 1] == '\n') len--;
+  }
+  f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "tables: cannot write %s: %s\n", path, strerror(errno));
+    free(old);
+    return;
+  }
+  if (len) {
+    fwrite(old, 1, len, f);
+    fputs("\n\n", f);
+  }
+  fputs(section, f);
+  fclose(f);
+  free(old);
+}
+
+static const char *met(double x, double target) {
+  return x >= 0 && x <= target ? "met" : "MISSED";
+}
+
+int main(int argc, char **argv) {
+  const char *only = arg_value(argc, argv, "--only", NULL);
+  if (only && !strstr(only, "TABLE")) return 0;
+  int quick = has_flag(argc, argv, "--quick");
+  EXT = arg_value(argc, argv, "--extension", EXT);
+  const char *workdir = arg_value(argc, argv, "--work", "build/bench");
+  const char *duckdir = arg_value(argc, argv, "--duckdb", NULL);
+  const char *resfile = arg_value(argc, argv, "--results", NULL);
+  if (quick) RUNS = 1;
+  {
+    const char *self = argv[0], *slash = strrchr(self, '/');
+    char def[1200];
+    snprintf(def, sizeof def, "%.*s/mmap_random.so", slash ? (int)(slash - self) : 1,
+             slash ? self : ".");
+    snprintf(SHIM, sizeof SHIM, "%s", arg_value(argc, argv, "--shim", def));
+    if (!file_exists(SHIM)) {
+      fprintf(stderr, "tables: no %s: (b) counts the kernel's readahead too\n", SHIM);
+      SHIM[0] = 0;
+    }
+  }
+  setvbuf(stdout, NULL, _IOLBF, 0);
+
+  char dir[1024], tfile[1200], big[1200], native[1200], cmd[4096];
+  snprintf(dir, sizeof dir, "%s/table_data", workdir);
+  mkdir(workdir, 0777);
+  mkdir(dir, 0777);
+  snprintf(tfile, sizeof tfile, "%s/t.parquet", dir);
+  snprintf(big, sizeof big, "%s/big.parquet", dir);
+  snprintf(native, sizeof native, "%s/native.db", dir);
+  const long rows = 10000000, big_rows = 40000000, point = 5000000;
+
+  /* ---- The data, once ---- */
+  if (!duckdir) {
+    fprintf(stderr, "tables: --duckdb DIR is needed to write the files\n");
+    return 1;
+  }
+  char *gen_t, *gen_big = NULL;
+  snprintf(cmd, sizeof cmd, "env -u LD_PRELOAD node bench/tables.mjs '%s' gen '%s' %ld",
+           duckdir, tfile, rows);
+  gen_t = run_node(cmd);
+  if (!quick) {
+    snprintf(cmd, sizeof cmd, "env -u LD_PRELOAD node bench/tables.mjs '%s' gen '%s' %ld",
+             duckdir, big, big_rows);
+    gen_big = run_node(cmd);
+  }
+  if (!file_exists(tfile) || (!quick && !file_exists(big))) {
+    fprintf(stderr, "tables: the files were not written\n");
+    return 1;
+  }
+  struct stat st_t, st_n;
+  stat(tfile, &st_t);
+  if (stat(native, &st_n) != 0 || st_n.st_mtime < st_t.st_mtime) {
+    char tmp[1300], script[2048], *o;
+    snprintf(tmp, sizeof tmp, "%s.tmp", native);
+    unlink(tmp);
+    double t0 = (double)time(NULL);
+    snprintf(script, sizeof script,
+             "CREATE VIRTUAL TABLE temp.t USING parquet('%s');\n"
+             "CREATE TABLE native AS SELECT * FROM t;\n",
+             tfile);
+    if (shell(tmp, script, &o) || rename(tmp, native)) {
+      fprintf(stderr, "tables: making %s failed: %.300s\n", native, o);
+      free(o);
+      return 1;
+    }
+    free(o);
+    fprintf(stderr, "tables: %s made in %.0f s\n", native, (double)time(NULL) - t0);
+  }
+
+  char mach[512], date[64];
+  machine(mach, sizeof mach);
+  time_t now = time(NULL);
+  strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+  char command[1024] = "";
+  for (int i = 0; i < argc; i++) {
+    strncat(command, i ? " " : "", sizeof command - strlen(command) - 1);
+    strncat(command, argv[i], sizeof command - strlen(command) - 1);
+  }
+
+  /* ---- Ours, and the native table ---- */
+  char setup[2800], q[512];
+  snprintf(setup, sizeof setup,
+           "CREATE VIRTUAL TABLE temp.t USING parquet('%s');\n"
+           "CREATE VIRTUAL TABLE temp.t0 USING parquet('%s', pushdown=0);",
+           tfile, tfile);
+  double sum_t = best_time(":memory:", setup, "SELECT sum(x) FROM t;");
+  double sum_n = best_time(native, "", "SELECT sum(x) FROM native;");
+  double cnt_t = best_time(":memory:", setup, "SELECT count(*) FROM t;");
+  double cnt_n = best_time(native, "", "SELECT count(*) FROM native;");
+  const char *all = "SELECT sum(id), max(ts), sum(x), max(cat), max(url), count(opt) FROM %s;";
+  snprintf(q, sizeof q, all, "t");
+  double all_t = best_time(":memory:", setup, q);
+  snprintf(q, sizeof q, all, "native");
+  double all_n = best_time(native, "", q);
+  /* (c) point queries, and the same with pushdown=0: a full scan */
+  double pt[2][2]; /* [SELECT *, SELECT id][t, t0] */
+  for (int k = 0; k < 2; k++)
+    for (int z = 0; z < 2; z++) {
+      snprintf(q, sizeof q, "SELECT %s FROM %s WHERE id = %ld;", k ? "id" : "*",
+               z ? "t0" : "t", point);
+      pt[k][z] = best_time(":memory:", setup, q);
+    }
+  snprintf(q, sizeof q, "SELECT * FROM native WHERE id = %ld;", point);
+  double pt_n = best_time(native, "", q);
+  /* what each column costs the point query */
+  static const char *const cols[] = {"id", "ts", "x", "cat", "url", "opt"};
+  double pt_col[6];
+  for (int k = 0; k < 6; k++) {
+    snprintf(q, sizeof q, "SELECT %s FROM t WHERE id = %ld;", cols[k], point);
+    pt_col[k] = best_time(":memory:", setup, q);
+  }
+
+  /* (b) The bytes count(*) makes the kernel read, cold. */
+  char script[4096];
+  snprintf(setup, sizeof setup, "CREATE VIRTUAL TABLE temp.t USING parquet('%s');", tfile);
+  snprintf(script, sizeof script, "%s\nSELECT 1;", setup);
+  long long b_create = cold_bytes(tfile, script);
+  snprintf(script, sizeof script, "%s\nSELECT count(*) FROM t;", setup);
+  long long b_count = cold_bytes(tfile, script);
+  snprintf(script, sizeof script, "%s\nSELECT sum(x) FROM t;", setup);
+  long long b_sum = cold_bytes(tfile, script);
+
+  snprintf(script, sizeof script,
+           "SELECT sum(total_compressed_size) FROM parquet_metadata('%s') "
+           "WHERE path_in_schema = 'x';", tfile);
+  double x_bytes = shell_number(":memory:", script);
+
+  /* (d) DuckDB. */
+  char *duck = NULL;
+  snprintf(cmd, sizeof cmd, "env -u LD_PRELOAD node bench/tables.mjs '%s' time '%s' %d %ld",
+           duckdir, tfile, RUNS, point);
+  duck = run_node(cmd);
+
+  /* (e) Memory: VmHWM after CREATE, then after scanning every column. */
+  long hwm[3] = {0, 0, 0};
+  const char *memfile = quick ? tfile : big;
+  snprintf(script, sizeof script,
+           "CREATE VIRTUAL TABLE temp.b USING parquet('%s');\n"
+           "SELECT count(*) FROM b;\n"
+           ".shell grep VmHWM /proc/$PPID/status\n"
+           "SELECT sum(id), max(ts), sum(x), max(cat), max(url), count(opt) FROM b;\n"
+           ".shell grep VmHWM /proc/$PPID/status\n",
+           memfile);
+  double m0 = (double)time(NULL);
+  int marks = hwm_marks(script, hwm, 3);
+  double mem_secs = (double)time(NULL) - m0;
+
+  /* ---- The section ---- */
+  section_len = 0;
+  out(HEADING "\n\n");
+  out("- command: `%s` (run by `make bench`)\n", command);
+  out("- machine: %s\n- date: %s\n", mach, date);
+  out("- data: `%s`, %ld rows, %.0f MB, written by DuckDB (one thread): "
+      "id BIGINT sorted, ts TIMESTAMP, x DOUBLE, cat VARCHAR (50 distinct), "
+      "url VARCHAR, opt INTEGER (30%% NULL); row groups of 100 352 rows "
+      "(ROW_GROUP_SIZE 100000, which DuckDB rounds up to its 2048-row "
+      "vectors), one page per column chunk; the same rows in a SQLite table "
+      "(`%s`, %.0f MB)\n",
+      tfile, rows, (double)file_size(tfile) / 1e6, native,
+      (double)file_size(native) / 1e6);
+  out("- page index: none. DuckDB 1.5 writes no column index or offset index "
+      "(COPY has no option for it: `WRITE_PAGE_INDEX` is refused as an "
+      "unrecognized option) and the extension writes single-column files, "
+      "so there is no copy with a page index\n");
+  out("- best of %d runs of the sqlite3 shell (`.timer`), warm page cache; "
+      "DuckDB %s with `threads=1`, best of %d\n\n",
+      RUNS, "(@duckdb/node-api 1.5.6)", RUNS);
+  (void)gen_t;
+  (void)gen_big;
+
+  double d_sum_f = duck_of(duck, "sum", "file"), d_sum_t = duck_of(duck, "sum", "table");
+  double d_cnt_f = duck_of(duck, "count", "file"), d_cnt_t = duck_of(duck, "count", "table");
+  double d_all_f = duck_of(duck, "all", "file"), d_all_t = duck_of(duck, "all", "table");
+  double d_pt[2][2] = {{duck_of(duck, "point", "file"), duck_of(duck, "point", "file_scan")},
+                       {duck_of(duck, "point_id", "file"), duck_of(duck, "point_id", "file_scan")}};
+  double d_pt_t = duck_of(duck, "point", "table");
+
+  out("| query | parquet table s | native table s | ratio | target | DuckDB file s | DuckDB table s | DuckDB ratio |\n");
+  out("|---|---|---|---|---|---|---|---|\n");
+  out("| (a) `SELECT sum(x) FROM t` | %.3f | %.3f | %.2f | %s <= 1.0 | %.3f | %.3f | %.2f |\n",
+      sum_t, sum_n, sum_t / sum_n, met(sum_t / sum_n, 1.0), d_sum_f, d_sum_t,
+      d_sum_f / d_sum_t);
+  out("| (b) `SELECT count(*) FROM t` | %.3f | %.3f | %.2f | | %.4f | %.4f | %.2f |\n",
+      cnt_t, cnt_n, cnt_t / cnt_n, d_cnt_f, d_cnt_t, d_cnt_f / d_cnt_t);
+  out("| every column: `SELECT sum(id), max(ts), sum(x), max(cat), max(url), count(opt) FROM t` | %.3f | %.3f | %.2f | | %.3f | %.3f | %.2f |\n",
+      all_t, all_n, all_t / all_n, d_all_f, d_all_t, d_all_f / d_all_t);
+  out("| point: `SELECT * FROM t WHERE id = %ld` | %.4f | %.3f | %.3f | | %.4f | %.4f | %.2f |\n",
+      point, pt[0][0], pt_n, pt[0][0] / pt_n, d_pt[0][0], d_pt_t, d_pt[0][0] / d_pt_t);
+  out("\n");
+  out("| (c) point query on the sorted column | parquet table s | full scan s (pushdown=0) | ratio | target | DuckDB s | DuckDB full scan s (filter_pushdown off) | DuckDB ratio |\n");
+  out("|---|---|---|---|---|---|---|---|\n");
+  for (int k = 0; k < 2; k++)
+    out("| `SELECT %s FROM t WHERE id = %ld` | %.4f | %.3f | %.3f | %s <= 0.02 | %.4f | %.3f | %.3f |\n",
+        k ? "id" : "*", point, pt[k][0], pt[k][1], pt[k][0] / pt[k][1],
+        met(pt[k][0] / pt[k][1], 0.02), d_pt[k][0], d_pt[k][1], d_pt[k][0] / d_pt[k][1]);
+  out("\nThe point query one column at a time (`SELECT c FROM t WHERE id = %ld`):", point);
+  for (int k = 0; k < 6; k++)
+    out(" %s %.1f ms%s", cols[k], pt_col[k] * 1e3, k < 5 ? "," : ".\n");
+  out("The statistics leave one row group of %ld; `SELECT id` reads its one "
+      "page of id. DuckDB writes each column chunk as one page of 100 352 "
+      "values and no page index, so each further column decompresses its "
+      "whole page and goes through it up to the matching row; the table "
+      "skips those rows by reading them as cells (pq_field_reader_skip calls "
+      "pq_field_reader_read), so a timestamp column formats every skipped "
+      "value as text, which is what ts costs over the others.\n",
+      (rows + 100351) / 100352);
+  out("\n| figure | parquet table | target |\n|---|---|---|\n");
+  if (b_create >= 0 && b_count >= 0 && b_sum >= 0) {
+    out("| (b) bytes of the file `count(*)` touches, less `CREATE` alone (the footer and the magic: %.1f KB) | %lld | %s 0 |\n",
+        (double)b_create / 1e3, b_count - b_create, b_count - b_create == 0 ? "met" : "MISSED");
+    out("| (b) the same for `SELECT sum(x)`, for comparison (column x: %.1f MB compressed) | %.1f MB | |\n",
+        x_bytes / 1e6, (double)(b_sum - b_create) / 1e6);
+  } else {
+    out("| (b) file bytes read by `count(*)`, cold cache | not measured (the page cache could not be dropped) | 0 |\n");
+  }
+  if (marks == 2) {
+    out("| (e) peak memory scanning every column of `%s` (%.0f MB, %ld rows, %.0f s): VmHWM %ld KiB after, %ld KiB before | +%.1f MB | %s < 64 MB |\n",
+        memfile, (double)file_size(memfile) / 1e6, quick ? rows : big_rows,
+        mem_secs, hwm[1], hwm[0], (double)(hwm[1] - hwm[0]) / 1024,
+        (hwm[1] - hwm[0]) < 64 * 1024 ? "met" : "MISSED");
+  } else {
+    out("| (e) peak memory | not measured | < 64 MB |\n");
+  }
+  out("\nRatios: the parquet table over the native SQLite table (the same "
+      "rows, in `%s`), DuckDB over the file against DuckDB over a table of "
+      "its own; (c) the point query over the same query with pruning "
+      "off, in the same engine (the table with `pushdown=0`; DuckDB with "
+      "`SET disabled_optimizers = 'filter_pushdown'`, which also makes it "
+      "read every column it returns in full, where SQLite asks the table "
+      "for the other columns of the matching row only). (b) is measured by the page cache: the file's pages are "
+      "dropped (posix_fadvise), a sqlite3 shell runs the query%s, and "
+      "mincore counts the file's pages cached after, 4 KiB each. The "
+      "table maps the file, so rchar of /proc/PID/io, which counts read() "
+      "calls, does not see what it reads.\n",
+      native,
+      SHIM[0] ? " with every file mapping advised MADV_RANDOM (the LD_PRELOAD "
+                "shim bench/mmap_random.c), so that a fault reads its page and "
+                "not the kernel's readahead around it (read_ahead_kb)"
+              : " (the kernel's readahead around each touched page counts too)");
+  free(duck);
+  if (resfile) write_results(resfile);
+  return 0;
+}

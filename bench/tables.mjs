@@ -1,0 +1,93 @@
+// tables.mjs DUCKDB_DIR gen FILE ROWS
+// tables.mjs DUCKDB_DIR time FILE RUNS POINT
+//
+// DuckDB's side of the benchmark of the `parquet` table (bench/tables.c).
+//
+// gen: writes FILE (unless it exists), ROWS rows of six columns, row
+// groups of 100 000 rows (DuckDB makes them 100 352, a multiple of its
+// 2048-row vectors):
+//   id   BIGINT, 0 .. ROWS-1, sorted
+//   ts   TIMESTAMP, a millisecond apart with jitter, sorted
+//   x    DOUBLE, prices with two decimals
+//   cat  VARCHAR, 50 distinct (dictionary encoded)
+//   url  VARCHAR, URL-like keys with shared prefixes
+//   opt  INTEGER, NULL three times in ten
+// Prints {file, bytes, row_groups, seconds}.
+//
+// time: with one thread, best of RUNS, the benchmark's queries over
+// read_parquet(FILE) and over a table holding the same rows (DuckDB's
+// "native"); POINT is the id the point queries look for, which run over
+// the file also with the filter_pushdown optimizer disabled (a full
+// scan).  Prints one JSON line: {query: {file, table[, file_scan]}} in
+// seconds.
+import { createRequire } from 'node:module';
+import { existsSync, statSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const [dir, mode, file, arg, point] = process.argv.slice(2);
+const require = createRequire(join(dir, 'node_modules', 'x.js'));
+const { DuckDBInstance } = await import(
+  pathToFileURL(require.resolve('@duckdb/node-api')).href);
+
+const db = await DuckDBInstance.create(':memory:', { threads: '1' });
+const con = await db.connect();
+const sq = (s) => "'" + String(s).replaceAll("'", "''") + "'";
+const one = async (sql) => (await con.runAndReadAll(sql)).getRows()[0];
+const clock = () => Number(process.hrtime.bigint()) / 1e9;
+
+if (mode === 'gen') {
+  const rows = Number(arg);
+  const t0 = clock();
+  if (!existsSync(file)) {
+    const tmp = file + '.tmp';
+    await con.run(`COPY (SELECT range::BIGINT AS id,
+        TIMESTAMP '2024-01-01' + to_microseconds(range * 1000 + (hash(range) % 1000)::BIGINT) AS ts,
+        (hash(range * 7) % 1000000)::DOUBLE / 100.0 AS x,
+        'category-' || (hash(range * 3) % 50) AS cat,
+        'https://shop.example.com/' ||
+          ['shoes', 'books', 'garden', 'kitchen', 'toys', 'music'][1 + (range // 5000) % 6] ||
+          '/item/' || lpad((range * 3 + hash(range) % 3)::VARCHAR, 9, '0') || '?ref=' || (hash(range) % 10) AS url,
+        CASE WHEN hash(range * 11) % 10 < 3 THEN NULL ELSE (hash(range * 13) % 100000)::INTEGER END AS opt
+      FROM range(${rows}))
+      TO ${sq(tmp)} (FORMAT parquet, ROW_GROUP_SIZE 100000)`);
+    renameSync(tmp, file);
+  }
+  const [groups] = await one(`SELECT count(DISTINCT row_group_id) FROM parquet_metadata(${sq(file)})`);
+  console.log(JSON.stringify({ file, bytes: statSync(file).size, row_groups: Number(groups),
+                               seconds: clock() - t0 }));
+} else {
+  const runs = Number(arg);
+  const best = async (sql) => {
+    let t = Infinity;
+    for (let i = 0; i < runs; i++) {
+      const a = clock();
+      await con.runAndReadAll(sql);
+      t = Math.min(t, clock() - a);
+    }
+    return t;
+  };
+  await con.run(`CREATE TABLE native AS SELECT * FROM read_parquet(${sq(file)})`);
+  const from = { file: `read_parquet(${sq(file)})`, table: 'native' };
+  const queries = {
+    sum: 'SELECT sum(x) FROM T',
+    count: 'SELECT count(*) FROM T',
+    point: `SELECT * FROM T WHERE id = ${Number(point)}`,
+    point_id: `SELECT id FROM T WHERE id = ${Number(point)}`,
+    all: 'SELECT sum(id), max(ts), sum(x), max(cat), max(url), count(opt) FROM T',
+  };
+  const out = {};
+  for (const [name, sql] of Object.entries(queries)) {
+    out[name] = {};
+    for (const [where, f] of Object.entries(from)) {
+      out[name][where] = await best(sql.replace(/\bT\b/, f));
+    }
+  }
+  // The point queries as full scans: the filter not pushed into the scan.
+  await con.run("SET disabled_optimizers = 'filter_pushdown'");
+  for (const name of ['point', 'point_id']) {
+    out[name].file_scan = await best(queries[name].replace(/\bT\b/, from.file));
+  }
+  await con.run('RESET disabled_optimizers');
+  console.log(JSON.stringify(out));
+}
