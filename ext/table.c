@@ -15,9 +15,10 @@
 ** A scan reads only the columns the query uses (colUsed), and only what
 ** the constraints cannot rule out: files by their hive values and rowid
 ** ranges, row groups by their statistics and bloom filters, pages by the
-** page index.  Constraints are never omitted: SQLite checks every row, so
-** pruning can only skip rows that could not match (prune.c says when
-** statistics can be trusted for that).
+** page index, and rows by the values of their constrained columns
+** (tbl_row_fails).  Constraints are never omitted: SQLite checks every row
+** it is given, so pruning can only skip rows that could not match
+** (prune.c says when statistics can be trusted for that).
 */
 #define _POSIX_C_SOURCE 200809L /* stat, madvise */
 #define _DEFAULT_SOURCE         /* MADV_DONTNEED */
@@ -628,6 +629,8 @@ typedef struct TblCons {
   int nvals;
   pq_cell *vals;   /* nvals of them; IN: every value */
   int usable;      /* 0: SQL's comparison here is not known (affinity) */
+  int reader;      /* the reader of its column that rows are checked by
+                   ** (tbl_row_fails), or -1 */
 } TblCons;
 
 typedef struct TblReader {
@@ -657,6 +660,7 @@ typedef struct TblCursor {
   int64_t row;              /* in the row group */
   TblReader *readers;
   int nreaders;
+  int filters;              /* constraints that rows are checked by */
   int eof;
   /* the bytes of pages read */
   int64_t bytes_read;
@@ -1173,14 +1177,102 @@ static void tbl_release(TblFile *f, uint32_t g) {
   if (z > a) madvise((char *)f->src.map + a, (size_t)(z - a), MADV_DONTNEED);
 }
 
-/* Moves to the next range of rows to read, from the current position. */
+/* Makes sure reader r holds the cell of the current row: skips to it and
+** reads a batch from it. */
+static int tbl_load(TblCursor *c, TblReader *r) {
+  if (c->row >= r->start && c->row < r->start + (int64_t)r->n) return SQLITE_OK;
+  TblTable *t = (TblTable *)c->base.pVtab;
+  pq_error err;
+  int64_t next = r->start + (int64_t)r->n;
+  int rc = PQ_OK;
+  if (c->row > next) rc = pq_field_reader_skip(r->r, c->row - next, &err);
+  size_t want = TBL_BATCH;
+  int64_t left = c->ranges[c->range].hi - c->row;
+  if (left < (int64_t)want) want = (size_t)left;
+  if (c->limit >= 0 && c->limit + 1 < (int64_t)want) want = (size_t)c->limit + 1;
+  if (rc == PQ_OK) rc = pq_field_reader_read(r->r, r->cells, want, &r->n, &err);
+  if (rc == PQ_OK && r->n == 0) {
+    rc = PQ_CORRUPT;
+    snprintf(err.msg, sizeof err.msg, "column '%s' ends early",
+             t->cols[r->col].name);
+    err.code = rc;
+  }
+  if (rc) {
+    r->n = 0;
+    char *msg = rc == PQ_NOMEM ? NULL
+                               : pqx_source_error("parquet", t->files[c->file].path, &err);
+    sqlite3_free(c->base.pVtab->zErrMsg);
+    c->base.pVtab->zErrMsg = msg;
+    return msg ? SQLITE_ERROR : SQLITE_NOMEM;
+  }
+  r->start = c->row;
+  return SQLITE_OK;
+}
+
+static int tbl_numeric(int kind) {
+  return kind == PQ_CELL_INT || kind == PQ_CELL_REAL;
+}
+
+/* Whether value v surely fails constraint k, as SQLite would find: a NULL
+** fails every comparison; numbers are compared with numbers and text
+** with text (BINARY, as tblBestIndex takes no other collation) as SQL
+** does.  Anything else may match: SQLite decides. */
+static int tbl_row_fails(const TblCons *k, const pq_cell *v) {
+  if (k->op == PQ_OP_ISNULL) return v->kind != PQ_CELL_NULL;
+  if (k->op == PQ_OP_NOTNULL) return v->kind == PQ_CELL_NULL;
+  if (v->kind == PQ_CELL_NULL) return 1;
+  int num = tbl_numeric(v->kind);
+  if (!num && v->kind != PQ_CELL_TEXT) return 0;
+  for (int i = 0; i < k->nvals; i++) {
+    const pq_cell *x = &k->vals[i];
+    if (num ? !tbl_numeric(x->kind) : x->kind != PQ_CELL_TEXT) return 0;
+    int cmp = pq_cell_compare(v, x);
+    int ok = k->op == PQ_OP_EQ ? cmp == 0
+           : k->op == PQ_OP_LT ? cmp < 0
+           : k->op == PQ_OP_LE ? cmp <= 0
+           : k->op == PQ_OP_GT ? cmp > 0
+                               : cmp >= 0;
+    if (ok) return 0;
+  }
+  return 1;
+}
+
+/* Whether the current row surely fails a constraint, by the cells of the
+** constrained columns: such rows never reach SQLite, and the other
+** columns are never made into cells for them. */
+static int tbl_row_filtered(TblCursor *c, int *fails) {
+  *fails = 0;
+  for (int i = 0; i < c->ncons; i++) {
+    const TblCons *k = &c->cons[i];
+    if (k->reader < 0) continue;
+    TblReader *r = &c->readers[k->reader];
+    if (!r->r) continue;
+    int rc = tbl_load(c, r);
+    if (rc) return rc;
+    if (tbl_row_fails(k, &r->cells[c->row - r->start])) {
+      *fails = 1;
+      return SQLITE_OK;
+    }
+  }
+  return SQLITE_OK;
+}
+
+/* Moves to the next range of rows to read, from the current position, and
+** in it to the next row that tbl_row_filtered lets through. */
 static int tbl_advance(TblCursor *c) {
   TblTable *t = (TblTable *)c->base.pVtab;
   for (;;) {
     if (c->range < c->nranges) {
       TblRange *r = &c->ranges[c->range];
       if (c->row < r->lo) c->row = r->lo;
-      if (c->row < r->hi) return SQLITE_OK;
+      if (c->row < r->hi) {
+        if (!c->filters) return SQLITE_OK;
+        int fails, rc = tbl_row_filtered(c, &fails);
+        if (rc) return rc;
+        if (!fails) return SQLITE_OK;
+        c->row++;
+        continue;
+      }
       c->range++;
       continue;
     }
@@ -1321,6 +1413,20 @@ static int tblFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
     if (t->cols[i].hive < 0 && (c->used >> (i < 63 ? i : 63)) & 1)
       c->readers[c->nreaders++].col = i;
   }
+  /* The constraints rows are checked by: those on a column's own flat
+  ** values, whose comparison SQL's is known to be (tbl_affinity). */
+  c->filters = 0;
+  for (int i = 0; i < c->ncons; i++) {
+    TblCons *k = &c->cons[i];
+    k->reader = -1;
+    if (!t->pushdown || !k->usable || k->col >= t->ncols ||
+        t->cols[k->col].hive >= 0 || t->cols[k->col].info.nested)
+      continue;
+    for (int j = 0; j < c->nreaders; j++) {
+      if (c->readers[j].col == k->col) k->reader = j;
+    }
+    c->filters += k->reader >= 0;
+  }
   return tbl_advance(c);
 }
 
@@ -1380,32 +1486,8 @@ static int tblColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col) {
   }
   TblReader *r = tbl_reader(c, col);
   if (!r || !r->r) return SQLITE_OK; /* a column this file lacks: NULL */
-  if (c->row < r->start || c->row >= r->start + (int64_t)r->n) {
-    pq_error err;
-    int64_t next = r->start + (int64_t)r->n;
-    int rc = PQ_OK;
-    if (c->row > next) rc = pq_field_reader_skip(r->r, c->row - next, &err);
-    size_t want = TBL_BATCH;
-    int64_t left = c->ranges[c->range].hi - c->row;
-    if (left < (int64_t)want) want = (size_t)left;
-    if (c->limit >= 0 && c->limit + 1 < (int64_t)want) want = (size_t)c->limit + 1;
-    if (rc == PQ_OK) rc = pq_field_reader_read(r->r, r->cells, want, &r->n, &err);
-    if (rc == PQ_OK && r->n == 0) {
-      rc = PQ_CORRUPT;
-      snprintf(err.msg, sizeof err.msg, "column '%s' ends early",
-               t->cols[col].name);
-      err.code = rc;
-    }
-    if (rc) {
-      r->n = 0;
-      char *msg = rc == PQ_NOMEM ? NULL
-                                 : pqx_source_error("parquet", f->path, &err);
-      sqlite3_free(cur->pVtab->zErrMsg);
-      cur->pVtab->zErrMsg = msg;
-      return msg ? SQLITE_ERROR : SQLITE_NOMEM;
-    }
-    r->start = c->row;
-  }
+  int rc = tbl_load(c, r);
+  if (rc) return rc;
   tbl_result(ctx, &r->cells[c->row - r->start]);
   return SQLITE_OK;
 }

@@ -118,6 +118,8 @@ typedef struct pq_params {
   int64_t miniblocks;  /* DELTA_*: miniblocks per block; -1 = 4 */
   int dictionary_part; /* dictionary encodings: 1 = emit the dictionary */
   int binary;          /* BYTE_ARRAY: report values as bytes, not text */
+  int lenient;         /* a page of a file: read what a major writer gets
+                       ** wrong as it reads it back (doc/limits.md) */
 } pq_params;
 
 PQ_API void pq_params_init(pq_params *p);

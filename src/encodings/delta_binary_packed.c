@@ -28,7 +28,8 @@ int pq_delta_reader_init(pq_delta_reader *r, const uint8_t *buf, size_t len,
   r->buf = buf;
   r->len = len;
   r->base = base;
-  r->is32 = is32;
+  r->is32 = is32 != PQ_DELTA_64;
+  r->maxw = is32 == PQ_DELTA_64 ? 64 : is32 == PQ_DELTA_32 ? 32 : 33;
   r->label = label;
   uint64_t h[4];
   for (int i = 0; i < 4; i++) {
@@ -58,7 +59,7 @@ int pq_delta_reader_init(pq_delta_reader *r, const uint8_t *buf, size_t len,
   }
   r->mb_values = h[0] / h[1];
   int64_t first = pq_zigzag_dec(h[3]);
-  if (is32 && (first < INT32_MIN || first > INT32_MAX)) {
+  if (is32 == PQ_DELTA_32 && (first < INT32_MIN || first > INT32_MAX)) {
     return pq_fail(err, PQ_CORRUPT, label,
                    "header: first value %lld does not fit in INT32",
                    (long long)first);
@@ -124,13 +125,12 @@ static inline int delta_next(pq_delta_reader *r, pq_error *err) {
     r->mb++;
   }
   int w = r->widths[r->mb];
-  int maxw = r->is32 ? 32 : 64;
-  if (PQ_UNLIKELY(w > maxw)) {
+  if (PQ_UNLIKELY(w > r->maxw)) {
     return pq_fail(err, PQ_CORRUPT, r->label,
                    "miniblock %llu of block %llu: bit width %d at offset %zu "
                    "is above %d",
                    (unsigned long long)r->mb, (unsigned long long)r->block, w,
-                   r->base + (size_t)(r->widths + r->mb - r->buf), maxw);
+                   r->base + (size_t)(r->widths + r->mb - r->buf), r->maxw);
   }
   /* Values still owed after the chunk in hand. */
   uint64_t owed =
@@ -298,7 +298,17 @@ static void delta_groups(const pq_delta_reader *r, int w, const uint8_t *in,
 #ifdef DELTA_AVX2
   avx2 = (r->cpu & PQ_CPU_AVX2) != 0;
 #endif
-  if (r->is32) {
+  if (r->is32 && w > 32) { /* DuckDB's 33-bit deltas, modulo 2^32 */
+    int32_t *o = out;
+    uint32_t v = (uint32_t)*last, t[32];
+    uint64_t t64[32];
+    for (uint64_t g = 0; g < groups; g++, in += step, o += 32) {
+      pq_unpack64(w, in, t64);
+      for (int i = 0; i < 32; i++) t[i] = (uint32_t)t64[i];
+      prefix32(t, (uint32_t)md, &v, o);
+    }
+    *last = v;
+  } else if (r->is32) {
     int32_t *o = out;
     uint32_t v = (uint32_t)*last, t[32];
     pq_unpack32_fn unpack = r->unpack32[w];
@@ -361,7 +371,7 @@ static int delta_block(pq_delta_reader *r, void *out) {
   if (uleb_read(buf, len, &pos, &zz) || r->mb_count > len - pos) return 0;
   const uint8_t *widths = buf + pos;
   pos += (size_t)r->mb_count;
-  int maxw = r->is32 ? 32 : 64, top = 0;
+  int maxw = r->maxw, top = 0;
   uint64_t bits = 0;
   for (uint64_t m = 0; m < r->mb_count; m++) {
     top |= widths[m] > maxw;
@@ -496,7 +506,7 @@ int pq_delta_reader_size(const pq_delta_reader *r, size_t *size,
   const uint8_t *buf = r->buf;
   size_t len = r->len, pos = r->pos;
   uint64_t left = r->total > 0 ? r->total - 1 : 0;
-  int maxw = r->is32 ? 32 : 64;
+  int maxw = r->maxw;
   uint64_t mbv = r->mb_values;
   while (left > 0) {
     uint64_t zz;
@@ -801,8 +811,11 @@ int pq_delta_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
   if (!s) return pq_nomem(err, "DELTA_BINARY_PACKED");
   *out = &s->base;
   s->base.read = delta_read;
-  return pq_delta_reader_init(&s->r, buf, len, 0, p->type == PQ_INT32,
-                              "DELTA_BINARY_PACKED", err);
+  int kind = p->type != PQ_INT32 ? PQ_DELTA_64
+             : p->lenient        ? PQ_DELTA_32_LENIENT
+                                 : PQ_DELTA_32;
+  return pq_delta_reader_init(&s->r, buf, len, 0, kind, "DELTA_BINARY_PACKED",
+                              err);
 }
 
 typedef struct delta_enc {

@@ -120,6 +120,9 @@ int pq_rle_reader_read(pq_rle_reader *r, uint32_t *out, size_t max, size_t *n,
 int pq_rle_reader_next(pq_rle_reader *r, uint32_t *buf, size_t max,
                        const uint32_t **vals, uint32_t *value, size_t *n,
                        pq_error *err);
+/* The run reader of a decoder that pq_rle_decoder made (an RLE stream of
+** integers), to read it run by run; NULL for any other decoder. */
+pq_rle_reader *pq_rle_decoder_runs(pq_decoder *d);
 
 /* ---- The DELTA_BINARY_PACKED reader, shared by the DELTA_* encodings. */
 typedef struct pq_delta_reader {
@@ -129,6 +132,7 @@ typedef struct pq_delta_reader {
   size_t base; /* offset of buf[0] in the caller's stream */
   const char *label;
   int is32; /* INT32 arithmetic (mod 2^32) */
+  int maxw; /* the widest miniblock accepted */
   uint64_t block_size, mb_count, mb_values;
   uint64_t total; /* values the header announces */
   uint64_t yielded;
@@ -146,6 +150,12 @@ typedef struct pq_delta_reader {
   unsigned cpu;              /* pq_cpu() at init: the fast paths allowed */
   const pq_unpack32_fn *unpack32; /* the unpackers cpu allows */
 } pq_delta_reader;
+
+/* The kinds of stream pq_delta_reader_init reads (its is32): INT64, INT32,
+** and INT32 as DuckDB writes it, which the spec forbids but DuckDB reads
+** back: miniblocks of bit width 33 (deltas taken in 64 bits) and a first
+** value outside INT32; both read modulo 2^32. */
+enum { PQ_DELTA_64 = 0, PQ_DELTA_32 = 1, PQ_DELTA_32_LENIENT = 2 };
 
 /* Reads the header; fails if it is malformed or announces more values than
 ** the bytes could hold. */

@@ -684,6 +684,11 @@ static int rle_read(pq_decoder *d, void *out, size_t max, size_t *n,
   return pq_rle_reader_read(&s->r, out, max, n, err);
 }
 
+pq_rle_reader *pq_rle_decoder_runs(pq_decoder *d) {
+  if (d->read != rle_read || d->out_type == PQ_BOOLEAN) return NULL;
+  return &((rle_dec *)d)->r;
+}
+
 /* Reads the 4-byte length prefix; sets *start and *len to the runs. */
 int pq_rle_prefix(const uint8_t *buf, size_t len, size_t base,
                   const char *label, size_t *start, size_t *runs_len,

@@ -80,6 +80,11 @@ int ex_delta_step(pq_explainer *x, ex_delta *d, pq_field *f) {
             f->i = v;
             ex_note_add(f, ", zigzag: %lld, the first value",
                         (long long)v);
+            if (r->is32 && (v < INT32_MIN || v > INT32_MAX)) {
+              f->i = (int32_t)(uint32_t)(uint64_t)v;
+              ex_note_add(f, "; outside INT32, as DuckDB may write it: read "
+                          "modulo 2^32 as %lld", (long long)f->i);
+            }
           }
           return 1;
         }
@@ -148,6 +153,10 @@ int ex_delta_step(pq_explainer *x, ex_delta *d, pq_field *f) {
           ex_note(f, "%llu values x %d bit%s = %llu byte%s",
                   (unsigned long long)r->mb_values, w, ex_s((uint64_t)w),
                   (unsigned long long)nb, ex_s(nb));
+          if (r->is32 && w > 32) {
+            ex_note_add(f, "; above the 32 the spec allows INT32 (DuckDB "
+                        "takes INT32 deltas in 64 bits): read modulo 2^32");
+          }
         } else {
           ex_note(f, "unused: the values end before this miniblock, so the "
                   "byte means nothing and no bytes follow for it");
@@ -272,7 +281,10 @@ static int dbp_step(pq_explainer *x, pq_field *f) {
 
 int ex_dbp_open(pq_explainer *x, pq_error *err) {
   (void)err;
-  ex_delta_init(x, &x->d1, 0, x->p.type == PQ_INT32, 0, "", x->enc);
+  int kind = x->p.type != PQ_INT32 ? PQ_DELTA_64
+             : x->p.lenient        ? PQ_DELTA_32_LENIENT
+                                   : PQ_DELTA_32;
+  ex_delta_init(x, &x->d1, 0, kind, 0, "", x->enc);
   x->d1.limit = x->limit;
   x->step = dbp_step;
   return PQ_OK;

@@ -231,6 +231,7 @@ static void add_values(ex_file *e, const pq_page *p, size_t at, size_t len,
   pt->p.type_set = 1;
   pt->p.type_length = type_length;
   pt->p.count = count;
+  pt->p.lenient = 1;
   pt->use_dict = !dict_page && (p->encoding == PQ_PLAIN_DICTIONARY ||
                                 p->encoding == PQ_RLE_DICTIONARY);
 }
@@ -481,6 +482,7 @@ static int check_values(ex_file *e, const pq_page *p, pq_type type,
   pp.type_set = 1;
   pp.type_length = type_length;
   pp.count = data ? p->value_count : p->num_values;
+  pp.lenient = 1;
   int use_dict = data && (p->encoding == PQ_PLAIN_DICTIONARY ||
                           p->encoding == PQ_RLE_DICTIONARY);
   size_t width = pq_value_size(type, type_length);

@@ -250,22 +250,45 @@ static int check_levels(pq_page_reader *r, const pq_page *p,
   *at_max = 0;
   *first = 0;
   uint64_t seen = 0;
+  /* RLE levels run by run: a run of repeats is counted at once. */
+  pq_rle_reader *runs = rc == PQ_OK ? pq_rle_decoder_runs(d) : NULL;
+  uint64_t count = p->num_values > 0 ? (uint64_t)p->num_values : 0;
   while (rc == PQ_OK) {
-    size_t n;
-    rc = pq_decoder_read(d, v, 512, &n, &e);
-    if (rc || n == 0) break;
-    if (seen == 0) *first = v[0];
-    for (size_t i = 0; i < n; i++) {
-      if (v[i] > (uint32_t)max) {
-        pq_decoder_free(d);
-        return pq_fail(err, PQ_CORRUPT, r->label,
-                       "page %u: %s level %u of value %llu is above the "
-                       "column's maximum %d",
-                       p->index, what, v[i], (unsigned long long)(seen + i),
-                       max);
-      }
-      *at_max += v[i] == (uint32_t)max;
+    size_t n = 0;
+    const uint32_t *vals = v;
+    uint32_t value = 0;
+    if (runs) {
+      if (seen >= count) break;
+      size_t want = count - seen < 512 ? (size_t)(count - seen) : 512;
+      rc = pq_rle_reader_next(runs, v, want, &vals, &value, &n, &e);
+      if (rc == PQ_OK && n == 0) rc = pq_fail_count(&e, "RLE", seen, count);
+    } else {
+      rc = pq_decoder_read(d, v, 512, &n, &e);
     }
+    if (rc || n == 0) break;
+    uint32_t top = value;
+    uint64_t here = 0;
+    if (vals) {
+      value = vals[0];
+      for (size_t i = 0; i < n; i++) {
+        top = vals[i] > top ? vals[i] : top;
+        here += vals[i] == (uint32_t)max;
+      }
+    } else {
+      here = value == (uint32_t)max ? n : 0;
+    }
+    if (seen == 0) *first = value;
+    if (top > (uint32_t)max) {
+      size_t i = 0;
+      while (vals && vals[i] <= (uint32_t)max) i++;
+      pq_decoder_free(d);
+      return pq_fail(err, PQ_CORRUPT, r->label,
+                     "page %u: %s level %u of value %llu is above the "
+                     "column's maximum %d",
+                     p->index, what, vals ? vals[i] : value,
+                     (unsigned long long)(seen + i), max);
+    }
+    *at_max += here;
     seen += n;
   }
   pq_decoder_free(d);

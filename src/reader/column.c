@@ -98,6 +98,7 @@ static int open_next_page(pq_column_reader *r, pq_error *err) {
     p.type_set = 1;
     p.count = pg->value_count;
     if (pg->encoding == PQ_RLE) p.length_prefix = 1; /* booleans in pages */
+    p.lenient = 1;
     rc = pq_decoder_open(&r->values, &p, pg->values.ptr, pg->values.len,
                          dict ? dict->ptr : NULL, dict ? dict->len : 0, &e);
   }

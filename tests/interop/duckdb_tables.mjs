@@ -259,10 +259,11 @@ await con.run(`COPY (SELECT range::BIGINT AS id,
 
 // ---- delta33.parquet: INT32 deltas past 32 bits -----------------------------
 // DuckDB computes the deltas of INT32 values in 64 bits: from -2^31 to
-// 2^31 - 1 is a miniblock of bit width 33.
+// 2^31 - 1 is a miniblock of bit width 33.  Uncompressed, so that
+// parquet_explain shows the pages' values field by field.
 await con.run(`COPY (SELECT (CASE range WHEN 1 THEN -2147483648 WHEN 2 THEN 2147483647 ELSE range END)::INTEGER AS v
                  FROM range(1000))
-               TO ${sq(at('delta33.parquet'))} (FORMAT parquet, PARQUET_VERSION V2)`);
+               TO ${sq(at('delta33.parquet'))} (FORMAT parquet, PARQUET_VERSION V2, COMPRESSION uncompressed)`);
 
 // ---- DuckDB's reading of each table ---------------------------------------
 const tables = [
