@@ -129,8 +129,9 @@ bench: test-deps interop-deps $(BUILD)/$(EXT) $(BUILD)/bench/bench \
 	$(BUILD)/bench/bench --extension $(BUILD)/$(EXT) --work $(BUILD)/bench \
 	  --duckdb "$$(sh tools/duckdb.sh --dir)" \
 	  $(if $(BENCH_ARGS),$(BENCH_ARGS),--results bench/RESULTS.md --notes bench/NOTES.md)
+	@sh tools/parquet_wasm.sh
 	$(BUILD)/bench/tables --extension $(BUILD)/$(EXT) --work $(BUILD)/bench \
-	  --duckdb "$$(sh tools/duckdb.sh --dir)" \
+	  --duckdb "$$(sh tools/duckdb.sh --dir)" --parquet-wasm "$$(sh tools/parquet_wasm.sh --dir)" \
 	  $(if $(BENCH_ARGS),$(BENCH_ARGS),--results bench/RESULTS.md)
 
 # The benchmark of the parquet table (bench/tables.c, bench/tables.mjs);

@@ -3,7 +3,8 @@
 ** same rows in a native SQLite table and against DuckDB, in one run.
 **
 **   build/bench/tables [--quick] [--extension PATH] [--work DIR]
-**                      [--duckdb DIR] [--results FILE] [--only TABLE]
+**                      [--duckdb DIR] [--parquet-wasm DIR]
+**                      [--results FILE] [--only TABLE]
 **
 ** Data (made once, kept under WORK/table_data/):
 **   t.parquet     10 M rows written by DuckDB (bench/tables.mjs): id BIGINT
@@ -13,6 +14,9 @@
 **   native.db     the same rows in a SQLite table, `native`, made through
 **                 the parquet table (INSERT ... SELECT * FROM t)
 **   big.parquet   the same columns, 40 M rows (about 1 GB), for memory
+**   t_pi.parquet  the rows of t.parquet as arrow-rs writes them
+**                 (bench/pageindex.mjs, parquet-wasm): a page index, pages
+**                 of 20 000 rows
 **
 ** Figures, each the best of RUNS runs of the sqlite3 shell (.timer) with
 ** a warm page cache, as ratios to baselines measured in the same run:
@@ -30,6 +34,9 @@
 **   (e) peak resident memory (VmHWM) of a sqlite3 shell scanning every
 **       column of big.parquet, less its VmHWM once the extension is loaded
 **       and the table created
+**   (f) with a page index (t_pi.parquet): the point query / a full scan,
+**       and the bytes of the file it makes the kernel read (as in (b))
+**       against the pages that hold the row, one per column
 **
 ** The section is written (or rewritten) at the end of the results file,
 ** under the heading "## The parquet table".
@@ -117,10 +124,12 @@ static int shell(const char *db, const char *script, char **outp) {
   return rc;
 }
 
-/* Best real time of RUNS runs of stmt, after setup, in one shell. */
+/* Best real time of RUNS runs of stmt, after setup and one run untimed
+** (the first run of a query faults in the pages and buffers that the
+** next ones reuse), in one shell. */
 static double best_time(const char *db, const char *setup, const char *stmt) {
   char script[8192];
-  int k = snprintf(script, sizeof script, "%s\n.timer on\n", setup);
+  int k = snprintf(script, sizeof script, "%s\n%s\n.timer on\n", setup, stmt);
   for (int i = 0; i < RUNS && k < (int)sizeof script; i++)
     k += snprintf(script + k, sizeof script - (size_t)k, "%s\n", stmt);
   char *o;
@@ -141,6 +150,22 @@ static double best_time(const char *db, const char *setup, const char *stmt) {
   if (rc) fprintf(stderr, "tables: sqlite3 exited with %d: %.300s\n", rc, o);
   free(o);
   return best;
+}
+
+/* The time of one run of a point query (no ';'), to a tenth of the
+** shell's millisecond: the best time of a statement that runs it POINT_K
+** times (UNION ALL), over POINT_K. */
+#define POINT_K 10
+static double point_time(const char *db, const char *setup, const char *query) {
+  char stmt[4096];
+  int k = 0;
+  for (int i = 0; i < POINT_K && k < (int)sizeof stmt; i++)
+    k += snprintf(stmt + k, sizeof stmt - (size_t)k, "%s%s", i ? " UNION ALL " : "", query);
+  if (k + 1 >= (int)sizeof stmt) return -1;
+  stmt[k] = ';';
+  stmt[k + 1] = 0;
+  double t = best_time(db, setup, stmt);
+  return t < 0 ? t : t / POINT_K;
 }
 
 /* The first line the shell prints for the script, as a number. */
@@ -341,6 +366,7 @@ int main(int argc, char **argv) {
   EXT = arg_value(argc, argv, "--extension", EXT);
   const char *workdir = arg_value(argc, argv, "--work", "build/bench");
   const char *duckdir = arg_value(argc, argv, "--duckdb", NULL);
+  const char *pwdir = arg_value(argc, argv, "--parquet-wasm", NULL);
   const char *resfile = arg_value(argc, argv, "--results", NULL);
   if (quick) RUNS = 1;
   {
@@ -356,13 +382,14 @@ int main(int argc, char **argv) {
   }
   setvbuf(stdout, NULL, _IOLBF, 0);
 
-  char dir[1024], tfile[1200], big[1200], native[1200], cmd[4096];
+  char dir[1024], tfile[1200], big[1200], native[1200], pifile[1200], cmd[4096];
   snprintf(dir, sizeof dir, "%s/table_data", workdir);
   mkdir(workdir, 0777);
   mkdir(dir, 0777);
   snprintf(tfile, sizeof tfile, "%s/t.parquet", dir);
   snprintf(big, sizeof big, "%s/big.parquet", dir);
   snprintf(native, sizeof native, "%s/native.db", dir);
+  snprintf(pifile, sizeof pifile, "%s/t_pi.parquet", dir);
   const long rows = 10000000, big_rows = 40000000, point = 5000000;
 
   /* ---- The data, once ---- */
@@ -383,10 +410,21 @@ int main(int argc, char **argv) {
     fprintf(stderr, "tables: the files were not written\n");
     return 1;
   }
+  char script[4096];
+  snprintf(script, sizeof script,
+           "SELECT count(DISTINCT row_group_id) FROM parquet_metadata('%s');", tfile);
+  double t_groups = shell_number(":memory:", script);
+  if (pwdir) {
+    snprintf(cmd, sizeof cmd,
+             "env -u LD_PRELOAD node bench/pageindex.mjs '%s' '%s' %.0f '%s'",
+             pwdir, tfile, t_groups, pifile);
+    free(run_node(cmd));
+  }
+  int have_pi = pwdir && file_exists(pifile);
   struct stat st_t, st_n;
   stat(tfile, &st_t);
   if (stat(native, &st_n) != 0 || st_n.st_mtime < st_t.st_mtime) {
-    char tmp[1300], script[2048], *o;
+    char tmp[1300], *o;
     snprintf(tmp, sizeof tmp, "%s.tmp", native);
     unlink(tmp);
     double t0 = (double)time(NULL);
@@ -432,22 +470,21 @@ int main(int argc, char **argv) {
   double pt[2][2]; /* [SELECT *, SELECT id][t, t0] */
   for (int k = 0; k < 2; k++)
     for (int z = 0; z < 2; z++) {
-      snprintf(q, sizeof q, "SELECT %s FROM %s WHERE id = %ld;", k ? "id" : "*",
-               z ? "t0" : "t", point);
-      pt[k][z] = best_time(":memory:", setup, q);
+      snprintf(q, sizeof q, "SELECT %s FROM %s WHERE id = %ld%s", k ? "id" : "*",
+               z ? "t0" : "t", point, z ? ";" : "");
+      pt[k][z] = z ? best_time(":memory:", setup, q) : point_time(":memory:", setup, q);
     }
-  snprintf(q, sizeof q, "SELECT * FROM native WHERE id = %ld;", point);
-  double pt_n = best_time(native, "", q);
+  snprintf(q, sizeof q, "SELECT * FROM native WHERE id = %ld", point);
+  double pt_n = point_time(native, "", q);
   /* what each column costs the point query */
   static const char *const cols[] = {"id", "ts", "x", "cat", "url", "opt"};
   double pt_col[6];
   for (int k = 0; k < 6; k++) {
-    snprintf(q, sizeof q, "SELECT %s FROM t WHERE id = %ld;", cols[k], point);
-    pt_col[k] = best_time(":memory:", setup, q);
+    snprintf(q, sizeof q, "SELECT %s FROM t WHERE id = %ld", cols[k], point);
+    pt_col[k] = point_time(":memory:", setup, q);
   }
 
   /* (b) The bytes count(*) makes the kernel read, cold. */
-  char script[4096];
   snprintf(setup, sizeof setup, "CREATE VIRTUAL TABLE temp.t USING parquet('%s');", tfile);
   snprintf(script, sizeof script, "%s\nSELECT 1;", setup);
   long long b_create = cold_bytes(tfile, script);
@@ -460,6 +497,41 @@ int main(int argc, char **argv) {
            "SELECT sum(total_compressed_size) FROM parquet_metadata('%s') "
            "WHERE path_in_schema = 'x';", tfile);
   double x_bytes = shell_number(":memory:", script);
+
+  /* (f) The page index: the point query's time against a full scan, the
+  ** bytes it reads, the pages that hold the row (the row group's first
+  ** row is 100 352 g) and the row group. */
+  double pi_t = -1, pi_t0 = -1, pi_pages = -1, pi_group = -1;
+  long long pi_create = -1, pi_point = -1;
+  long pi_g = point / 100352, pi_row = point - pi_g * 100352;
+  if (have_pi) {
+    snprintf(setup, sizeof setup,
+             "CREATE VIRTUAL TABLE temp.p USING parquet('%s');\n"
+             "CREATE VIRTUAL TABLE temp.p0 USING parquet('%s', pushdown=0);",
+             pifile, pifile);
+    snprintf(q, sizeof q, "SELECT * FROM p WHERE id = %ld", point);
+    pi_t = point_time(":memory:", setup, q);
+    snprintf(q, sizeof q, "SELECT * FROM p0 WHERE id = %ld;", point);
+    pi_t0 = best_time(":memory:", setup, q);
+    snprintf(script, sizeof script,
+             "CREATE VIRTUAL TABLE temp.p USING parquet('%s');\nSELECT 1;", pifile);
+    pi_create = cold_bytes(pifile, script);
+    snprintf(script, sizeof script,
+             "CREATE VIRTUAL TABLE temp.p USING parquet('%s');\n"
+             "SELECT * FROM p WHERE id = %ld;", pifile, point);
+    pi_point = cold_bytes(pifile, script);
+    snprintf(script, sizeof script,
+             "SELECT sum(compressed_page_size) FROM parquet_offset_index('%s') o "
+             "WHERE row_group_id = %ld AND first_row_index = (SELECT max(first_row_index) "
+             "FROM parquet_offset_index('%s') i WHERE i.row_group_id = %ld "
+             "AND i.column_id = o.column_id AND i.first_row_index <= %ld);",
+             pifile, pi_g, pifile, pi_g, pi_row);
+    pi_pages = shell_number(":memory:", script);
+    snprintf(script, sizeof script,
+             "SELECT sum(total_compressed_size) FROM parquet_metadata('%s') "
+             "WHERE row_group_id = %ld;", pifile, pi_g);
+    pi_group = shell_number(":memory:", script);
+  }
 
   /* (d) DuckDB. */
   char *duck = NULL;
@@ -494,13 +566,19 @@ int main(int argc, char **argv) {
       "(`%s`, %.0f MB)\n",
       tfile, rows, (double)file_size(tfile) / 1e6, native,
       (double)file_size(native) / 1e6);
-  out("- page index: none. DuckDB 1.5 writes no column index or offset index "
+  out("- page index: DuckDB 1.5 writes no column index or offset index "
       "(COPY has no option for it: `WRITE_PAGE_INDEX` is refused as an "
-      "unrecognized option) and the extension writes single-column files, "
-      "so there is no copy with a page index\n");
-  out("- best of %d runs of the sqlite3 shell (`.timer`), warm page cache; "
+      "unrecognized option); (f) reads `%s` (%.0f MB), the same rows as "
+      "arrow-rs writes them by default (parquet-wasm 0.8.0, "
+      "bench/pageindex.mjs): a column index and an offset index, data "
+      "pages of 20 480 rows, SNAPPY, row groups of 100 352 rows\n",
+      pifile, (double)file_size(pifile) / 1e6);
+  out("- best of %d runs of the sqlite3 shell (`.timer`) after one untimed, warm page cache; "
+      "a point query on the parquet or native table is timed as a statement "
+      "running it %d times (UNION ALL), over %d, as `.timer` counts "
+      "milliseconds; "
       "DuckDB %s with `threads=1`, best of %d\n\n",
-      RUNS, "(@duckdb/node-api 1.5.6)", RUNS);
+      RUNS, POINT_K, POINT_K, "(@duckdb/node-api 1.5.6)", RUNS);
   (void)gen_t;
   (void)gen_big;
 
@@ -533,13 +611,12 @@ int main(int argc, char **argv) {
   for (int k = 0; k < 6; k++)
     out(" %s %.1f ms%s", cols[k], pt_col[k] * 1e3, k < 5 ? "," : ".\n");
   out("The statistics leave one row group of %ld; `SELECT id` reads its one "
-      "page of id. DuckDB writes each column chunk as one page of 100 352 "
-      "values and no page index, so each further column decompresses its "
-      "whole page and goes through it up to the matching row; the table "
-      "skips those rows by reading them as cells (pq_field_reader_skip calls "
-      "pq_field_reader_read), so a timestamp column formats every skipped "
-      "value as text, which is what ts costs over the others.\n",
-      (rows + 100351) / 100352);
+      "page of id, and the table checks `id = %ld` on each row itself, so "
+      "that only the matching row reaches SQLite. DuckDB writes each column "
+      "chunk as one page of 100 352 values and no page index, so each "
+      "further column decompresses its whole page (url: 5.5 MB) and skips "
+      "the values before the row without making them into SQL values.\n",
+      (rows + 100351) / 100352, point);
   out("\n| figure | parquet table | target |\n|---|---|---|\n");
   if (b_create >= 0 && b_count >= 0 && b_sum >= 0) {
     out("| (b) bytes of the file `count(*)` touches, less `CREATE` alone (the footer and the magic: %.1f KB) | %lld | %s 0 |\n",
@@ -548,6 +625,20 @@ int main(int argc, char **argv) {
         x_bytes / 1e6, (double)(b_sum - b_create) / 1e6);
   } else {
     out("| (b) file bytes read by `count(*)`, cold cache | not measured (the page cache could not be dropped) | 0 |\n");
+  }
+  if (have_pi && pi_t > 0 && pi_t0 > 0) {
+    out("| (f) with a page index: `SELECT * FROM p WHERE id = %ld` / the same with pushdown=0 (%.4f s / %.3f s) | %.4f | %s <= 0.02 |\n",
+        point, pi_t, pi_t0, pi_t / pi_t0, met(pi_t / pi_t0, 0.02));
+  }
+  if (have_pi && pi_create >= 0 && pi_point >= 0 && pi_pages > 0) {
+    long long read = pi_point - pi_create;
+    out("| (f) bytes of the file it touches, less `CREATE` alone (%.1f KB), against the six pages that hold the row, one per column (%.1f KB, from `parquet_offset_index`; its row group: %.1f KB) | %.1f KB | %s: one page per column |\n",
+        (double)pi_create / 1e3, pi_pages / 1e3, pi_group / 1e3, (double)read / 1e3,
+        read <= pi_pages + 16 * 4096 ? "met" : "MISSED");
+  } else if (have_pi) {
+    out("| (f) bytes read by the point query, cold cache | not measured (the page cache could not be dropped) | one page per column |\n");
+  } else {
+    out("| (f) with a page index | not measured (no --parquet-wasm, so no `t_pi.parquet`) | |\n");
   }
   if (marks == 2) {
     out("| (e) peak memory scanning every column of `%s` (%.0f MB, %ld rows, %.0f s): VmHWM %ld KiB after, %ld KiB before | +%.1f MB | %s < 64 MB |\n",
