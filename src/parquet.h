@@ -640,7 +640,7 @@ PQ_API int pq_row_reader_next(pq_row_reader *r, pq_buf *out, int *got,
 PQ_API void pq_row_reader_free(pq_row_reader *r);
 
 /* ---- Writing files ---------------------------------------------------------
-** A file of one column, written as values arrive: data pages (v1 or v2) of
+** A file of one column (or of several), written as values arrive: data pages (v1 or v2) of
 ** the chosen encoding, a dictionary page first in each chunk for the
 ** dictionary encodings, NULLs as definition levels, the codec, statistics
 ** and CRCs.  What the writer keeps is what the file will hold: the encoded
@@ -683,6 +683,24 @@ PQ_API int pq_writer_put(pq_writer *w, const void *values,
                          const uint8_t *present, size_t n, pq_error *err);
 /* When o->string was -1: whether BYTE_ARRAY values are annotated STRING. */
 PQ_API void pq_writer_set_string(pq_writer *w, int is_string);
+
+/* A file of n columns: column i of the encoding and type p[i] and the
+** options o[i] (its name, codec, pages, ...; row_group_size is not used:
+** the caller closes each row group).  pq_writer_put_column appends to
+** column col as pq_writer_put does; pq_writer_end_row_group closes the
+** row group once every column holds the same number of rows (PQ_MISUSE
+** otherwise), and pq_writer_finish the last one. */
+PQ_API int pq_writer_open_columns(pq_writer **out, int n, const pq_params *p,
+                                  const pq_write_options *o, pq_error *err);
+PQ_API int pq_writer_put_column(pq_writer *w, int col, const void *values,
+                                const uint8_t *present, size_t n,
+                                pq_error *err);
+PQ_API int pq_writer_end_row_group(pq_writer *w, pq_error *err);
+PQ_API void pq_writer_set_column_string(pq_writer *w, int col, int is_string);
+/* Appends the bytes of the file written so far (the magic and the closed
+** row groups) to out and lets them go: memory then follows one row group.
+** pq_writer_finish appends the rest. */
+PQ_API void pq_writer_drain(pq_writer *w, pq_buf *out);
 /* Closes the last page and appends the whole file to out. */
 PQ_API int pq_writer_finish(pq_writer *w, pq_buf *out, pq_error *err);
 PQ_API void pq_writer_free(pq_writer *w);

@@ -170,7 +170,7 @@ static int bytes_eq(pq_bytes b, const uint8_t *p, size_t n) {
 /* Reads the file back and checks it against the source column; the chunks
 ** hold rows_per_group rows (the last fewer). */
 static void check_file(const char *what, const column *c, const pq_buf *file,
-                       int nullable, int64_t rows_per_group) {
+                       int nullable, int64_t rows_per_group, uint32_t leaf_i) {
   pq_file *f;
   pq_error err = {0};
   int rc = pq_file_open(&f, file->data, file->len, &err);
@@ -186,7 +186,7 @@ static void check_file(const char *what, const column *c, const pq_buf *file,
           : 1;
   CHECK(m->n_row_groups == (uint32_t)want_groups, "%s: %u row groups, not %lld",
         what, m->n_row_groups, (long long)want_groups);
-  const pq_schema_node *leaf = pq_file_leaf(f, 0);
+  const pq_schema_node *leaf = pq_file_leaf(f, leaf_i);
   CHECK(leaf && leaf->max_def == (nullable ? 1 : 0), "%s: max_def", what);
   size_t vs = pq_value_size(c->type, c->type_length);
   uint8_t *vals = malloc(256 * vs);
@@ -194,11 +194,11 @@ static void check_file(const char *what, const column *c, const pq_buf *file,
   size_t entry = 0, value = 0;
   int bad = 0;
   for (uint32_t g = 0; g < m->n_row_groups && !bad; g++) {
-    const pq_column_chunk *cc = &m->row_groups[g].columns[0];
+    const pq_column_chunk *cc = &m->row_groups[g].columns[leaf_i];
     size_t first_value = value;
     int64_t nulls = 0;
     pq_column_reader *r;
-    rc = pq_column_reader_open(&r, f, g, 0, (size_t)1 << 30, &err);
+    rc = pq_column_reader_open(&r, f, g, leaf_i, (size_t)1 << 30, &err);
     CHECK(rc == PQ_OK, "%s: rg %u: %s", what, g, err.msg);
     if (rc) break;
     for (;;) {
@@ -368,12 +368,118 @@ static void test_random(void) {
         pq_error err = {0};
         int rc = write_column(&c, &p, &o, &out, &err);
         CHECK(rc == PQ_OK, "%s: write: %s", what, err.msg);
-        if (rc == PQ_OK) check_file(what, &c, &out, nullable, o.row_group_size);
+        if (rc == PQ_OK) check_file(what, &c, &out, nullable, o.row_group_size, 0);
         pq_buf_free(&out);
         column_free(&c);
       }
     }
   }
+}
+
+/* ---- 1b. Several columns ---------------------------------------------------
+** Files of one to eight columns of random types, encodings, codecs, page
+** versions and NULLs, the row groups closed by the caller every G rows and
+** the file drained after some of them: every column reads back as written,
+** with its statistics, and the drained pieces and the rest are the file. */
+
+static void test_columns(void) {
+  enum { MAXC = 8 };
+  size_t nm = sizeof matrix / sizeof matrix[0];
+  for (int round = 0; round < 60; round++) {
+    int ncols = 1 + (int)(rnd() % MAXC);
+    size_t n = round == 0 ? 0 : rnd() % 4000;
+    int64_t group = 1 + (int64_t)(rnd() % 1500);
+    column c[MAXC];
+    pq_params p[MAXC];
+    pq_write_options o[MAXC];
+    int nullable[MAXC];
+    for (int k = 0; k < ncols; k++) {
+      size_t t = rnd() % nm;
+      int ne = 0;
+      while (ne < 6 && (ne == 0 || matrix[t].enc[ne] != PQ_PLAIN)) ne++;
+      nullable[k] = rnd() % 3 != 0;
+      column_make(&c[k], matrix[t].type, matrix[t].length, n,
+                  nullable[k] ? (int)(rnd() % 5) : 0);
+      pq_params_init(&p[k]);
+      p[k].encoding = matrix[t].enc[rnd() % (size_t)ne];
+      p[k].type = matrix[t].type;
+      p[k].type_set = 1;
+      p[k].type_length = matrix[t].length;
+      pq_write_options_init(&o[k]);
+      o[k].nullable = nullable[k];
+      o[k].page_version = 1 + (int)(rnd() % 2);
+      o[k].codec = rnd() % 2 && pq_codec_available(PQ_ZSTD) ? PQ_ZSTD
+                                                              : PQ_UNCOMPRESSED;
+      o[k].page_size = 64 + (int64_t)(rnd() % 4096);
+      o[k].row_group_size = 7; /* not used: the caller closes row groups */
+      snprintf(o[k].name, sizeof o[k].name, "c%d", k);
+    }
+    char what[160];
+    snprintf(what, sizeof what, "%d columns, n=%zu, row groups of %lld", ncols,
+             n, (long long)group);
+    pq_writer *w;
+    pq_error err = {0};
+    pq_buf file;
+    pq_buf_init(&file);
+    int rc = pq_writer_open_columns(&w, ncols, p, o, &err);
+    CHECK(rc == PQ_OK, "%s: open: %s", what, err.msg);
+    if (rc) continue;
+    size_t v[MAXC] = {0};
+    for (size_t i = 0; i < n && rc == PQ_OK; i += (size_t)group) {
+      size_t k = n - i < (size_t)group ? n - i : (size_t)group;
+      for (int col = 0; col < ncols && rc == PQ_OK; col++) {
+        size_t vs = pq_value_size(c[col].type, c[col].type_length), nv = 0;
+        for (size_t j = 0; j < k; j++) nv += c[col].present[i + j];
+        rc = pq_writer_put_column(w, col, c[col].values + v[col] * vs,
+                                  c[col].present + i, k, &err);
+        v[col] += nv;
+      }
+      if (rc == PQ_OK) rc = pq_writer_end_row_group(w, &err);
+      if (rc == PQ_OK && rnd() % 2) pq_writer_drain(w, &file);
+    }
+    if (rc == PQ_OK) rc = pq_writer_finish(w, &file, &err);
+    pq_writer_free(w);
+    CHECK(rc == PQ_OK, "%s: write: %s", what, err.msg);
+    for (int k = 0; k < ncols && rc == PQ_OK; k++) {
+      char cw[200];
+      snprintf(cw, sizeof cw, "%s: column %d (%s %s)", what, k,
+               pq_type_name(p[k].type), pq_encoding_name(p[k].encoding));
+      check_file(cw, &c[k], &file, nullable[k], group, (uint32_t)k);
+    }
+    for (int k = 0; k < ncols; k++) column_free(&c[k]);
+    pq_buf_free(&file);
+  }
+
+  /* Row groups whose columns hold different counts are refused. */
+  pq_params p2[2];
+  pq_write_options o2[2];
+  for (int k = 0; k < 2; k++) {
+    pq_params_init(&p2[k]);
+    p2[k].type = PQ_INT32;
+    p2[k].type_set = 1;
+    pq_write_options_init(&o2[k]);
+  }
+  pq_writer *w;
+  pq_error err = {0};
+  int32_t x[3] = {1, 2, 3};
+  CHECK(pq_writer_open_columns(&w, 2, p2, o2, &err) == PQ_OK, "open 2: %s",
+        err.msg);
+  CHECK(pq_writer_put_column(w, 0, x, NULL, 3, &err) == PQ_OK, "put 0");
+  CHECK(pq_writer_put_column(w, 1, x, NULL, 2, &err) == PQ_OK, "put 1");
+  int rc = pq_writer_end_row_group(w, &err);
+  CHECK(rc == PQ_MISUSE && strstr(err.msg, "column 1 has 2 rows"),
+        "uneven row group: %d %s", rc, err.msg);
+  rc = pq_writer_put_column(w, 2, x, NULL, 1, &err);
+  CHECK(rc == PQ_MISUSE, "put after a failure: %d", rc);
+  pq_writer_free(w);
+  CHECK(pq_writer_open_columns(&w, 2, p2, o2, &err) == PQ_OK, "open 2: %s",
+        err.msg);
+  rc = pq_writer_put_column(w, 2, x, NULL, 1, &err);
+  CHECK(rc == PQ_MISUSE && strstr(err.msg, "no column 2 in a file of 2"),
+        "column 2: %d %s", rc, err.msg);
+  pq_writer_free(w);
+  rc = pq_writer_open_columns(&w, 0, p2, o2, &err);
+  CHECK(rc == PQ_MISUSE && w == NULL, "no columns: %d", rc);
 }
 
 /* ---- 2. Floating point bounds -------------------------------------------- */
@@ -595,6 +701,7 @@ static void test_errors(void) {
 
 int main(void) {
   test_random();
+  test_columns();
   test_float_bounds();
   test_pages();
   test_errors();

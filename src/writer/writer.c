@@ -225,7 +225,9 @@ typedef struct chunk_info {
   stats st;
 } chunk_info;
 
-struct pq_writer {
+/* A column: its open page, its open chunk, and what the footer will say
+** of its finished chunks (one per row group). */
+typedef struct col_writer {
   pq_params p;
   pq_write_options o;
   int dict;           /* a dictionary encoding */
@@ -240,22 +242,35 @@ struct pq_writer {
   stats page_stats, chunk_stats;
 
   pq_buf pages;       /* the open chunk's data pages */
+  pq_buf chunk;       /* the closed chunk: dictionary page, data pages */
+  int64_t dict_bytes; /* of its dictionary page, header included */
   int64_t chunk_rows, chunk_uncompressed, chunk_compressed;
-  int64_t first_page; /* offset of its first data page in `pages` */
   uint32_t chunk_encodings;
 
-  pq_buf file;        /* "PAR1" and the finished chunks */
-  chunk_info *chunks;
-  uint32_t n_chunks, cap_chunks;
-  int64_t rows;
+  chunk_info *chunks; /* one per finished row group */
+} col_writer;
 
+struct pq_writer {
+  col_writer *cols;
+  int ncols;
+  int64_t group_size; /* rows a row group closes at (pq_writer_put); 0 */
+  pq_buf file;        /* the file's bytes not yet drained */
+  int64_t drained;    /* bytes pq_writer_drain gave away before them */
+  uint32_t n_groups, cap_groups;
+  int64_t rows;       /* of the finished row groups */
   pq_buf body, packed, header, tmp; /* scratch of a page */
   int failed;         /* a call failed: the writer is spent */
 };
 
 void pq_writer_set_string(pq_writer *w, int is_string) {
-  if (w->o.string < 0)
-    w->string = is_string != 0 && w->p.type == PQ_BYTE_ARRAY;
+  pq_writer_set_column_string(w, 0, is_string);
+}
+
+void pq_writer_set_column_string(pq_writer *w, int col, int is_string) {
+  if (col < 0 || col >= w->ncols) return;
+  col_writer *c = &w->cols[col];
+  if (c->o.string < 0)
+    c->string = is_string != 0 && c->p.type == PQ_BYTE_ARRAY;
 }
 
 static int w_fail_range(pq_error *err, const char *what, int64_t n) {
@@ -263,9 +278,9 @@ static int w_fail_range(pq_error *err, const char *what, int64_t n) {
                  "a page header can say", what, (long long)n);
 }
 
-int pq_writer_open(pq_writer **out, const pq_params *params,
-                   const pq_write_options *o, pq_error *err) {
-  *out = NULL;
+/* Checks a column's encoding and options; sets c up. */
+static int col_open(col_writer *c, const pq_params *params,
+                    const pq_write_options *o, pq_error *err) {
   pq_params p = *params;
   p.count = PQ_NO_COUNT;
   p.dictionary_part = 0;
@@ -306,80 +321,108 @@ int pq_writer_open(pq_writer **out, const pq_params *params,
                    "only BYTE_ARRAY values can be annotated STRING, not %s",
                    pq_type_name(p.type));
   }
-  pq_writer *w = calloc(1, sizeof *w);
-  if (!w) return pq_nomem(err, LABEL);
-  w->p = p;
-  w->o = *o;
-  w->o.name[sizeof w->o.name - 1] = 0;
-  if (w->o.page_size <= 0) w->o.page_size = 1 << 20;
-  w->dict = p.encoding == PQ_PLAIN_DICTIONARY ||
+  c->p = p;
+  c->o = *o;
+  c->o.name[sizeof c->o.name - 1] = 0;
+  if (c->o.page_size <= 0) c->o.page_size = 1 << 20;
+  c->dict = p.encoding == PQ_PLAIN_DICTIONARY ||
             p.encoding == PQ_RLE_DICTIONARY;
-  w->vsize = pq_value_size(p.type, p.type_length);
-  w->width = pq_plain_width(p.type, p.type_length);
-  w->string = o->string > 0 && p.type == PQ_BYTE_ARRAY;
-  pq_rle_writer_init(&w->defw, &w->def, 1);
+  c->vsize = pq_value_size(p.type, p.type_length);
+  c->width = pq_plain_width(p.type, p.type_length);
+  c->string = o->string > 0 && p.type == PQ_BYTE_ARRAY;
+  pq_rle_writer_init(&c->defw, &c->def, 1);
+  return PQ_OK;
+}
+
+int pq_writer_open_columns(pq_writer **out, int n, const pq_params *params,
+                           const pq_write_options *o, pq_error *err) {
+  *out = NULL;
+  if (n < 1) return pq_fail(err, PQ_MISUSE, LABEL, "a file needs a column");
+  pq_writer *w = calloc(1, sizeof *w);
+  col_writer *cols = w ? calloc((size_t)n, sizeof *cols) : NULL;
+  if (!cols) {
+    free(w);
+    return pq_nomem(err, LABEL);
+  }
+  w->cols = cols;
+  for (int i = 0; i < n; i++) {
+    int rc = col_open(&cols[i], &params[i], &o[i], err);
+    if (rc) {
+      pq_writer_free(w);
+      return rc;
+    }
+    w->ncols = i + 1;
+  }
   pq_buf_append(&w->file, "PAR1", 4);
   *out = w;
   return PQ_OK;
 }
 
-/* Opens the encoder of the page (dictionary: of the chunk) if none is. */
-static int open_encoder(pq_writer *w, pq_error *err) {
-  if (w->enc) return PQ_OK;
-  return pq_encoder_open(&w->enc, &w->p, err);
+int pq_writer_open(pq_writer **out, const pq_params *params,
+                   const pq_write_options *o, pq_error *err) {
+  int rc = pq_writer_open_columns(out, 1, params, o, err);
+  if (rc == PQ_OK) (*out)->group_size = o->row_group_size;
+  return rc;
 }
 
-/* Compresses src[0..n) with the writer's codec onto out (or copies it). */
-static int compress_page(pq_writer *w, const uint8_t *src, size_t n,
+/* Opens the encoder of the page (dictionary: of the chunk) if none is. */
+static int open_encoder(col_writer *c, pq_error *err) {
+  if (c->enc) return PQ_OK;
+  return pq_encoder_open(&c->enc, &c->p, err);
+}
+
+/* Compresses src[0..n) with the column's codec onto out (or copies it). */
+static int compress_page(const col_writer *c, const uint8_t *src, size_t n,
                          pq_buf *out, pq_error *err) {
-  if (w->o.codec == PQ_UNCOMPRESSED) {
+  if (c->o.codec == PQ_UNCOMPRESSED) {
     pq_buf_append(out, src, n);
     return out->oom ? pq_nomem(err, LABEL) : PQ_OK;
   }
-  return pq_compress(w->o.codec, src, n, out, err);
+  return pq_compress(c->o.codec, src, n, out, err);
 }
 
-/* Closes the open page (if it has entries) and appends it to `pages`. */
-static int flush_page(pq_writer *w, pq_error *err) {
-  if (w->page_entries == 0) return PQ_OK;
-  int rc = open_encoder(w, err);
+/* Closes the column's open page (if it has entries) and appends it to
+** its `pages`. */
+static int flush_page(pq_writer *w, col_writer *c, pq_error *err) {
+  if (c->page_entries == 0) return PQ_OK;
+  int rc = open_encoder(c, err);
   if (rc) return rc;
   pq_buf *vals = &w->tmp;
   vals->len = 0;
-  if (w->dict) {
-    rc = pq_dict_take_indices(w->enc, vals);
+  if (c->dict) {
+    rc = pq_dict_take_indices(c->enc, vals);
     if (rc) return pq_nomem(err, LABEL);
   } else {
-    rc = pq_encoder_finish(w->enc, vals, NULL, err);
-    pq_encoder_free(w->enc);
-    w->enc = NULL;
+    rc = pq_encoder_finish(c->enc, vals, NULL, err);
+    pq_encoder_free(c->enc);
+    c->enc = NULL;
     if (rc) return rc;
   }
   /* Levels. */
   size_t levels = 0;
   w->body.len = 0;
-  if (w->o.nullable) {
-    pq_rle_writer_flush(&w->defw);
-    if (w->o.page_version == 1) {
+  if (c->o.nullable) {
+    pq_rle_writer_flush(&c->defw);
+    if (c->o.page_version == 1) {
       uint8_t len[4];
-      pq_store32(len, (uint32_t)w->def.len);
+      pq_store32(len, (uint32_t)c->def.len);
       pq_buf_append(&w->body, len, 4);
     }
-    pq_buf_append(&w->body, w->def.data, w->def.len);
+    pq_buf_append(&w->body, c->def.data, c->def.len);
     levels = w->body.len;
-    w->def.len = 0;
-    pq_rle_writer_init(&w->defw, &w->def, 1);
+    c->def.len = 0;
+    pq_rle_writer_init(&c->defw, &c->def, 1);
   }
   /* The bytes after the header: v1 compresses levels and values together;
   ** v2 only the values. */
   int64_t uncompressed = (int64_t)(levels + vals->len);
   w->packed.len = 0;
-  if (w->o.page_version == 1) {
+  if (c->o.page_version == 1) {
     pq_buf_append(&w->body, vals->data, vals->len);
-    rc = compress_page(w, w->body.data, w->body.len, &w->packed, err);
+    rc = compress_page(c, w->body.data, w->body.len, &w->packed, err);
   } else {
     pq_buf_append(&w->packed, w->body.data, levels);
-    rc = compress_page(w, vals->data, vals->len, &w->packed, err);
+    rc = compress_page(c, vals->data, vals->len, &w->packed, err);
   }
   if (rc) return rc;
   if (w->body.oom || w->packed.oom) return pq_nomem(err, LABEL);
@@ -390,79 +433,69 @@ static int flush_page(pq_writer *w, pq_error *err) {
   /* The header. */
   pq_thrift_writer tw = {&w->header, 0, {0}};
   w->header.len = 0;
-  int v2 = w->o.page_version == 2;
+  int v2 = c->o.page_version == 2;
   pq_tw_i32(&tw, 1, v2 ? PQ_DATA_PAGE_V2 : PQ_DATA_PAGE);
   pq_tw_i32(&tw, 2, (int32_t)uncompressed);
   pq_tw_i32(&tw, 3, (int32_t)w->packed.len);
-  if (w->o.crc)
+  if (c->o.crc)
     pq_tw_i32(&tw, 4, (int32_t)pq_crc32(0, w->packed.data, w->packed.len));
-  int32_t n = (int32_t)w->page_entries;
+  int32_t n = (int32_t)c->page_entries;
   if (!v2) {
     pq_tw_struct_begin(&tw, 5);
     pq_tw_i32(&tw, 1, n);
-    pq_tw_i32(&tw, 2, (int32_t)w->p.encoding);
+    pq_tw_i32(&tw, 2, (int32_t)c->p.encoding);
     pq_tw_i32(&tw, 3, PQ_RLE);
     pq_tw_i32(&tw, 4, PQ_RLE);
-    if (w->o.statistics)
-      stats_write(&tw, 5, &w->page_stats, w->p.type, &w->body);
+    if (c->o.statistics)
+      stats_write(&tw, 5, &c->page_stats, c->p.type, &w->body);
     pq_tw_struct_end(&tw);
   } else {
     pq_tw_struct_begin(&tw, 8);
     pq_tw_i32(&tw, 1, n);
-    pq_tw_i32(&tw, 2, (int32_t)(w->page_entries - w->page_values));
+    pq_tw_i32(&tw, 2, (int32_t)(c->page_entries - c->page_values));
     pq_tw_i32(&tw, 3, n); /* a flat column: a row an entry */
-    pq_tw_i32(&tw, 4, (int32_t)w->p.encoding);
+    pq_tw_i32(&tw, 4, (int32_t)c->p.encoding);
     pq_tw_i32(&tw, 5, (int32_t)levels);
     pq_tw_i32(&tw, 6, 0);
-    if (w->o.codec == PQ_UNCOMPRESSED) pq_tw_bool(&tw, 7, 0);
-    if (w->o.statistics)
-      stats_write(&tw, 8, &w->page_stats, w->p.type, &w->body);
+    if (c->o.codec == PQ_UNCOMPRESSED) pq_tw_bool(&tw, 7, 0);
+    if (c->o.statistics)
+      stats_write(&tw, 8, &c->page_stats, c->p.type, &w->body);
     pq_tw_struct_end(&tw);
   }
   pq_tw_stop(&tw);
 
-  pq_buf_append(&w->pages, w->header.data, w->header.len);
-  pq_buf_append(&w->pages, w->packed.data, w->packed.len);
-  if (w->pages.oom || w->header.oom) return pq_nomem(err, LABEL);
-  w->chunk_uncompressed += (int64_t)w->header.len + uncompressed;
-  w->chunk_compressed += (int64_t)(w->header.len + w->packed.len);
-  w->chunk_encodings |= 1u << w->p.encoding;
-  if (w->o.nullable) w->chunk_encodings |= 1u << PQ_RLE;
-  stats_merge(&w->chunk_stats, &w->page_stats, w->p.type);
-  stats_reset(&w->page_stats);
-  w->page_entries = w->page_values = 0;
+  pq_buf_append(&c->pages, w->header.data, w->header.len);
+  pq_buf_append(&c->pages, w->packed.data, w->packed.len);
+  if (c->pages.oom || w->header.oom) return pq_nomem(err, LABEL);
+  c->chunk_uncompressed += (int64_t)w->header.len + uncompressed;
+  c->chunk_compressed += (int64_t)(w->header.len + w->packed.len);
+  c->chunk_encodings |= 1u << c->p.encoding;
+  if (c->o.nullable) c->chunk_encodings |= 1u << PQ_RLE;
+  stats_merge(&c->chunk_stats, &c->page_stats, c->p.type);
+  stats_reset(&c->page_stats);
+  c->page_entries = c->page_values = 0;
   return PQ_OK;
 }
 
-/* Closes the open chunk: its last page, then its dictionary page and data
-** pages into the file, and what the footer will say of it. */
-static int flush_chunk(pq_writer *w, pq_error *err) {
-  int rc = flush_page(w, err);
+/* Closes the column's open chunk into its `chunk`: its last page, then its
+** dictionary page and data pages. */
+static int flush_chunk(pq_writer *w, col_writer *c, pq_error *err) {
+  int rc = flush_page(w, c, err);
   if (rc) return rc;
-  if (w->chunk_rows == 0) return PQ_OK;
-  if (w->n_chunks == w->cap_chunks) {
-    uint32_t c = w->cap_chunks ? w->cap_chunks * 2 : 4;
-    chunk_info *ci = realloc(w->chunks, c * sizeof *ci);
-    if (!ci) return pq_nomem(err, LABEL);
-    w->chunks = ci;
-    w->cap_chunks = c;
-  }
-  chunk_info *c = &w->chunks[w->n_chunks];
-  memset(c, 0, sizeof *c);
-  c->rows = w->chunk_rows;
-  c->dictionary_offset = -1;
-  if (w->dict) {
-    rc = open_encoder(w, err);
+  c->chunk.len = 0;
+  c->dict_bytes = 0;
+  if (c->dict && c->chunk_rows > 0) {
+    rc = open_encoder(c, err);
     if (rc) return rc;
-    uint32_t entries = pq_dict_entries(w->enc);
+    uint32_t entries = pq_dict_entries(c->enc);
     w->tmp.len = 0;
     w->body.len = 0;
-    rc = pq_encoder_finish(w->enc, &w->tmp, &w->body, err);
-    pq_encoder_free(w->enc);
-    w->enc = NULL;
+    rc = pq_encoder_finish(c->enc, &w->tmp, &w->body, err);
+    pq_encoder_free(c->enc);
+    c->enc = NULL;
     if (rc) return rc;
     w->packed.len = 0;
-    rc = compress_page(w, w->body.data, w->body.len, &w->packed, err);
+    rc = compress_page(c, w->body.data, w->body.len, &w->packed, err);
     if (rc) return rc;
     if (w->body.len > INT32_MAX)
       return w_fail_range(err, "the dictionary page", (int64_t)w->body.len);
@@ -473,46 +506,94 @@ static int flush_chunk(pq_writer *w, pq_error *err) {
     pq_tw_i32(&tw, 1, PQ_DICTIONARY_PAGE);
     pq_tw_i32(&tw, 2, (int32_t)w->body.len);
     pq_tw_i32(&tw, 3, (int32_t)w->packed.len);
-    if (w->o.crc)
+    if (c->o.crc)
       pq_tw_i32(&tw, 4, (int32_t)pq_crc32(0, w->packed.data, w->packed.len));
     pq_tw_struct_begin(&tw, 7);
     pq_tw_i32(&tw, 1, (int32_t)entries);
     /* PLAIN_DICTIONARY names its dictionary page's encoding too. */
-    pq_tw_i32(&tw, 2, w->p.encoding == PQ_PLAIN_DICTIONARY
+    pq_tw_i32(&tw, 2, c->p.encoding == PQ_PLAIN_DICTIONARY
                           ? PQ_PLAIN_DICTIONARY
                           : PQ_PLAIN);
     pq_tw_struct_end(&tw);
     pq_tw_stop(&tw);
-    c->dictionary_offset = (int64_t)w->file.len;
-    pq_buf_append(&w->file, w->header.data, w->header.len);
-    pq_buf_append(&w->file, w->packed.data, w->packed.len);
-    w->chunk_uncompressed += (int64_t)(w->header.len + w->body.len);
-    w->chunk_compressed += (int64_t)(w->header.len + w->packed.len);
-    w->chunk_encodings |=
-        1u << (w->p.encoding == PQ_PLAIN_DICTIONARY ? PQ_PLAIN_DICTIONARY
+    pq_buf_append(&c->chunk, w->header.data, w->header.len);
+    pq_buf_append(&c->chunk, w->packed.data, w->packed.len);
+    c->dict_bytes = (int64_t)(w->header.len + w->packed.len);
+    c->chunk_uncompressed += (int64_t)(w->header.len + w->body.len);
+    c->chunk_compressed += c->dict_bytes;
+    c->chunk_encodings |=
+        1u << (c->p.encoding == PQ_PLAIN_DICTIONARY ? PQ_PLAIN_DICTIONARY
                                                     : PQ_PLAIN);
   }
-  c->data_offset = (int64_t)w->file.len;
-  pq_buf_move(&w->file, &w->pages);
-  if (w->file.oom) return pq_nomem(err, LABEL);
-  c->entries = w->chunk_rows;
-  c->uncompressed = w->chunk_uncompressed;
-  c->compressed = w->chunk_compressed;
-  c->encodings = w->chunk_encodings;
-  c->st = w->chunk_stats; /* the chunk's now */
-  memset(&w->chunk_stats, 0, sizeof w->chunk_stats);
-  w->n_chunks++;
-  w->rows += w->chunk_rows;
-  w->chunk_rows = w->chunk_uncompressed = w->chunk_compressed = 0;
-  w->chunk_encodings = 0;
+  pq_buf_move(&c->chunk, &c->pages);
+  return c->chunk.oom ? pq_nomem(err, LABEL) : PQ_OK;
+}
+
+/* Closes the row group: every column's chunk into the file, in column
+** order.  The columns must hold the same number of rows. */
+static int end_row_group(pq_writer *w, pq_error *err) {
+  int64_t rows = w->cols[0].chunk_rows;
+  for (int i = 1; i < w->ncols; i++) {
+    if (w->cols[i].chunk_rows != rows) {
+      return pq_fail(err, PQ_MISUSE, LABEL,
+                     "column %d has %lld rows in the row group, column 0 %lld",
+                     i, (long long)w->cols[i].chunk_rows, (long long)rows);
+    }
+  }
+  if (rows == 0) return PQ_OK;
+  if (w->n_groups == w->cap_groups) {
+    uint32_t cap = w->cap_groups ? w->cap_groups * 2 : 4;
+    for (int i = 0; i < w->ncols; i++) {
+      chunk_info *ci = realloc(w->cols[i].chunks, cap * sizeof *ci);
+      if (!ci) return pq_nomem(err, LABEL);
+      w->cols[i].chunks = ci;
+    }
+    w->cap_groups = cap;
+  }
+  for (int i = 0; i < w->ncols; i++) {
+    col_writer *c = &w->cols[i];
+    int rc = flush_chunk(w, c, err);
+    if (rc) return rc;
+    chunk_info *ci = &c->chunks[w->n_groups];
+    memset(ci, 0, sizeof *ci);
+    int64_t at = w->drained + (int64_t)w->file.len;
+    ci->rows = ci->entries = c->chunk_rows;
+    ci->dictionary_offset = c->dict_bytes ? at : -1;
+    ci->data_offset = at + c->dict_bytes;
+    ci->uncompressed = c->chunk_uncompressed;
+    ci->compressed = c->chunk_compressed;
+    ci->encodings = c->chunk_encodings;
+    ci->st = c->chunk_stats; /* the chunk's now */
+    memset(&c->chunk_stats, 0, sizeof c->chunk_stats);
+    pq_buf_append(&w->file, c->chunk.data, c->chunk.len);
+    if (w->file.oom) return pq_nomem(err, LABEL);
+    c->chunk_rows = c->chunk_uncompressed = c->chunk_compressed = 0;
+    c->chunk_encodings = 0;
+  }
+  w->n_groups++;
+  w->rows += rows;
   return PQ_OK;
 }
 
-int pq_writer_put(pq_writer *w, const void *values, const uint8_t *present,
-                  size_t n, pq_error *err) {
+int pq_writer_end_row_group(pq_writer *w, pq_error *err) {
   if (w->failed) {
     return pq_fail(err, PQ_MISUSE, LABEL, "the writer failed before");
   }
+  int rc = end_row_group(w, err);
+  if (rc) w->failed = 1;
+  return rc;
+}
+
+int pq_writer_put_column(pq_writer *w, int col, const void *values,
+                         const uint8_t *present, size_t n, pq_error *err) {
+  if (w->failed) {
+    return pq_fail(err, PQ_MISUSE, LABEL, "the writer failed before");
+  }
+  if (col < 0 || col >= w->ncols) {
+    return pq_fail(err, PQ_MISUSE, LABEL, "no column %d in a file of %d", col,
+                   w->ncols);
+  }
+  col_writer *c = &w->cols[col];
   const uint8_t *v = values;
   int rc = PQ_OK;
   size_t i = 0;
@@ -521,106 +602,116 @@ int pq_writer_put(pq_writer *w, const void *values, const uint8_t *present,
     ** row group, and, by the bytes an entry has taken so far, about inside
     ** page_size. */
     size_t k = n - i < 64 ? n - i : 64;
-    size_t cur = (w->enc ? pq_encoder_size(w->enc) : 0) + w->def.len;
-    size_t per = w->page_entries > 0 ? cur / (size_t)w->page_entries + 1 : 16;
-    size_t room = (size_t)w->o.page_size > cur ? (size_t)w->o.page_size - cur : 0;
+    size_t cur = (c->enc ? pq_encoder_size(c->enc) : 0) + c->def.len;
+    size_t per = c->page_entries > 0 ? cur / (size_t)c->page_entries + 1 : 16;
+    size_t room = (size_t)c->o.page_size > cur ? (size_t)c->o.page_size - cur : 0;
     if (room / per < k) k = room / per > 0 ? room / per : 1;
-    if (w->o.page_values > 0 &&
-        (int64_t)k > w->o.page_values - w->page_entries)
-      k = (size_t)(w->o.page_values - w->page_entries);
-    if (w->o.row_group_size > 0 &&
-        (int64_t)k > w->o.row_group_size - w->chunk_rows)
-      k = (size_t)(w->o.row_group_size - w->chunk_rows);
+    if (c->o.page_values > 0 &&
+        (int64_t)k > c->o.page_values - c->page_entries)
+      k = (size_t)(c->o.page_values - c->page_entries);
+    if (w->group_size > 0 && (int64_t)k > w->group_size - c->chunk_rows)
+      k = (size_t)(w->group_size - c->chunk_rows);
     size_t nv = k;
     if (present) {
       nv = 0;
       for (size_t j = 0; j < k; j++) nv += present[i + j] != 0;
-      if (nv < k && !w->o.nullable) {
+      if (nv < k && !c->o.nullable) {
         size_t j = 0;
         while (present[i + j]) j++;
         rc = pq_fail(err, PQ_RANGE, LABEL,
                      "entry %lld is NULL in a column that is not nullable",
-                     (long long)(w->rows + w->chunk_rows + (int64_t)(i + j)));
+                     (long long)(w->rows + c->chunk_rows + (int64_t)(i + j)));
         break;
       }
     }
-    if (w->o.nullable) {
+    if (c->o.nullable) {
       for (size_t j = 0; j < k; j++)
-        pq_rle_writer_put(&w->defw, present ? present[i + j] != 0 : 1);
-      if (w->def.oom) {
+        pq_rle_writer_put(&c->defw, present ? present[i + j] != 0 : 1);
+      if (c->def.oom) {
         rc = pq_nomem(err, LABEL);
         break;
       }
     }
-    rc = open_encoder(w, err);
-    if (rc == PQ_OK) rc = pq_encoder_put(w->enc, v, nv, err);
+    rc = open_encoder(c, err);
+    if (rc == PQ_OK) rc = pq_encoder_put(c->enc, v, nv, err);
     if (rc) break;
-    if (w->o.statistics) {
-      stats_add(&w->page_stats, w->p.type, w->width, v, nv);
-      w->page_stats.nulls += (int64_t)(k - nv);
+    if (c->o.statistics) {
+      stats_add(&c->page_stats, c->p.type, c->width, v, nv);
+      c->page_stats.nulls += (int64_t)(k - nv);
     }
-    v += nv * w->vsize;
+    v += nv * c->vsize;
     i += k;
-    w->page_entries += (int64_t)k;
-    w->page_values += (int64_t)nv;
-    w->chunk_rows += (int64_t)k;
-    if ((w->o.page_values > 0 && w->page_entries >= w->o.page_values) ||
-        (int64_t)(pq_encoder_size(w->enc) + w->def.len) >= w->o.page_size) {
-      rc = flush_page(w, err);
+    c->page_entries += (int64_t)k;
+    c->page_values += (int64_t)nv;
+    c->chunk_rows += (int64_t)k;
+    if ((c->o.page_values > 0 && c->page_entries >= c->o.page_values) ||
+        (int64_t)(pq_encoder_size(c->enc) + c->def.len) >= c->o.page_size) {
+      rc = flush_page(w, c, err);
     }
-    if (rc == PQ_OK && w->o.row_group_size > 0 &&
-        w->chunk_rows >= w->o.row_group_size) {
-      rc = flush_chunk(w, err);
+    if (rc == PQ_OK && w->group_size > 0 && c->chunk_rows >= w->group_size) {
+      rc = end_row_group(w, err);
     }
   }
   if (rc) w->failed = 1;
   return rc;
 }
 
-/* The schema: the root and the one leaf. */
-static void write_schema(pq_writer *w, pq_thrift_writer *tw) {
-  pq_tw_list_begin(tw, 2, PQ_TT_STRUCT, 2);
+int pq_writer_put(pq_writer *w, const void *values, const uint8_t *present,
+                  size_t n, pq_error *err) {
+  return pq_writer_put_column(w, 0, values, present, n, err);
+}
+
+void pq_writer_drain(pq_writer *w, pq_buf *out) {
+  w->drained += (int64_t)w->file.len;
+  pq_buf_move(out, &w->file);
+}
+
+/* The schema: the root and a leaf per column. */
+static void write_schema(const pq_writer *w, pq_thrift_writer *tw) {
+  pq_tw_list_begin(tw, 2, PQ_TT_STRUCT, (uint32_t)w->ncols + 1);
   pq_tw_list_struct_begin(tw);
   pq_tw_binary(tw, 4, "schema", 6);
-  pq_tw_i32(tw, 5, 1);
+  pq_tw_i32(tw, 5, w->ncols);
   pq_tw_struct_end(tw);
-  pq_tw_list_struct_begin(tw);
-  pq_tw_i32(tw, 1, (int32_t)w->p.type);
-  if (w->p.type == PQ_FIXED_LEN_BYTE_ARRAY) pq_tw_i32(tw, 2, w->p.type_length);
-  pq_tw_i32(tw, 3, w->o.nullable ? 1 : 0);
-  pq_tw_binary(tw, 4, w->o.name, strlen(w->o.name));
-  if (w->string) {
-    pq_tw_i32(tw, 6, 0);       /* ConvertedType UTF8 */
-    pq_tw_struct_begin(tw, 10); /* LogicalType */
-    pq_tw_struct_begin(tw, 1);  /* STRING: StringType {} */
-    pq_tw_struct_end(tw);
+  for (int i = 0; i < w->ncols; i++) {
+    const col_writer *c = &w->cols[i];
+    pq_tw_list_struct_begin(tw);
+    pq_tw_i32(tw, 1, (int32_t)c->p.type);
+    if (c->p.type == PQ_FIXED_LEN_BYTE_ARRAY) pq_tw_i32(tw, 2, c->p.type_length);
+    pq_tw_i32(tw, 3, c->o.nullable ? 1 : 0);
+    pq_tw_binary(tw, 4, c->o.name, strlen(c->o.name));
+    if (c->string) {
+      pq_tw_i32(tw, 6, 0);       /* ConvertedType UTF8 */
+      pq_tw_struct_begin(tw, 10); /* LogicalType */
+      pq_tw_struct_begin(tw, 1);  /* STRING: StringType {} */
+      pq_tw_struct_end(tw);
+      pq_tw_struct_end(tw);
+    }
     pq_tw_struct_end(tw);
   }
-  pq_tw_struct_end(tw);
 }
 
 static void write_chunk(pq_writer *w, pq_thrift_writer *tw,
-                        const chunk_info *c) {
-  pq_tw_list_begin(tw, 1, PQ_TT_STRUCT, 1);
+                        const col_writer *cw, const chunk_info *c) {
   pq_tw_list_struct_begin(tw);
   pq_tw_i64(tw, 2, c->dictionary_offset >= 0 ? c->dictionary_offset
                                              : c->data_offset);
   pq_tw_struct_begin(tw, 3);
-  pq_tw_i32(tw, 1, (int32_t)w->p.type);
+  pq_tw_i32(tw, 1, (int32_t)cw->p.type);
   uint32_t ne = 0;
   for (int e = 0; e < PQ_ENCODING_COUNT; e++) ne += (c->encodings >> e) & 1;
   pq_tw_list_begin(tw, 2, PQ_TT_I32, ne);
   for (int e = 0; e < PQ_ENCODING_COUNT; e++)
     if ((c->encodings >> e) & 1) pq_tw_list_i32(tw, e);
   pq_tw_list_begin(tw, 3, PQ_TT_BINARY, 1);
-  pq_tw_list_binary(tw, w->o.name, strlen(w->o.name));
-  pq_tw_i32(tw, 4, (int32_t)w->o.codec);
+  pq_tw_list_binary(tw, cw->o.name, strlen(cw->o.name));
+  pq_tw_i32(tw, 4, (int32_t)cw->o.codec);
   pq_tw_i64(tw, 5, c->entries);
   pq_tw_i64(tw, 6, c->uncompressed);
   pq_tw_i64(tw, 7, c->compressed);
   pq_tw_i64(tw, 9, c->data_offset);
   if (c->dictionary_offset >= 0) pq_tw_i64(tw, 11, c->dictionary_offset);
-  if (w->o.statistics) stats_write(tw, 12, &c->st, w->p.type, &w->tmp);
+  if (cw->o.statistics) stats_write(tw, 12, &c->st, cw->p.type, &w->tmp);
   pq_tw_struct_end(tw);
   pq_tw_struct_end(tw);
 }
@@ -630,34 +721,48 @@ int pq_writer_finish(pq_writer *w, pq_buf *out, pq_error *err) {
     return pq_fail(err, PQ_MISUSE, LABEL, "the writer failed before");
   }
   w->failed = 1; /* spent, whatever happens */
-  int rc = flush_chunk(w, err);
+  int rc = end_row_group(w, err);
   if (rc) return rc;
   size_t footer = w->file.len;
+  int version = 1, orders = 0;
+  for (int i = 0; i < w->ncols; i++) {
+    if (w->cols[i].o.page_version == 2) version = 2;
+    orders |= w->cols[i].o.statistics;
+  }
   pq_thrift_writer tw = {&w->file, 0, {0}};
-  pq_tw_i32(&tw, 1, w->o.page_version == 2 ? 2 : 1);
+  pq_tw_i32(&tw, 1, version);
   write_schema(w, &tw);
   pq_tw_i64(&tw, 3, w->rows);
-  pq_tw_list_begin(&tw, 4, PQ_TT_STRUCT, w->n_chunks);
-  for (uint32_t i = 0; i < w->n_chunks; i++) {
-    const chunk_info *c = &w->chunks[i];
+  pq_tw_list_begin(&tw, 4, PQ_TT_STRUCT, w->n_groups);
+  for (uint32_t g = 0; g < w->n_groups; g++) {
+    int64_t size = 0, compressed = 0;
     pq_tw_list_struct_begin(&tw);
-    write_chunk(w, &tw, c);
-    pq_tw_i64(&tw, 2, c->uncompressed);
-    pq_tw_i64(&tw, 3, c->rows);
-    pq_tw_i64(&tw, 5, c->dictionary_offset >= 0 ? c->dictionary_offset
-                                                : c->data_offset);
-    pq_tw_i64(&tw, 6, c->compressed);
+    pq_tw_list_begin(&tw, 1, PQ_TT_STRUCT, (uint32_t)w->ncols);
+    for (int i = 0; i < w->ncols; i++) {
+      const chunk_info *c = &w->cols[i].chunks[g];
+      write_chunk(w, &tw, &w->cols[i], c);
+      size += c->uncompressed;
+      compressed += c->compressed;
+    }
+    const chunk_info *c0 = &w->cols[0].chunks[g];
+    pq_tw_i64(&tw, 2, size);
+    pq_tw_i64(&tw, 3, c0->rows);
+    pq_tw_i64(&tw, 5, c0->dictionary_offset >= 0 ? c0->dictionary_offset
+                                                 : c0->data_offset);
+    pq_tw_i64(&tw, 6, compressed);
     pq_tw_struct_end(&tw);
   }
   pq_tw_binary(&tw, 6, CREATED_BY, strlen(CREATED_BY));
-  if (w->o.statistics) {
+  if (orders) {
     /* ColumnOrder: TYPE_ORDER, so that readers trust min_value and
     ** max_value. */
-    pq_tw_list_begin(&tw, 7, PQ_TT_STRUCT, 1);
-    pq_tw_list_struct_begin(&tw);
-    pq_tw_struct_begin(&tw, 1);
-    pq_tw_struct_end(&tw);
-    pq_tw_struct_end(&tw);
+    pq_tw_list_begin(&tw, 7, PQ_TT_STRUCT, (uint32_t)w->ncols);
+    for (int i = 0; i < w->ncols; i++) {
+      pq_tw_list_struct_begin(&tw);
+      pq_tw_struct_begin(&tw, 1);
+      pq_tw_struct_end(&tw);
+      pq_tw_struct_end(&tw);
+    }
   }
   pq_tw_stop(&tw);
   uint8_t tail[8];
@@ -671,14 +776,19 @@ int pq_writer_finish(pq_writer *w, pq_buf *out, pq_error *err) {
 
 void pq_writer_free(pq_writer *w) {
   if (!w) return;
-  pq_encoder_free(w->enc);
-  pq_buf_free(&w->def);
-  stats_free(&w->page_stats);
-  stats_free(&w->chunk_stats);
-  pq_buf_free(&w->pages);
+  for (int i = 0; i < w->ncols; i++) {
+    col_writer *c = &w->cols[i];
+    pq_encoder_free(c->enc);
+    pq_buf_free(&c->def);
+    stats_free(&c->page_stats);
+    stats_free(&c->chunk_stats);
+    pq_buf_free(&c->pages);
+    pq_buf_free(&c->chunk);
+    for (uint32_t g = 0; g < w->n_groups; g++) stats_free(&c->chunks[g].st);
+    free(c->chunks);
+  }
+  free(w->cols);
   pq_buf_free(&w->file);
-  for (uint32_t i = 0; i < w->n_chunks; i++) stats_free(&w->chunks[i].st);
-  free(w->chunks);
   pq_buf_free(&w->body);
   pq_buf_free(&w->packed);
   pq_buf_free(&w->header);
