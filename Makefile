@@ -72,10 +72,13 @@ deps:
 test-deps:
 	@sh tools/deps.sh $(BUILD_DEPS) $(TEST_DEPS)
 
-# DuckDB for tests/interop.test: the npm package @duckdb/node-api, once,
-# into a cache folder outside the repository (tools/duckdb.sh --dir).
+# The other readers of the interop tests, from npm, pinned, once, into a
+# cache folder outside the repository (tools/npm_cache.sh): DuckDB
+# (@duckdb/node-api), arrow-rs (parquet-wasm) and hyparquet.
 interop-deps:
 	@sh tools/duckdb.sh
+	@sh tools/parquet_wasm.sh
+	@sh tools/hyparquet.sh
 
 # The clients of tests/clients.test (doc/clients.md) besides the sqlite3
 # shell and Tcl: Debian's python3 with APSW, sqlite-utils, and Node's
