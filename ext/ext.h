@@ -108,6 +108,7 @@ int pqx_register_pages(sqlite3 *db);
 int pqx_register_table(sqlite3 *db);
 int pqx_register_rows(sqlite3 *db);
 int pqx_register_meta(sqlite3 *db);
+int pqx_register_write(sqlite3 *db);
 
 /* ---- Reading files (source.c) ------------------------------------------- */
 

@@ -279,6 +279,23 @@ typedef struct pq_statistics {
   int is_max_value_exact, is_min_value_exact; /* -1 when absent */
 } pq_statistics;
 
+/* LogicalType's members (spec/parquet.thrift), as pq_schema_element's
+** logical_type and pq_write_options' logical name them, and TimeUnit's. */
+enum {
+  PQ_LOGICAL_NONE = 0,
+  PQ_LOGICAL_STRING = 1,
+  PQ_LOGICAL_ENUM = 4,
+  PQ_LOGICAL_DECIMAL = 5,
+  PQ_LOGICAL_DATE = 6,
+  PQ_LOGICAL_TIME = 7,
+  PQ_LOGICAL_TIMESTAMP = 8,
+  PQ_LOGICAL_INTEGER = 10,
+  PQ_LOGICAL_JSON = 12,
+  PQ_LOGICAL_UUID = 14,
+  PQ_LOGICAL_FLOAT16 = 15
+};
+enum { PQ_UNIT_MILLIS = 1, PQ_UNIT_MICROS = 2, PQ_UNIT_NANOS = 3 };
+
 typedef struct pq_schema_element {
   pq_bytes name;
   int has_type;
@@ -660,7 +677,27 @@ typedef struct pq_write_options {
   int string;             /* BYTE_ARRAY annotated as STRING: 1, 0, or -1
                           ** to leave it to pq_writer_set_string(); -1 */
   char name[256];         /* of the column; "value" */
+  /* The column's logical type (PQ_LOGICAL_*; NONE: only `string` says),
+  ** written as LogicalType and, where one matches, ConvertedType:
+  ** DECIMAL's precision and scale, TIME's and TIMESTAMP's unit
+  ** (PQ_UNIT_*) and whether adjusted to UTC. */
+  int logical;
+  int precision, scale, unit, utc;
+  /* A dictionary encoding's fallback: once the chunk's dictionary holds
+  ** more than dictionary_page_size bytes (1 MiB when 0), its pages go on
+  ** in this encoding (PQ_PLAIN, ...) to the end of the chunk, as
+  ** parquet-mr and Arrow do; -1: the dictionary grows as it must. */
+  int fallback;
+  int64_t dictionary_page_size;
 } pq_write_options;
+
+/* Key-value metadata and created_by for the footer of a file the writer
+** makes (pq_writer_set_footer); NULL created_by: the extension's name. */
+typedef struct pq_footer_extra {
+  const char *const *keys, *const *values; /* values[i] NULL: no value */
+  int n;
+  const char *created_by;
+} pq_footer_extra;
 
 PQ_API void pq_write_options_init(pq_write_options *o);
 /* Parses a JSON object of options (doc/parquet_file.md): the file's keys
@@ -697,6 +734,9 @@ PQ_API int pq_writer_put_column(pq_writer *w, int col, const void *values,
                                 pq_error *err);
 PQ_API int pq_writer_end_row_group(pq_writer *w, pq_error *err);
 PQ_API void pq_writer_set_column_string(pq_writer *w, int col, int is_string);
+/* What the footer says besides the columns: copied; PQ_NOMEM or PQ_OK. */
+PQ_API int pq_writer_set_footer(pq_writer *w, const pq_footer_extra *x,
+                                pq_error *err);
 /* Appends the bytes of the file written so far (the magic and the closed
 ** row groups) to out and lets them go: memory then follows one row group.
 ** pq_writer_finish appends the rest. */

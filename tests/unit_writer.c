@@ -384,6 +384,7 @@ static void test_random(void) {
 
 static void test_columns(void) {
   enum { MAXC = 8 };
+  int fallbacks = 0, fell = 0;
   size_t nm = sizeof matrix / sizeof matrix[0];
   for (int round = 0; round < 60; round++) {
     int ncols = 1 + (int)(rnd() % MAXC);
@@ -412,6 +413,18 @@ static void test_columns(void) {
                                                               : PQ_UNCOMPRESSED;
       o[k].page_size = 64 + (int64_t)(rnd() % 4096);
       o[k].row_group_size = 7; /* not used: the caller closes row groups */
+      if ((p[k].encoding == PQ_RLE_DICTIONARY ||
+           p[k].encoding == PQ_PLAIN_DICTIONARY) && rnd() % 2) {
+        /* A dictionary that outgrows a small page falls back to PLAIN or
+        ** to another of the type's encodings. */
+        pq_encoding fb = matrix[t].enc[rnd() % (size_t)ne];
+        o[k].fallback = fb == PQ_RLE_DICTIONARY || fb == PQ_PLAIN_DICTIONARY ||
+                                (fb == PQ_RLE && p[k].type != PQ_BOOLEAN)
+                            ? PQ_PLAIN
+                            : fb;
+        o[k].dictionary_page_size = 8 + (int64_t)(rnd() % 600);
+        fallbacks++;
+      }
       snprintf(o[k].name, sizeof o[k].name, "c%d", k);
     }
     char what[160];
@@ -440,6 +453,26 @@ static void test_columns(void) {
     if (rc == PQ_OK) rc = pq_writer_finish(w, &file, &err);
     pq_writer_free(w);
     CHECK(rc == PQ_OK, "%s: write: %s", what, err.msg);
+    /* Chunks that fell back: a dictionary page and pages of both. */
+    pq_file *ff = NULL;
+    if (rc == PQ_OK && pq_file_open(&ff, file.data, file.len, &err) == PQ_OK) {
+      const pq_file_meta *m = pq_file_metadata(ff);
+      for (uint32_t g = 0; g < m->n_row_groups; g++)
+        for (int k = 0; k < ncols; k++) {
+          const pq_column_meta *cm = &m->row_groups[g].columns[k].meta;
+          int d = 0, other = 0;
+          for (uint32_t e = 0; e < cm->n_encodings; e++) {
+            int32_t x = cm->encodings[e];
+            if (x == PQ_RLE_DICTIONARY || x == PQ_PLAIN_DICTIONARY) d = 1;
+            else if (x == o[k].fallback && x != PQ_PLAIN) other = 1;
+            else if (x == PQ_PLAIN && o[k].fallback == PQ_PLAIN &&
+                     cm->dictionary_page_offset > 0)
+              other = 1; /* PLAIN names the dictionary page too: see pages */
+          }
+          fell += d && other && o[k].fallback >= 0;
+        }
+      pq_file_free(ff);
+    }
     for (int k = 0; k < ncols && rc == PQ_OK; k++) {
       char cw[200];
       snprintf(cw, sizeof cw, "%s: column %d (%s %s)", what, k,
@@ -449,6 +482,9 @@ static void test_columns(void) {
     for (int k = 0; k < ncols; k++) column_free(&c[k]);
     pq_buf_free(&file);
   }
+
+  CHECK(fallbacks > 5 && fell > 0, "dictionaries that fell back: %d of %d",
+        fell, fallbacks);
 
   /* Row groups whose columns hold different counts are refused. */
   pq_params p2[2];

@@ -641,6 +641,10 @@ uint32_t pq_dict_entries(const pq_encoder *e) {
   return ((const dict_enc *)e)->entries;
 }
 
+size_t pq_dict_bytes(const pq_encoder *e) {
+  return ((const dict_enc *)e)->keys.len;
+}
+
 static size_t dict_size(const pq_encoder *e) {
   const dict_enc *s = (const dict_enc *)e;
   return 1 + s->idx.buf.len + (size_t)s->idx.wr.npending;

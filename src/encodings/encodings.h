@@ -203,6 +203,8 @@ int pq_dict_encoder(pq_encoder **out, const pq_params *p, pq_error *err);
 ** out and begins a new one; the dictionary keeps its entries. */
 int pq_dict_take_indices(pq_encoder *e, pq_buf *out);
 uint32_t pq_dict_entries(const pq_encoder *e);
+/* The bytes of the dictionary so far, as its page will hold them. */
+size_t pq_dict_bytes(const pq_encoder *e);
 int pq_delta_encoder(pq_encoder **out, const pq_params *p, pq_error *err);
 int pq_dlba_encoder(pq_encoder **out, const pq_params *p, pq_error *err);
 int pq_dba_encoder(pq_encoder **out, const pq_params *p, pq_error *err);

@@ -67,10 +67,14 @@ size_t pq_text_timestamp(char *s, size_t cap, int64_t v, int unit) {
   int digits = unit == 1 ? 3 : unit == 2 ? 6 : 9;
   int64_t per_day = per * 86400;
   int64_t days = cell_floor_div(v, per_day);
+  /* The time of day by the remainder: days * per_day may be past int64
+  ** (nanoseconds near INT64_MIN). */
+  int64_t rem = v % per_day;
+  if (rem < 0) rem += per_day;
   size_t n = pq_text_date(s, cap, days);
   if (n + 1 < cap) {
     s[n++] = ' ';
-    n += pq_text_time(s + n, cap - n, v - days * per_day, per, digits);
+    n += pq_text_time(s + n, cap - n, rem, per, digits);
   }
   return n;
 }

@@ -14,6 +14,7 @@ void pq_write_options_init(pq_write_options *o) {
   o->statistics = 1;
   o->crc = 1;
   o->string = -1;
+  o->fallback = -1;
   strcpy(o->name, "value");
 }
 

@@ -228,9 +228,12 @@ typedef struct chunk_info {
 /* A column: its open page, its open chunk, and what the footer will say
 ** of its finished chunks (one per row group). */
 typedef struct col_writer {
-  pq_params p;
+  pq_params p;        /* of the pages being written */
   pq_write_options o;
-  int dict;           /* a dictionary encoding */
+  int dict;           /* p is a dictionary encoding */
+  pq_params dict_p;   /* the column's encoding, when p is its fallback */
+  pq_params fb;       /* the fallback's, when it has one (o.fallback) */
+  int fell;           /* the chunk's dictionary page is written: p is fb */
   size_t vsize;       /* bytes of a value in the input layout */
   size_t width;       /* FIXED_LEN_BYTE_ARRAY, INT96: bytes a value */
   int string;         /* annotate BYTE_ARRAY as STRING */
@@ -260,6 +263,7 @@ struct pq_writer {
   int64_t rows;       /* of the finished row groups */
   pq_buf body, packed, header, tmp; /* scratch of a page */
   int failed;         /* a call failed: the writer is spent */
+  pq_buf extra;       /* pq_writer_set_footer: the footer's fields 5 and 6 */
 };
 
 void pq_writer_set_string(pq_writer *w, int is_string) {
@@ -324,6 +328,27 @@ static int col_open(col_writer *c, const pq_params *params,
   c->p = p;
   c->o = *o;
   c->o.name[sizeof c->o.name - 1] = 0;
+  if (o->fallback >= 0 && (p.encoding == PQ_PLAIN_DICTIONARY ||
+                           p.encoding == PQ_RLE_DICTIONARY)) {
+    pq_params fb = p;
+    fb.encoding = (pq_encoding)o->fallback;
+    if (fb.encoding == PQ_PLAIN_DICTIONARY || fb.encoding == PQ_RLE_DICTIONARY ||
+        fb.encoding == PQ_BIT_PACKED) {
+      return pq_fail(err, PQ_MISUSE, LABEL,
+                     "a dictionary falls back to a value encoding, not %s",
+                     pq_encoding_name(fb.encoding));
+    }
+    rc = pq_params_resolve(&fb, 0, err);
+    if (rc) return rc;
+    pq_encoder *probe;
+    rc = pq_encoder_open(&probe, &fb, err);
+    if (rc) return rc;
+    pq_encoder_free(probe);
+    c->fb = fb;
+    if (c->o.dictionary_page_size <= 0) c->o.dictionary_page_size = 1 << 20;
+  } else {
+    c->o.fallback = -1;
+  }
   if (c->o.page_size <= 0) c->o.page_size = 1 << 20;
   c->dict = p.encoding == PQ_PLAIN_DICTIONARY ||
             p.encoding == PQ_RLE_DICTIONARY;
@@ -477,55 +502,80 @@ static int flush_page(pq_writer *w, col_writer *c, pq_error *err) {
   return PQ_OK;
 }
 
+/* Writes the chunk's dictionary page at the head of `chunk` (which holds
+** nothing yet) and lets the dictionary go. */
+static int write_dict_page(pq_writer *w, col_writer *c, pq_error *err) {
+  int rc = open_encoder(c, err);
+  if (rc) return rc;
+  uint32_t entries = pq_dict_entries(c->enc);
+  w->tmp.len = 0;
+  w->body.len = 0;
+  rc = pq_encoder_finish(c->enc, &w->tmp, &w->body, err);
+  pq_encoder_free(c->enc);
+  c->enc = NULL;
+  if (rc) return rc;
+  w->packed.len = 0;
+  rc = compress_page(c, w->body.data, w->body.len, &w->packed, err);
+  if (rc) return rc;
+  if (w->body.len > INT32_MAX)
+    return w_fail_range(err, "the dictionary page", (int64_t)w->body.len);
+  if (w->packed.len > INT32_MAX)
+    return w_fail_range(err, "the dictionary page", (int64_t)w->packed.len);
+  pq_thrift_writer tw = {&w->header, 0, {0}};
+  w->header.len = 0;
+  pq_tw_i32(&tw, 1, PQ_DICTIONARY_PAGE);
+  pq_tw_i32(&tw, 2, (int32_t)w->body.len);
+  pq_tw_i32(&tw, 3, (int32_t)w->packed.len);
+  if (c->o.crc)
+    pq_tw_i32(&tw, 4, (int32_t)pq_crc32(0, w->packed.data, w->packed.len));
+  pq_tw_struct_begin(&tw, 7);
+  pq_tw_i32(&tw, 1, (int32_t)entries);
+  /* PLAIN_DICTIONARY names its dictionary page's encoding too. */
+  pq_tw_i32(&tw, 2, c->p.encoding == PQ_PLAIN_DICTIONARY
+                        ? PQ_PLAIN_DICTIONARY
+                        : PQ_PLAIN);
+  pq_tw_struct_end(&tw);
+  pq_tw_stop(&tw);
+  pq_buf_append(&c->chunk, w->header.data, w->header.len);
+  pq_buf_append(&c->chunk, w->packed.data, w->packed.len);
+  c->dict_bytes = (int64_t)(w->header.len + w->packed.len);
+  c->chunk_uncompressed += (int64_t)(w->header.len + w->body.len);
+  c->chunk_compressed += c->dict_bytes;
+  c->chunk_encodings |=
+      1u << (c->p.encoding == PQ_PLAIN_DICTIONARY ? PQ_PLAIN_DICTIONARY
+                                                  : PQ_PLAIN);
+  return c->chunk.oom ? pq_nomem(err, LABEL) : PQ_OK;
+}
+
+/* The chunk's dictionary has outgrown dictionary_page_size: its page is
+** written now, after the open page of indices, and the rest of the chunk
+** goes in the fallback encoding. */
+static int fall_back(pq_writer *w, col_writer *c, pq_error *err) {
+  int rc = flush_page(w, c, err);
+  if (rc == PQ_OK) rc = write_dict_page(w, c, err);
+  if (rc) return rc;
+  c->dict_p = c->p;
+  c->p = c->fb;
+  c->dict = 0;
+  c->fell = 1;
+  return PQ_OK;
+}
+
 /* Closes the column's open chunk into its `chunk`: its last page, then its
-** dictionary page and data pages. */
+** dictionary page (unless written when it fell back) and data pages. */
 static int flush_chunk(pq_writer *w, col_writer *c, pq_error *err) {
   int rc = flush_page(w, c, err);
   if (rc) return rc;
-  c->chunk.len = 0;
-  c->dict_bytes = 0;
   if (c->dict && c->chunk_rows > 0) {
-    rc = open_encoder(c, err);
+    rc = write_dict_page(w, c, err);
     if (rc) return rc;
-    uint32_t entries = pq_dict_entries(c->enc);
-    w->tmp.len = 0;
-    w->body.len = 0;
-    rc = pq_encoder_finish(c->enc, &w->tmp, &w->body, err);
-    pq_encoder_free(c->enc);
-    c->enc = NULL;
-    if (rc) return rc;
-    w->packed.len = 0;
-    rc = compress_page(c, w->body.data, w->body.len, &w->packed, err);
-    if (rc) return rc;
-    if (w->body.len > INT32_MAX)
-      return w_fail_range(err, "the dictionary page", (int64_t)w->body.len);
-    if (w->packed.len > INT32_MAX)
-      return w_fail_range(err, "the dictionary page", (int64_t)w->packed.len);
-    pq_thrift_writer tw = {&w->header, 0, {0}};
-    w->header.len = 0;
-    pq_tw_i32(&tw, 1, PQ_DICTIONARY_PAGE);
-    pq_tw_i32(&tw, 2, (int32_t)w->body.len);
-    pq_tw_i32(&tw, 3, (int32_t)w->packed.len);
-    if (c->o.crc)
-      pq_tw_i32(&tw, 4, (int32_t)pq_crc32(0, w->packed.data, w->packed.len));
-    pq_tw_struct_begin(&tw, 7);
-    pq_tw_i32(&tw, 1, (int32_t)entries);
-    /* PLAIN_DICTIONARY names its dictionary page's encoding too. */
-    pq_tw_i32(&tw, 2, c->p.encoding == PQ_PLAIN_DICTIONARY
-                          ? PQ_PLAIN_DICTIONARY
-                          : PQ_PLAIN);
-    pq_tw_struct_end(&tw);
-    pq_tw_stop(&tw);
-    pq_buf_append(&c->chunk, w->header.data, w->header.len);
-    pq_buf_append(&c->chunk, w->packed.data, w->packed.len);
-    c->dict_bytes = (int64_t)(w->header.len + w->packed.len);
-    c->chunk_uncompressed += (int64_t)(w->header.len + w->body.len);
-    c->chunk_compressed += c->dict_bytes;
-    c->chunk_encodings |=
-        1u << (c->p.encoding == PQ_PLAIN_DICTIONARY ? PQ_PLAIN_DICTIONARY
-                                                    : PQ_PLAIN);
   }
   pq_buf_move(&c->chunk, &c->pages);
+  if (c->fell) { /* the next chunk starts with a dictionary again */
+    c->p = c->dict_p;
+    c->dict = 1;
+    c->fell = 0;
+  }
   return c->chunk.oom ? pq_nomem(err, LABEL) : PQ_OK;
 }
 
@@ -567,6 +617,8 @@ static int end_row_group(pq_writer *w, pq_error *err) {
     memset(&c->chunk_stats, 0, sizeof c->chunk_stats);
     pq_buf_append(&w->file, c->chunk.data, c->chunk.len);
     if (w->file.oom) return pq_nomem(err, LABEL);
+    c->chunk.len = 0;
+    c->dict_bytes = 0;
     c->chunk_rows = c->chunk_uncompressed = c->chunk_compressed = 0;
     c->chunk_encodings = 0;
   }
@@ -644,8 +696,12 @@ int pq_writer_put_column(pq_writer *w, int col, const void *values,
     c->page_entries += (int64_t)k;
     c->page_values += (int64_t)nv;
     c->chunk_rows += (int64_t)k;
-    if ((c->o.page_values > 0 && c->page_entries >= c->o.page_values) ||
-        (int64_t)(pq_encoder_size(c->enc) + c->def.len) >= c->o.page_size) {
+    if (c->dict && c->o.fallback >= 0 &&
+        (int64_t)pq_dict_bytes(c->enc) > c->o.dictionary_page_size) {
+      rc = fall_back(w, c, err);
+    } else if ((c->o.page_values > 0 && c->page_entries >= c->o.page_values) ||
+               (int64_t)(pq_encoder_size(c->enc) + c->def.len) >=
+                   c->o.page_size) {
       rc = flush_page(w, c, err);
     }
     if (rc == PQ_OK && w->group_size > 0 && c->chunk_rows >= w->group_size) {
@@ -661,9 +717,72 @@ int pq_writer_put(pq_writer *w, const void *values, const uint8_t *present,
   return pq_writer_put_column(w, 0, values, present, n, err);
 }
 
+int pq_writer_set_footer(pq_writer *w, const pq_footer_extra *x,
+                         pq_error *err) {
+  /* Fields 5 and 6 of FileMetaData, written after field 4 (the row
+  ** groups): the compact protocol's field deltas start from 4. */
+  w->extra.len = 0;
+  pq_thrift_writer tw = {&w->extra, 0, {4}};
+  if (x->n > 0) {
+    pq_tw_list_begin(&tw, 5, PQ_TT_STRUCT, (uint32_t)x->n);
+    for (int i = 0; i < x->n; i++) {
+      pq_tw_list_struct_begin(&tw);
+      pq_tw_binary(&tw, 1, x->keys[i], strlen(x->keys[i]));
+      if (x->values[i]) pq_tw_binary(&tw, 2, x->values[i], strlen(x->values[i]));
+      pq_tw_struct_end(&tw);
+    }
+  }
+  const char *by = x->created_by ? x->created_by : CREATED_BY;
+  pq_tw_binary(&tw, 6, by, strlen(by));
+  return w->extra.oom ? pq_nomem(err, LABEL) : PQ_OK;
+}
+
 void pq_writer_drain(pq_writer *w, pq_buf *out) {
   w->drained += (int64_t)w->file.len;
   pq_buf_move(out, &w->file);
+}
+
+/* ConvertedType (6, and DECIMAL's scale 7 and precision 8) and LogicalType
+** (10) of a leaf, as spec/LogicalTypes.md pairs them: the converted type
+** too wherever one matches, local times and timestamps included. */
+static void write_logical(pq_thrift_writer *tw, const col_writer *c) {
+  int lt = c->o.logical, conv = -1;
+  if (lt == PQ_LOGICAL_NONE && c->string) lt = PQ_LOGICAL_STRING;
+  int unit = c->o.unit;
+  switch (lt) {
+    case PQ_LOGICAL_STRING: conv = 0; break;
+    case PQ_LOGICAL_ENUM: conv = 4; break;
+    case PQ_LOGICAL_DECIMAL: conv = 5; break;
+    case PQ_LOGICAL_DATE: conv = 6; break;
+    case PQ_LOGICAL_TIME:
+      conv = unit == PQ_UNIT_MILLIS ? 7 : unit == PQ_UNIT_MICROS ? 8 : -1;
+      break;
+    case PQ_LOGICAL_TIMESTAMP:
+      conv = unit == PQ_UNIT_MILLIS ? 9 : unit == PQ_UNIT_MICROS ? 10 : -1;
+      break;
+    case PQ_LOGICAL_JSON: conv = 19; break;
+    case PQ_LOGICAL_NONE: return;
+    default: break;
+  }
+  if (conv >= 0) pq_tw_i32(tw, 6, conv);
+  if (lt == PQ_LOGICAL_DECIMAL) {
+    pq_tw_i32(tw, 7, c->o.scale);
+    pq_tw_i32(tw, 8, c->o.precision);
+  }
+  pq_tw_struct_begin(tw, 10);
+  pq_tw_struct_begin(tw, (int16_t)lt);
+  if (lt == PQ_LOGICAL_DECIMAL) {
+    pq_tw_i32(tw, 1, c->o.scale);
+    pq_tw_i32(tw, 2, c->o.precision);
+  } else if (lt == PQ_LOGICAL_TIME || lt == PQ_LOGICAL_TIMESTAMP) {
+    pq_tw_bool(tw, 1, c->o.utc != 0);
+    pq_tw_struct_begin(tw, 2);          /* TimeUnit */
+    pq_tw_struct_begin(tw, (int16_t)unit); /* MilliSeconds, ... {} */
+    pq_tw_struct_end(tw);
+    pq_tw_struct_end(tw);
+  }
+  pq_tw_struct_end(tw);
+  pq_tw_struct_end(tw);
 }
 
 /* The schema: the root and a leaf per column. */
@@ -680,13 +799,7 @@ static void write_schema(const pq_writer *w, pq_thrift_writer *tw) {
     if (c->p.type == PQ_FIXED_LEN_BYTE_ARRAY) pq_tw_i32(tw, 2, c->p.type_length);
     pq_tw_i32(tw, 3, c->o.nullable ? 1 : 0);
     pq_tw_binary(tw, 4, c->o.name, strlen(c->o.name));
-    if (c->string) {
-      pq_tw_i32(tw, 6, 0);       /* ConvertedType UTF8 */
-      pq_tw_struct_begin(tw, 10); /* LogicalType */
-      pq_tw_struct_begin(tw, 1);  /* STRING: StringType {} */
-      pq_tw_struct_end(tw);
-      pq_tw_struct_end(tw);
-    }
+    write_logical(tw, c);
     pq_tw_struct_end(tw);
   }
 }
@@ -752,7 +865,12 @@ int pq_writer_finish(pq_writer *w, pq_buf *out, pq_error *err) {
     pq_tw_i64(&tw, 6, compressed);
     pq_tw_struct_end(&tw);
   }
-  pq_tw_binary(&tw, 6, CREATED_BY, strlen(CREATED_BY));
+  if (w->extra.len) {
+    pq_buf_append(&w->file, w->extra.data, w->extra.len);
+    tw.last[tw.depth] = 6;
+  } else {
+    pq_tw_binary(&tw, 6, CREATED_BY, strlen(CREATED_BY));
+  }
   if (orders) {
     /* ColumnOrder: TYPE_ORDER, so that readers trust min_value and
     ** max_value. */
@@ -793,5 +911,6 @@ void pq_writer_free(pq_writer *w) {
   pq_buf_free(&w->packed);
   pq_buf_free(&w->header);
   pq_buf_free(&w->tmp);
+  pq_buf_free(&w->extra);
   free(w);
 }

@@ -1,0 +1,1230 @@
+/*
+** write.c -- parquet_write(path, query [, options]): every column of a
+** query's result as a Parquet file.
+**
+**   SELECT parquet_write('trips.parquet', 'SELECT * FROM trips',
+**                        '{"codec":"ZSTD","columns":{"fare":{"type":"DECIMAL(9,2)"}}}');
+**
+** The query runs on the calling connection (as SQLite's ext/misc/eval.c
+** runs SQL from a function).  Each result column becomes a leaf of the
+** file: its Parquet type from the options, else from its declared type,
+** else from its first non-NULL values (the first WRITE_LOOK rows are read
+** ahead for that).  Rows go to the core writer (src/writer/writer.c) in
+** batches of WRITE_BATCH; each closed row group goes to the file at once,
+** so memory follows one row group, not the result.  The file is written
+** under a temporary name beside `path` and renamed when complete: nothing
+** half-written is ever at `path`.  With a NULL path the file is returned
+** as a BLOB, bounded by parquet_max_alloc.  Returns the rows written.
+*/
+#define _POSIX_C_SOURCE 200809L /* mkstemp */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ext.h"
+#include "../src/writer/values.h"
+
+#define FN "parquet_write"
+#define WRITE_LOOK 1024  /* rows read ahead to type columns by their values */
+#define WRITE_BATCH 1024 /* rows handed to the writer at once */
+#define WRITE_GROUP 1000000 /* rows of a row group unless row_group_size */
+
+/* What a column holds, as the writer is given it. */
+enum {
+  WK_UNKNOWN = 0,
+  WK_BOOLEAN,
+  WK_INT32,
+  WK_INT64,
+  WK_FLOAT,
+  WK_DOUBLE,
+  WK_STRING,  /* BYTE_ARRAY, STRING */
+  WK_JSON,    /* BYTE_ARRAY, JSON */
+  WK_BINARY,  /* BYTE_ARRAY */
+  WK_FIXED,   /* FIXED_LEN_BYTE_ARRAY(n) */
+  WK_DATE,    /* INT32, DATE */
+  WK_TIME,    /* INT32 (ms) or INT64, TIME */
+  WK_TIMESTAMP, /* INT64, TIMESTAMP */
+  WK_DECIMAL, /* INT32, INT64 or FIXED_LEN_BYTE_ARRAY, DECIMAL */
+  WK_UUID,    /* FIXED_LEN_BYTE_ARRAY(16), UUID */
+  WK_INT96
+};
+
+typedef struct WType {
+  int kind;
+  int unit, utc;          /* TIME, TIMESTAMP */
+  int precision, scale;   /* DECIMAL */
+  int32_t length;         /* FIXED */
+} WType;
+
+typedef struct WCol {
+  char *name;
+  WType t;
+  int explicit_type;      /* a type given in the options: convert values */
+  int from_decl;          /* typed by the declared type */
+  pq_params p;
+  pq_write_options o;
+  int has_encoding, dictionary; /* -1: the default */
+  /* the batch */
+  uint8_t *values;        /* fixed-width values, or pq_bytes */
+  uint8_t *present;
+  size_t nvalues, nrows;
+  pq_buf heap;            /* bytes of BYTE_ARRAY and FIXED values */
+  size_t vsize;
+} WCol;
+
+typedef struct Writer {
+  sqlite3_context *ctx;
+  sqlite3 *db;
+  sqlite3_stmt *q;
+  int ncols;
+  WCol *cols;
+  pq_writer *w;
+  /* the defaults every column starts from */
+  pq_write_options o;
+  pq_params p;
+  char type[64];
+  int has_type;
+  char encoding[64];
+  int has_encoding, dictionary;
+  int64_t group_size;
+  char *columns_json;     /* the "columns" object */
+  char **kv_keys, **kv_values;
+  int nkv;
+  char *created_by;
+  /* the output */
+  char *path, *tmp;
+  FILE *f;
+  pq_buf out;
+  size_t limit;           /* a BLOB's bound */
+  int64_t rows, group_rows;
+  /* rows read ahead */
+  sqlite3_value **look;
+  int nlook;
+  int done;               /* the query has no more rows */
+} Writer;
+
+/* ---- Types ------------------------------------------------------------- */
+
+static int ieq(const char *a, const char *b, size_t n) {
+  return sqlite3_strnicmp(a, b, (int)n) == 0 && strlen(b) == n;
+}
+
+/* Parses a type name of the options: INT32, ..., TIME(us), TIMESTAMP(ms,
+** utc), DECIMAL(p, s), FIXED_LEN_BYTE_ARRAY(n).  0 on success. */
+static int parse_type(const char *s, WType *t) {
+  memset(t, 0, sizeof *t);
+  while (*s == ' ') s++;
+  size_t n = strcspn(s, "( ");
+  const char *args = strchr(s, '(');
+  char a[3][32] = {{0}};
+  int na = 0;
+  if (args) {
+    const char *p = args + 1;
+    while (*p && *p != ')' && na < 3) {
+      while (*p == ' ') p++;
+      size_t k = strcspn(p, ",) ");
+      if (k >= sizeof a[0]) return 1;
+      memcpy(a[na++], p, k);
+      p += k;
+      while (*p == ' ') p++;
+      if (*p == ',') p++;
+    }
+    if (*p != ')' || p[1 + strspn(p + 1, " ")] != 0) return 1;
+  } else if (s[n + strspn(s + n, " ")] != 0) {
+    return 1;
+  }
+  static const struct {
+    const char *name;
+    int kind;
+  } plain[] = {{"BOOLEAN", WK_BOOLEAN}, {"INT32", WK_INT32},
+               {"INT64", WK_INT64},     {"FLOAT", WK_FLOAT},
+               {"DOUBLE", WK_DOUBLE},   {"STRING", WK_STRING},
+               {"JSON", WK_JSON},       {"BINARY", WK_BINARY},
+               {"BYTE_ARRAY", WK_BINARY}, {"DATE", WK_DATE},
+               {"UUID", WK_UUID},       {"INT96", WK_INT96}};
+  if (!args) {
+    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
+      if (ieq(s, plain[i].name, n)) {
+        t->kind = plain[i].kind;
+        return 0;
+      }
+    return 1;
+  }
+  char *end;
+  if (ieq(s, "TIME", n) || ieq(s, "TIMESTAMP", n)) {
+    t->kind = ieq(s, "TIME", n) ? WK_TIME : WK_TIMESTAMP;
+    if (na < 1 || na > 2) return 1;
+    t->unit = ieq(a[0], "ms", strlen(a[0]))   ? PQ_UNIT_MILLIS
+              : ieq(a[0], "us", strlen(a[0])) ? PQ_UNIT_MICROS
+              : ieq(a[0], "ns", strlen(a[0])) ? PQ_UNIT_NANOS
+                                              : 0;
+    if (!t->unit) return 1;
+    if (na == 2) {
+      if (!ieq(a[1], "utc", strlen(a[1]))) return 1;
+      t->utc = 1;
+    }
+    return 0;
+  }
+  if (ieq(s, "DECIMAL", n)) {
+    if (na != 2) return 1;
+    long p = strtol(a[0], &end, 10);
+    if (*end || p < 1 || p > 38) return 1;
+    long sc = strtol(a[1], &end, 10);
+    if (*end || sc < 0 || sc > p) return 1;
+    t->kind = WK_DECIMAL;
+    t->precision = (int)p;
+    t->scale = (int)sc;
+    return 0;
+  }
+  if (ieq(s, "FIXED_LEN_BYTE_ARRAY", n)) {
+    if (na != 1) return 1;
+    long len = strtol(a[0], &end, 10);
+    if (*end || len < 1 || len > INT32_MAX) return 1;
+    t->kind = WK_FIXED;
+    t->length = (int32_t)len;
+    return 0;
+  }
+  return 1;
+}
+
+/* The type a declared type names, as doc/parquet_write.md lists them; 0
+** when it names none (no declared type, NUMERIC, ...). */
+static int decl_kind(const char *d, WType *t) {
+  memset(t, 0, sizeof *t);
+  if (!d) return 0;
+  size_t n = strlen(d);
+  if (ieq(d, "BOOLEAN", n) || ieq(d, "BOOL", n)) return t->kind = WK_BOOLEAN;
+  if (ieq(d, "DATE", n)) return t->kind = WK_DATE;
+  if (ieq(d, "DATETIME", n) || ieq(d, "TIMESTAMP", n)) {
+    t->unit = PQ_UNIT_MICROS;
+    return t->kind = WK_TIMESTAMP;
+  }
+  /* SQLite's affinity rules (datatype3.html, 3.1), in their order. */
+  char up[64];
+  size_t k = n < sizeof up - 1 ? n : sizeof up - 1;
+  for (size_t i = 0; i < k; i++)
+    up[i] = (char)(d[i] >= 'a' && d[i] <= 'z' ? d[i] - 32 : d[i]);
+  up[k] = 0;
+  if (strstr(up, "INT")) return t->kind = WK_INT64;
+  if (strstr(up, "CHAR") || strstr(up, "CLOB") || strstr(up, "TEXT"))
+    return t->kind = WK_STRING;
+  if (strstr(up, "BLOB")) return t->kind = WK_BINARY;
+  if (strstr(up, "REAL") || strstr(up, "FLOA") || strstr(up, "DOUB"))
+    return t->kind = WK_DOUBLE;
+  return 0;
+}
+
+/* The type a value's storage class gives. */
+static int value_kind(int vt) {
+  switch (vt) {
+    case SQLITE_INTEGER: return WK_INT64;
+    case SQLITE_FLOAT: return WK_DOUBLE;
+    case SQLITE_TEXT: return WK_STRING;
+    case SQLITE_BLOB: return WK_BINARY;
+    default: return WK_UNKNOWN;
+  }
+}
+
+static const char *kind_name(const WType *t, char *buf, size_t cap) {
+  static const char *const names[] = {
+      "?",    "BOOLEAN", "INT32", "INT64",  "FLOAT", "DOUBLE",
+      "STRING", "JSON",  "BINARY", "FIXED", "DATE",  "TIME",
+      "TIMESTAMP", "DECIMAL", "UUID", "INT96"};
+  static const char *const units[] = {"", "ms", "us", "ns"};
+  switch (t->kind) {
+    case WK_TIME:
+    case WK_TIMESTAMP:
+      snprintf(buf, cap, "%s(%s%s)", names[t->kind], units[t->unit],
+               t->utc ? ", utc" : "");
+      return buf;
+    case WK_DECIMAL:
+      snprintf(buf, cap, "DECIMAL(%d,%d)", t->precision, t->scale);
+      return buf;
+    case WK_FIXED:
+      snprintf(buf, cap, "FIXED_LEN_BYTE_ARRAY(%d)", (int)t->length);
+      return buf;
+    default:
+      return names[t->kind];
+  }
+}
+
+/* Bytes of the smallest two's complement integer that holds every
+** unscaled DECIMAL of the precision: 10^p - 1 < 2^(8n - 1). */
+static int32_t decimal_bytes(int precision) {
+  int32_t n = 1;
+  while (n < 16 && precision * 3.321928094887362 >= 8.0 * n - 1) n++;
+  return n;
+}
+
+/* The physical type and annotation of t into c's params and options. */
+static void type_to_params(const WType *t, pq_params *p, pq_write_options *o) {
+  o->logical = PQ_LOGICAL_NONE;
+  o->string = 0;
+  p->type_length = 0;
+  switch (t->kind) {
+    case WK_BOOLEAN: p->type = PQ_BOOLEAN; break;
+    case WK_INT32: p->type = PQ_INT32; break;
+    case WK_FLOAT: p->type = PQ_FLOAT; break;
+    case WK_DOUBLE: p->type = PQ_DOUBLE; break;
+    case WK_STRING:
+      p->type = PQ_BYTE_ARRAY;
+      o->logical = PQ_LOGICAL_STRING;
+      break;
+    case WK_JSON:
+      p->type = PQ_BYTE_ARRAY;
+      o->logical = PQ_LOGICAL_JSON;
+      break;
+    case WK_BINARY: p->type = PQ_BYTE_ARRAY; break;
+    case WK_FIXED:
+      p->type = PQ_FIXED_LEN_BYTE_ARRAY;
+      p->type_length = t->length;
+      break;
+    case WK_DATE:
+      p->type = PQ_INT32;
+      o->logical = PQ_LOGICAL_DATE;
+      break;
+    case WK_TIME:
+      p->type = t->unit == PQ_UNIT_MILLIS ? PQ_INT32 : PQ_INT64;
+      o->logical = PQ_LOGICAL_TIME;
+      o->unit = t->unit;
+      o->utc = t->utc;
+      break;
+    case WK_TIMESTAMP:
+      p->type = PQ_INT64;
+      o->logical = PQ_LOGICAL_TIMESTAMP;
+      o->unit = t->unit;
+      o->utc = t->utc;
+      break;
+    case WK_DECIMAL:
+      o->logical = PQ_LOGICAL_DECIMAL;
+      o->precision = t->precision;
+      o->scale = t->scale;
+      if (t->precision <= 9) {
+        p->type = PQ_INT32;
+      } else if (t->precision <= 18) {
+        p->type = PQ_INT64;
+      } else {
+        p->type = PQ_FIXED_LEN_BYTE_ARRAY;
+        p->type_length = decimal_bytes(t->precision);
+      }
+      break;
+    case WK_UUID:
+      p->type = PQ_FIXED_LEN_BYTE_ARRAY;
+      p->type_length = 16;
+      o->logical = PQ_LOGICAL_UUID;
+      break;
+    case WK_INT96: p->type = PQ_INT96; break;
+    default: p->type = PQ_INT64; break;
+  }
+  p->type_set = 1;
+}
+
+/* ---- Errors -------------------------------------------------------------- */
+
+static void w_error(Writer *wr, char *msg) {
+  if (msg) {
+    sqlite3_result_error(wr->ctx, msg, -1);
+    sqlite3_free(msg);
+  } else {
+    sqlite3_result_error_nomem(wr->ctx);
+  }
+}
+
+/* A value, quoted as SQL would, at most about 60 characters. */
+static char *quoted(sqlite3_value *v) {
+  char *q = sqlite3_mprintf("%Q", sqlite3_value_type(v) == SQLITE_BLOB ? NULL
+                                  : (const char *)sqlite3_value_text(v));
+  if (sqlite3_value_type(v) == SQLITE_BLOB) {
+    sqlite3_free(q);
+    int n = sqlite3_value_bytes(v);
+    const unsigned char *b = sqlite3_value_blob(v);
+    sqlite3_str *s = sqlite3_str_new(NULL);
+    sqlite3_str_appendall(s, "X'");
+    for (int i = 0; i < n && i < 24; i++) sqlite3_str_appendf(s, "%02X", b[i]);
+    sqlite3_str_appendall(s, n > 24 ? "...'" : "'");
+    return sqlite3_str_finish(s);
+  }
+  if (sqlite3_value_type(v) != SQLITE_TEXT) {
+    sqlite3_free(q);
+    return sqlite3_mprintf("%s", sqlite3_value_text(v));
+  }
+  if (q && strlen(q) > 64) {
+    q[60] = 0;
+    char *r = sqlite3_mprintf("%s...'", q);
+    sqlite3_free(q);
+    return r;
+  }
+  return q;
+}
+
+static const char *const class_names[] = {"?", "INTEGER", "REAL", "TEXT",
+                                          "BLOB", "NULL"};
+
+/* "parquet_write: column 'c', row N: <what>" */
+static char *value_error(Writer *wr, int col, sqlite3_value *v,
+                         const char *what) {
+  char tn[64];
+  char *q = quoted(v);
+  const char *k = kind_name(&wr->cols[col].t, tn, sizeof tn);
+  char *m = sqlite3_mprintf(
+      FN ": column '%s', row %lld: %s %s %s %s %s column%s", wr->cols[col].name,
+      (long long)(wr->rows + (int64_t)wr->cols[col].nrows + 1),
+      class_names[sqlite3_value_type(v)], q ? q : "", what,
+      strchr("AEIOU", k[0]) ? "an" : "a", k,
+      wr->cols[col].explicit_type ? ""
+                                  : " (a \"type\" in the options converts)");
+  sqlite3_free(q);
+  return m;
+}
+
+/* ---- Values into the batch ---------------------------------------------- */
+
+/* A conversion's fault: "parquet_write: column 'c', row N: <what>". */
+static char *conv_error(const pq_error *err) {
+  return sqlite3_mprintf(FN ": %s", err->msg);
+}
+
+static int heap_add(WCol *c, const void *p, size_t n) {
+  pq_buf_append(&c->heap, p, n);
+  return c->heap.oom ? SQLITE_NOMEM : SQLITE_OK;
+}
+
+/* Appends value v of column col to its batch, converted to its type: the
+** storage class the column was typed by, or (a type given) any value the
+** type takes without loss.  Returns an error message, or NULL. */
+static char *put_value(Writer *wr, int col, sqlite3_value *v, int *nomem) {
+  WCol *c = &wr->cols[col];
+  int vt = sqlite3_value_type(v);
+  size_t at = c->nrows;
+  if (vt == SQLITE_NULL) {
+    c->present[at] = 0;
+    c->nrows++;
+    return NULL;
+  }
+  c->present[at] = 1;
+  uint8_t *slot = c->values + c->nvalues * c->vsize;
+  int strict = !c->explicit_type;
+  pq_error err = {0};
+  char label[320];
+  snprintf(label, sizeof label, "column '%s', row %lld", c->name,
+           (long long)(wr->rows + (int64_t)c->nrows + 1));
+  switch (c->t.kind) {
+    case WK_BOOLEAN:
+      if (vt != SQLITE_INTEGER) return value_error(wr, col, v, "in");
+      slot[0] = sqlite3_value_int64(v) != 0;
+      break;
+    case WK_INT32:
+    case WK_INT64: {
+      sqlite3_int64 x;
+      if (vt == SQLITE_INTEGER) {
+        x = sqlite3_value_int64(v);
+      } else if (vt == SQLITE_FLOAT && !strict) {
+        double d = sqlite3_value_double(v);
+        if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0) ||
+            (double)(sqlite3_int64)d != d)
+          return value_error(wr, col, v, "is not an integer for");
+        x = (sqlite3_int64)d;
+      } else {
+        return value_error(wr, col, v, "in");
+      }
+      if (c->t.kind == WK_INT32) {
+        if (x < INT32_MIN || x > INT32_MAX)
+          return value_error(wr, col, v, "is out of range for");
+        int32_t y = (int32_t)x;
+        memcpy(slot, &y, 4);
+      } else {
+        memcpy(slot, &x, 8);
+      }
+      break;
+    }
+    case WK_FLOAT:
+    case WK_DOUBLE: {
+      if (vt != SQLITE_FLOAT && !(vt == SQLITE_INTEGER && !strict))
+        return value_error(wr, col, v, "in");
+      double d = sqlite3_value_double(v);
+      if (c->t.kind == WK_FLOAT) {
+        float f = (float)d;
+        memcpy(slot, &f, 4);
+      } else {
+        memcpy(slot, &d, 8);
+      }
+      break;
+    }
+    case WK_STRING:
+    case WK_JSON:
+    case WK_BINARY: {
+      int want = c->t.kind == WK_BINARY ? SQLITE_BLOB : SQLITE_TEXT;
+      if (vt != want && (strict || (c->t.kind != WK_BINARY && vt == SQLITE_BLOB)))
+        return value_error(wr, col, v, "in");
+      const void *b = want == SQLITE_BLOB ? sqlite3_value_blob(v)
+                                          : (const void *)sqlite3_value_text(v);
+      size_t n = (size_t)sqlite3_value_bytes(v);
+      pq_bytes pb = {NULL, n};
+      /* The pointer is made when the batch goes: the heap may move. */
+      pb.ptr = (const uint8_t *)(uintptr_t)c->heap.len;
+      if (n && heap_add(c, b, n)) {
+        *nomem = 1;
+        return NULL;
+      }
+      memcpy(slot, &pb, sizeof pb);
+      break;
+    }
+    case WK_FIXED: {
+      if (vt != SQLITE_BLOB && (strict || vt != SQLITE_TEXT))
+        return value_error(wr, col, v, "in");
+      const void *b = vt == SQLITE_BLOB ? sqlite3_value_blob(v)
+                                        : (const void *)sqlite3_value_text(v);
+      int n = sqlite3_value_bytes(v);
+      if (n != c->t.length)
+        return value_error(wr, col, v, "is not of the length of");
+      size_t off = c->heap.len;
+      if (heap_add(c, b, (size_t)n)) {
+        *nomem = 1;
+        return NULL;
+      }
+      memcpy(slot, &off, sizeof off);
+      break;
+    }
+    case WK_DATE: {
+      int32_t days;
+      if (vt == SQLITE_TEXT) {
+        if (pq_date_from_text((const char *)sqlite3_value_text(v),
+                              (size_t)sqlite3_value_bytes(v), &days, label,
+                              &err))
+          return conv_error(&err);
+      } else if (vt == SQLITE_INTEGER && !strict) {
+        sqlite3_int64 x = sqlite3_value_int64(v);
+        if (x < INT32_MIN || x > INT32_MAX)
+          return value_error(wr, col, v, "is out of range for");
+        days = (int32_t)x;
+      } else {
+        return value_error(wr, col, v, "in");
+      }
+      memcpy(slot, &days, 4);
+      break;
+    }
+    case WK_TIME:
+    case WK_TIMESTAMP: {
+      int64_t x;
+      if (vt == SQLITE_TEXT) {
+        const char *s = (const char *)sqlite3_value_text(v);
+        size_t n = (size_t)sqlite3_value_bytes(v);
+        int rc = c->t.kind == WK_TIME
+                     ? pq_time_from_text(s, n, c->t.unit, &x, label, &err)
+                     : pq_timestamp_from_text(s, n, c->t.unit, &x, label, &err);
+        if (rc) return conv_error(&err);
+      } else if (vt == SQLITE_INTEGER && !strict) {
+        x = sqlite3_value_int64(v); /* units since midnight or the epoch */
+      } else {
+        return value_error(wr, col, v, "in");
+      }
+      if (c->p.type == PQ_INT32) {
+        if (x < 0 || x >= 86400000)
+          return value_error(wr, col, v, "is out of range for");
+        int32_t y = (int32_t)x;
+        memcpy(slot, &y, 4);
+      } else {
+        memcpy(slot, &x, 8);
+      }
+      break;
+    }
+    case WK_DECIMAL: {
+      pq_decimal_spec d = {c->p.type, c->p.type_length, c->t.precision,
+                           c->t.scale};
+      uint8_t out[16];
+      size_t len;
+      int rc;
+      if (vt == SQLITE_TEXT) {
+        rc = pq_decimal_from_text(&d, (const char *)sqlite3_value_text(v),
+                                  (size_t)sqlite3_value_bytes(v), out, &len,
+                                  label, &err);
+      } else if (vt == SQLITE_INTEGER) {
+        rc = pq_decimal_from_int64(&d, sqlite3_value_int64(v), out, &len,
+                                   label, &err);
+      } else if (vt == SQLITE_FLOAT) {
+        rc = pq_decimal_from_double(&d, sqlite3_value_double(v), out, &len,
+                                    label, &err);
+      } else {
+        return value_error(wr, col, v, "in");
+      }
+      if (rc) return conv_error(&err);
+      if (c->p.type == PQ_FIXED_LEN_BYTE_ARRAY) {
+        size_t off = c->heap.len;
+        if (heap_add(c, out, len)) {
+          *nomem = 1;
+          return NULL;
+        }
+        memcpy(slot, &off, sizeof off);
+      } else {
+        memcpy(slot, out, len);
+      }
+      break;
+    }
+    case WK_UUID: {
+      uint8_t u[16];
+      if (vt == SQLITE_TEXT) {
+        if (pq_uuid_from_text((const char *)sqlite3_value_text(v),
+                              (size_t)sqlite3_value_bytes(v), u, label, &err))
+          return conv_error(&err);
+      } else if (vt == SQLITE_BLOB && sqlite3_value_bytes(v) == 16) {
+        memcpy(u, sqlite3_value_blob(v), 16);
+      } else {
+        return value_error(wr, col, v, "in");
+      }
+      size_t off = c->heap.len;
+      if (heap_add(c, u, 16)) {
+        *nomem = 1;
+        return NULL;
+      }
+      memcpy(slot, &off, sizeof off);
+      break;
+    }
+    case WK_INT96: {
+      uint8_t b[12];
+      if (vt == SQLITE_TEXT) {
+        if (pq_int96_from_text((const char *)sqlite3_value_text(v),
+                               (size_t)sqlite3_value_bytes(v), b, label, &err))
+          return conv_error(&err);
+      } else if (vt == SQLITE_BLOB && sqlite3_value_bytes(v) == 12) {
+        memcpy(b, sqlite3_value_blob(v), 12);
+      } else {
+        return value_error(wr, col, v, "in");
+      }
+      memcpy(slot, b, 12);
+      break;
+    }
+    default:
+      return value_error(wr, col, v, "in");
+  }
+  c->nvalues++;
+  c->nrows++;
+  return NULL;
+}
+
+/* ---- Batches, row groups, the output --------------------------------------- */
+
+/* Writes what the writer has drained to the file, or keeps it (a BLOB). */
+static char *w_flush(Writer *wr) {
+  if (!wr->f) {
+    if (wr->out.oom) return NULL;
+    if (wr->out.len > wr->limit)
+      return sqlite3_mprintf(FN ": the file would be more than %lld bytes, "
+                                "the limit (parquet_max_alloc)",
+                             (long long)wr->limit);
+    return (char *)"";
+  }
+  if (wr->out.len &&
+      fwrite(wr->out.data, 1, wr->out.len, wr->f) != wr->out.len)
+    return sqlite3_mprintf(FN ": writing '%s': %s", wr->tmp, strerror(errno));
+  wr->out.len = 0;
+  return (char *)"";
+}
+
+/* Hands the batch of every column to the writer. */
+static char *w_batch(Writer *wr) {
+  pq_error err = {0};
+  wr->rows += (int64_t)wr->cols[0].nrows;
+  for (int i = 0; i < wr->ncols; i++) {
+    WCol *c = &wr->cols[i];
+    if (c->nrows == 0) continue;
+    /* Offsets into the heap become pointers now that it stays put. */
+    if (c->p.type == PQ_BYTE_ARRAY) {
+      pq_bytes *b = (pq_bytes *)(void *)c->values;
+      for (size_t k = 0; k < c->nvalues; k++)
+        b[k].ptr = c->heap.data + (size_t)(uintptr_t)b[k].ptr;
+    } else if (c->p.type == PQ_FIXED_LEN_BYTE_ARRAY) {
+      /* gather the fixed values, in order, into their own run */
+      size_t len = (size_t)c->p.type_length;
+      pq_buf run;
+      pq_buf_init(&run);
+      for (size_t k = 0; k < c->nvalues; k++) {
+        size_t off;
+        memcpy(&off, c->values + k * c->vsize, sizeof off);
+        pq_buf_append(&run, c->heap.data + off, len);
+      }
+      if (run.oom) {
+        pq_buf_free(&run);
+        return NULL;
+      }
+      int rc = pq_writer_put_column(wr->w, i, run.data, c->present, c->nrows,
+                                    &err);
+      pq_buf_free(&run);
+      if (rc) return pqx_core_error(FN, rc, &err);
+      c->nrows = c->nvalues = 0;
+      c->heap.len = 0;
+      continue;
+    }
+    int rc = pq_writer_put_column(wr->w, i, c->values, c->present, c->nrows,
+                                  &err);
+    if (rc) return pqx_core_error(FN, rc, &err);
+    c->nrows = c->nvalues = 0;
+    c->heap.len = 0;
+  }
+  return (char *)"";
+}
+
+/* Closes the row group and sends it to the file. */
+static char *w_group(Writer *wr) {
+  pq_error err = {0};
+  int rc = pq_writer_end_row_group(wr->w, &err);
+  if (rc) return pqx_core_error(FN, rc, &err);
+  pq_writer_drain(wr->w, &wr->out);
+  wr->group_rows = 0;
+  return w_flush(wr);
+}
+
+/* ---- Options ----------------------------------------------------------------- */
+
+/* Applies one key of a column's (or the defaults') options. */
+static char *apply_key(Writer *wr, const char *where, const char *key,
+                       const char *json, const char *text, const char *jtype,
+                       pq_params *p, pq_write_options *o, char *type,
+                       int *has_type, char *enc, int *has_enc, int *dict) {
+  if (strcmp(key, "type") == 0) {
+    if (strcmp(jtype, "text") != 0 || strlen(text) >= 64)
+      return sqlite3_mprintf(FN ": options%s: \"type\" must be a type name",
+                             where);
+    WType t;
+    if (parse_type(text, &t))
+      return sqlite3_mprintf(
+          FN ": options%s: unknown type '%s' (INT32, INT64, FLOAT, DOUBLE, "
+             "BOOLEAN, STRING, BINARY, JSON, DATE, TIME(ms|us|ns), "
+             "TIMESTAMP(ms|us|ns[, utc]), DECIMAL(p,s), UUID, "
+             "FIXED_LEN_BYTE_ARRAY(n), INT96)",
+          where, text);
+    strcpy(type, text);
+    *has_type = 1;
+    return NULL;
+  }
+  if (strcmp(key, "encoding") == 0) {
+    pq_encoding e;
+    if (strcmp(jtype, "text") != 0 || strlen(text) >= 64 ||
+        pq_encoding_parse(text, strlen(text), &e))
+      return sqlite3_mprintf(FN ": options%s: unknown encoding '%s'", where,
+                             text ? text : "");
+    strcpy(enc, text);
+    *has_enc = 1;
+    return NULL;
+  }
+  if (strcmp(key, "dictionary") == 0) {
+    if (strcmp(jtype, "true") && strcmp(jtype, "false"))
+      return sqlite3_mprintf(FN ": options%s: \"dictionary\" must be true or "
+                                "false", where);
+    *dict = strcmp(jtype, "true") == 0;
+    return NULL;
+  }
+  if (strcmp(key, "dictionary_page_size") == 0) {
+    if (strcmp(jtype, "integer") || atoll(text) < 1 || atoll(text) > (1 << 30))
+      return sqlite3_mprintf(FN ": options%s: \"dictionary_page_size\" must "
+                                "be an integer from 1 to 1073741824 (bytes)",
+                             where);
+    o->dictionary_page_size = atoll(text);
+    return NULL;
+  }
+  if (strcmp(key, "name") == 0 || strcmp(key, "string") == 0 ||
+      strcmp(key, "row_group_size") == 0)
+    return sqlite3_mprintf(FN ": options%s: unknown option \"%s\"", where, key);
+  /* The file writer's own keys (doc/parquet_file.md). */
+  for (const char *k = key; *k; k++)
+    if (!((*k >= 'a' && *k <= 'z') || *k == '_' || (*k >= '0' && *k <= '9')))
+      return sqlite3_mprintf(FN ": options%s: unknown option \"%s\"", where,
+                             key);
+  char *one = sqlite3_mprintf("{\"%s\":%s}", key, json);
+  if (!one) return sqlite3_mprintf(FN ": out of memory");
+  pq_error err = {0};
+  int rc = pq_write_options_parse(o, p, one, strlen(one), &err);
+  sqlite3_free(one);
+  (void)wr;
+  if (rc) return sqlite3_mprintf(FN ": options%s: %s", where, err.msg);
+  return NULL;
+}
+
+/* Runs fn over the pairs of a JSON object: key, its JSON text, its text
+** (strings unquoted) and json_each's type. */
+static char *each_pair(Writer *wr, const char *obj, const char *where,
+                       char *(*fn)(Writer *, void *, const char *,
+                                   const char *, const char *, const char *),
+                       void *arg) {
+  sqlite3_stmt *st;
+  int rc = sqlite3_prepare_v2(
+      wr->db,
+      "SELECT key, CASE WHEN type IN ('object', 'array') THEN value "
+      "WHEN type IN ('true', 'false', 'null') THEN type "
+      "ELSE json_quote(value) END, value, type FROM json_each(?1)",
+      -1, &st, NULL);
+  if (rc) return sqlite3_mprintf(FN ": %s", sqlite3_errmsg(wr->db));
+  sqlite3_bind_text(st, 1, obj, -1, SQLITE_STATIC);
+  char *msg = NULL;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW && !msg) {
+    msg = fn(wr, arg, (const char *)sqlite3_column_text(st, 0),
+             (const char *)sqlite3_column_text(st, 1),
+             (const char *)sqlite3_column_text(st, 2),
+             (const char *)sqlite3_column_text(st, 3));
+  }
+  if (!msg && rc != SQLITE_DONE)
+    msg = sqlite3_mprintf(FN ": options%s: %s", where, sqlite3_errmsg(wr->db));
+  sqlite3_finalize(st);
+  return msg;
+}
+
+static char *top_pair(Writer *wr, void *arg, const char *key,
+                      const char *json, const char *text, const char *jtype) {
+  (void)arg;
+  if (strcmp(key, "columns") == 0) {
+    if (strcmp(jtype, "object"))
+      return sqlite3_mprintf(FN ": options: \"columns\" must be an object of "
+                                "column names");
+    wr->columns_json = sqlite3_mprintf("%s", json);
+    return wr->columns_json ? NULL : sqlite3_mprintf(FN ": out of memory");
+  }
+  if (strcmp(key, "metadata") == 0) {
+    if (strcmp(jtype, "object"))
+      return sqlite3_mprintf(FN ": options: \"metadata\" must be an object of "
+                                "strings");
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(wr->db,
+                           "SELECT key, value, type FROM json_each(?1)", -1,
+                           &st, NULL))
+      return sqlite3_mprintf(FN ": %s", sqlite3_errmsg(wr->db));
+    sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
+    char *msg = NULL;
+    while (!msg && sqlite3_step(st) == SQLITE_ROW) {
+      const char *t = (const char *)sqlite3_column_text(st, 2);
+      if (strcmp(t, "text") && strcmp(t, "null")) {
+        msg = sqlite3_mprintf(FN ": options: metadata \"%s\" must be a string "
+                                 "or null", sqlite3_column_text(st, 0));
+        break;
+      }
+      char **k = sqlite3_realloc64(wr->kv_keys, (size_t)(wr->nkv + 1) * sizeof *k);
+      if (k) wr->kv_keys = k;
+      char **v = k ? sqlite3_realloc64(wr->kv_values,
+                                       (size_t)(wr->nkv + 1) * sizeof *v)
+                   : NULL;
+      if (v) wr->kv_values = v;
+      if (!k || !v) {
+        msg = sqlite3_mprintf(FN ": out of memory");
+        break;
+      }
+      wr->kv_keys[wr->nkv] = sqlite3_mprintf("%s", sqlite3_column_text(st, 0));
+      wr->kv_values[wr->nkv] =
+          strcmp(t, "null") ? sqlite3_mprintf("%s", sqlite3_column_text(st, 1))
+                            : NULL;
+      wr->nkv++;
+    }
+    sqlite3_finalize(st);
+    return msg;
+  }
+  if (strcmp(key, "created_by") == 0) {
+    if (strcmp(jtype, "text"))
+      return sqlite3_mprintf(FN ": options: \"created_by\" must be a string");
+    wr->created_by = sqlite3_mprintf("%s", text);
+    return NULL;
+  }
+  if (strcmp(key, "row_group_size") == 0) {
+    if (strcmp(jtype, "integer") || atoll(text) < 1)
+      return sqlite3_mprintf(FN ": options: \"row_group_size\" must be an "
+                                "integer of at least 1 (rows)");
+    wr->group_size = atoll(text);
+    return NULL;
+  }
+  return apply_key(wr, "", key, json, text, jtype, &wr->p, &wr->o, wr->type,
+                   &wr->has_type, wr->encoding, &wr->has_encoding,
+                   &wr->dictionary);
+}
+
+typedef struct ColArg {
+  WCol *c;
+  char type[64];
+  int has_type;
+  char enc[64];
+  char where[300];
+} ColArg;
+
+static char *col_pair(Writer *wr, void *arg, const char *key,
+                      const char *json, const char *text, const char *jtype) {
+  ColArg *a = arg;
+  return apply_key(wr, a->where, key, json, text, jtype, &a->c->p, &a->c->o,
+                   a->type, &a->has_type, a->enc, &a->c->has_encoding,
+                   &a->c->dictionary);
+}
+
+static char *names_pair(Writer *wr, void *arg, const char *key,
+                        const char *json, const char *text,
+                        const char *jtype) {
+  (void)arg;
+  (void)text;
+  (void)json;
+  for (int i = 0; i < wr->ncols; i++)
+    if (strcmp(wr->cols[i].name, key) == 0) {
+      if (strcmp(jtype, "object"))
+        return sqlite3_mprintf(FN ": options: columns: \"%s\" must be an "
+                                  "object", key);
+      return NULL;
+    }
+  return sqlite3_mprintf(FN ": options: columns: the query has no column "
+                            "\"%s\"", key);
+}
+
+/* ---- The columns ---------------------------------------------------------- */
+
+/* Types, encodings and options of every column; the writer opened. */
+static char *w_columns(Writer *wr) {
+  char *msg = NULL;
+  if (wr->columns_json) {
+    msg = each_pair(wr, wr->columns_json, "", names_pair, NULL);
+    if (msg) return msg;
+  }
+  pq_params *ps = sqlite3_malloc64((size_t)wr->ncols * sizeof *ps);
+  pq_write_options *os = sqlite3_malloc64((size_t)wr->ncols * sizeof *os);
+  if (!ps || !os) {
+    sqlite3_free(ps);
+    sqlite3_free(os);
+    return NULL;
+  }
+  for (int i = 0; i < wr->ncols && !msg; i++) {
+    WCol *c = &wr->cols[i];
+    c->p = wr->p;
+    c->o = wr->o;
+    c->has_encoding = wr->has_encoding;
+    c->dictionary = wr->dictionary;
+    ColArg a;
+    memset(&a, 0, sizeof a);
+    a.c = c;
+    strcpy(a.type, wr->type);
+    a.has_type = wr->has_type;
+    strcpy(a.enc, wr->encoding);
+    snprintf(a.where, sizeof a.where, ": column '%s'", c->name);
+    if (wr->columns_json) {
+      sqlite3_stmt *st;
+      if (sqlite3_prepare_v2(wr->db, "SELECT json_extract(?1, '$.' || json_quote(?2))",
+                             -1, &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, wr->columns_json, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, c->name, -1, SQLITE_STATIC);
+        if (sqlite3_step(st) == SQLITE_ROW &&
+            sqlite3_column_type(st, 0) != SQLITE_NULL) {
+          char *obj = sqlite3_mprintf("%s", sqlite3_column_text(st, 0));
+          if (obj) msg = each_pair(wr, obj, a.where, col_pair, &a);
+          sqlite3_free(obj);
+        }
+        sqlite3_finalize(st);
+      }
+      if (msg) break;
+    }
+    /* The type: given, declared, or from the values read ahead. */
+    if (a.has_type) {
+      parse_type(a.type, &c->t);
+      c->explicit_type = 1;
+    } else if (decl_kind(sqlite3_column_decltype(wr->q, i), &c->t)) {
+      c->from_decl = 1;
+    } else {
+      for (int r = 0; r < wr->nlook; r++) {
+        int k = value_kind(sqlite3_value_type(wr->look[r * wr->ncols + i]));
+        if (k) {
+          c->t.kind = k;
+          break;
+        }
+      }
+      /* All NULL so far: INT64, whose values a later row must be. */
+      if (!c->t.kind) c->t.kind = WK_INT64;
+    }
+    type_to_params(&c->t, &c->p, &c->o);
+    snprintf(c->o.name, sizeof c->o.name, "%s", c->name);
+    /* The encoding: given (a dictionary encoding means dictionary), else
+    ** a dictionary falling back to PLAIN, as careful writers do. */
+    pq_encoding e = PQ_PLAIN;
+    if (c->has_encoding) pq_encoding_parse(a.enc, strlen(a.enc), &e);
+    int dict = c->dictionary;
+    if (e == PQ_RLE_DICTIONARY || e == PQ_PLAIN_DICTIONARY) {
+      dict = 1;
+      e = PQ_PLAIN;
+    }
+    if (dict < 0) dict = !c->has_encoding && c->p.type != PQ_BOOLEAN;
+    if (e == PQ_RLE && c->p.type == PQ_BOOLEAN) c->p.length_prefix = 1;
+    if (dict) {
+      c->p.encoding = PQ_RLE_DICTIONARY;
+      c->o.fallback = (int)e;
+    } else {
+      c->p.encoding = e;
+      c->o.fallback = -1;
+    }
+    c->vsize = c->p.type == PQ_BYTE_ARRAY ? sizeof(pq_bytes)
+               : c->p.type == PQ_FIXED_LEN_BYTE_ARRAY ? sizeof(size_t)
+                                                      : pq_value_size(c->p.type, 0);
+    c->values = sqlite3_malloc64((size_t)WRITE_BATCH * c->vsize);
+    c->present = sqlite3_malloc64(WRITE_BATCH);
+    if (!c->values || !c->present) msg = sqlite3_mprintf(FN ": out of memory");
+    ps[i] = c->p;
+    os[i] = c->o;
+  }
+  /* Each column alone first, so that a refusal names its column. */
+  for (int i = 0; i < wr->ncols && !msg; i++) {
+    pq_error err = {0};
+    pq_writer *one;
+    int rc = pq_writer_open_columns(&one, 1, &ps[i], &os[i], &err);
+    pq_writer_free(one);
+    if (rc == PQ_NOMEM) msg = sqlite3_mprintf(FN ": out of memory");
+    else if (rc)
+      msg = sqlite3_mprintf(FN ": column '%s': %s", wr->cols[i].name, err.msg);
+  }
+  if (!msg) {
+    pq_error err = {0};
+    int rc = pq_writer_open_columns(&wr->w, wr->ncols, ps, os, &err);
+    if (rc) msg = pqx_core_error(FN, rc, &err);
+  }
+  if (!msg && (wr->nkv || wr->created_by)) {
+    pq_footer_extra x = {(const char *const *)wr->kv_keys,
+                         (const char *const *)wr->kv_values, wr->nkv,
+                         wr->created_by};
+    pq_error err = {0};
+    if (pq_writer_set_footer(wr->w, &x, &err)) msg = sqlite3_mprintf(FN ": out of memory");
+  }
+  sqlite3_free(ps);
+  sqlite3_free(os);
+  return msg;
+}
+
+/* ---- The function ------------------------------------------------------------- */
+
+static void w_free(Writer *wr) {
+  if (wr->look) {
+    for (int i = 0; i < wr->nlook * wr->ncols; i++) sqlite3_value_free(wr->look[i]);
+    sqlite3_free(wr->look);
+  }
+  for (int i = 0; i < wr->ncols; i++) {
+    sqlite3_free(wr->cols[i].values);
+    sqlite3_free(wr->cols[i].present);
+    pq_buf_free(&wr->cols[i].heap);
+  }
+  sqlite3_free(wr->cols);
+  for (int i = 0; i < wr->nkv; i++) {
+    sqlite3_free(wr->kv_keys[i]);
+    sqlite3_free(wr->kv_values[i]);
+  }
+  sqlite3_free(wr->kv_keys);
+  sqlite3_free(wr->kv_values);
+  sqlite3_free(wr->created_by);
+  sqlite3_free(wr->columns_json);
+  pq_writer_free(wr->w);
+  sqlite3_finalize(wr->q);
+  if (wr->f) fclose(wr->f);
+  if (wr->tmp) {
+    unlink(wr->tmp);
+    sqlite3_free(wr->tmp);
+  }
+  sqlite3_free(wr->path);
+  pq_buf_free(&wr->out);
+}
+
+/* One row's values into the batches; the batch to the writer when full,
+** the row group to the file when complete. */
+static char *w_row(Writer *wr, sqlite3_value **vals) {
+  for (int i = 0; i < wr->ncols; i++) {
+    int nomem = 0;
+    char *m = put_value(wr, i, vals[i], &nomem);
+    if (m || nomem) {
+      /* the columns before it took the row: leave them uneven, it fails */
+      return m;
+    }
+  }
+  wr->group_rows++;
+  char *m = (char *)"";
+  if (wr->cols[0].nrows == WRITE_BATCH || wr->group_rows == wr->group_size)
+    m = w_batch(wr);
+  if (m && *m == 0 && wr->group_rows == wr->group_size) m = w_group(wr);
+  return m;
+}
+
+static void writeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  Writer wr;
+  memset(&wr, 0, sizeof wr);
+  wr.ctx = ctx;
+  wr.db = sqlite3_context_db_handle(ctx);
+  wr.dictionary = -1;
+  wr.group_size = WRITE_GROUP;
+  pq_params_init(&wr.p);
+  pq_write_options_init(&wr.o);
+  pq_buf_init(&wr.out);
+  char *msg = NULL;
+  const char *sql = (const char *)sqlite3_value_text(argv[1]);
+  if (!sql) {
+    w_error(&wr, sqlite3_mprintf(FN ": the query is NULL"));
+    return;
+  }
+  if (argc > 2 && sqlite3_value_type(argv[2]) != SQLITE_NULL) {
+    const char *opts = (const char *)sqlite3_value_text(argv[2]);
+    sqlite3_stmt *st;
+    int valid = 0;
+    if (sqlite3_prepare_v2(wr.db, "SELECT json_valid(?1) AND json_type(?1) = 'object'",
+                           -1, &st, NULL) == SQLITE_OK) {
+      sqlite3_bind_text(st, 1, opts, -1, SQLITE_STATIC);
+      valid = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0);
+      sqlite3_finalize(st);
+    }
+    if (!valid) {
+      w_error(&wr, sqlite3_mprintf(FN ": options: expected a JSON object"));
+      return;
+    }
+    msg = each_pair(&wr, opts, "", top_pair, NULL);
+    if (msg) goto fail;
+  }
+  /* The query: one statement. */
+  const char *tail = NULL;
+  if (sqlite3_prepare_v2(wr.db, sql, -1, &wr.q, &tail) != SQLITE_OK) {
+    msg = sqlite3_mprintf(FN ": query: %s", sqlite3_errmsg(wr.db));
+    goto fail;
+  }
+  if (!wr.q) {
+    msg = sqlite3_mprintf(FN ": the query is empty");
+    goto fail;
+  }
+  while (tail && (*tail == ' ' || *tail == ';' || *tail == '\n' ||
+                  *tail == '\t' || *tail == '\r'))
+    tail++;
+  if (tail && *tail) {
+    msg = sqlite3_mprintf(FN ": the query is more than one statement: '%s'",
+                          tail);
+    goto fail;
+  }
+  wr.ncols = sqlite3_column_count(wr.q);
+  if (wr.ncols == 0) {
+    msg = sqlite3_mprintf(FN ": the query returns no columns");
+    goto fail;
+  }
+  wr.cols = sqlite3_malloc64((size_t)wr.ncols * sizeof *wr.cols);
+  if (!wr.cols) goto nomem;
+  memset(wr.cols, 0, (size_t)wr.ncols * sizeof *wr.cols);
+  for (int i = 0; i < wr.ncols; i++) {
+    wr.cols[i].name = (char *)sqlite3_column_name(wr.q, i);
+    if (!wr.cols[i].name) goto nomem;
+    for (int j = 0; j < i; j++)
+      if (strcmp(wr.cols[j].name, wr.cols[i].name) == 0) {
+        msg = sqlite3_mprintf(FN ": the query has two columns named '%s' "
+                                 "(name them apart with AS)",
+                              wr.cols[i].name);
+        goto fail;
+      }
+    pq_buf_init(&wr.cols[i].heap);
+  }
+  /* Rows read ahead, for the columns typed by their values. */
+  wr.look = sqlite3_malloc64((size_t)WRITE_LOOK * (size_t)wr.ncols * sizeof *wr.look);
+  if (!wr.look) goto nomem;
+  while (wr.nlook < WRITE_LOOK) {
+    int rc = sqlite3_step(wr.q);
+    if (rc == SQLITE_DONE) {
+      wr.done = 1;
+      break;
+    }
+    if (rc != SQLITE_ROW) {
+      msg = sqlite3_mprintf(FN ": query: %s", sqlite3_errmsg(wr.db));
+      goto fail;
+    }
+    for (int i = 0; i < wr.ncols; i++) {
+      sqlite3_value *v = sqlite3_value_dup(sqlite3_column_value(wr.q, i));
+      if (!v) {
+        for (int k = 0; k < i; k++) sqlite3_value_free(wr.look[wr.nlook * wr.ncols + k]);
+        goto nomem;
+      }
+      wr.look[wr.nlook * wr.ncols + i] = v;
+    }
+    wr.nlook++;
+  }
+  msg = w_columns(&wr);
+  if (msg) goto fail;
+  /* Where the file goes. */
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+    size_t lim = pqx_db_limit(wr.db);
+    wr.limit = lim;
+  } else {
+    const char *path = (const char *)sqlite3_value_text(argv[0]);
+    wr.path = sqlite3_mprintf("%s", path ? path : "");
+    wr.tmp = sqlite3_mprintf("%s.tmp-XXXXXX", path ? path : "");
+    if (!wr.path || !wr.tmp) goto nomem;
+    int fd = mkstemp(wr.tmp);
+    if (fd < 0) {
+      msg = sqlite3_mprintf(FN ": cannot write beside '%s': %s", wr.path,
+                            strerror(errno));
+      sqlite3_free(wr.tmp);
+      wr.tmp = NULL;
+      goto fail;
+    }
+    wr.f = fdopen(fd, "wb");
+    if (!wr.f) {
+      close(fd);
+      goto nomem;
+    }
+  }
+  /* The rows. */
+  for (int r = 0; r < wr.nlook; r++) {
+    msg = w_row(&wr, wr.look + r * wr.ncols);
+    if (msg == NULL) goto nomem_or;
+    if (*msg) goto fail;
+  }
+  while (!wr.done) {
+    int rc = sqlite3_step(wr.q);
+    if (rc == SQLITE_DONE) break;
+    if (rc != SQLITE_ROW) {
+      msg = sqlite3_mprintf(FN ": query: %s", sqlite3_errmsg(wr.db));
+      goto fail;
+    }
+    sqlite3_value *vals[64];
+    sqlite3_value **vp = vals;
+    if (wr.ncols > 64) {
+      vp = sqlite3_malloc64((size_t)wr.ncols * sizeof *vp);
+      if (!vp) goto nomem;
+    }
+    for (int i = 0; i < wr.ncols; i++) vp[i] = sqlite3_column_value(wr.q, i);
+    msg = w_row(&wr, vp);
+    if (vp != vals) sqlite3_free(vp);
+    if (msg == NULL) goto nomem_or;
+    if (*msg) goto fail;
+  }
+  msg = w_batch(&wr);
+  if (msg == NULL) goto nomem_or;
+  if (*msg) goto fail;
+  {
+    pq_error err = {0};
+    int rc = pq_writer_finish(wr.w, &wr.out, &err);
+    if (rc) {
+      msg = pqx_core_error(FN, rc, &err);
+      goto fail;
+    }
+    msg = w_flush(&wr);
+    if (msg == NULL) goto nomem;
+    if (*msg) goto fail;
+  }
+  if (wr.f) {
+    int bad = fflush(wr.f) != 0;
+    bad |= fclose(wr.f) != 0;
+    wr.f = NULL;
+    if (bad || rename(wr.tmp, wr.path) != 0) {
+      msg = sqlite3_mprintf(FN ": writing '%s': %s", wr.path, strerror(errno));
+      goto fail;
+    }
+    sqlite3_free(wr.tmp);
+    wr.tmp = NULL;
+    sqlite3_result_int64(ctx, wr.rows);
+  } else {
+    sqlite3_result_blob64(ctx, wr.out.data, wr.out.len, SQLITE_TRANSIENT);
+  }
+  w_free(&wr);
+  return;
+nomem_or:
+  msg = NULL;
+nomem:
+  w_free(&wr);
+  sqlite3_result_error_nomem(ctx);
+  return;
+fail:
+  w_error(&wr, msg);
+  w_free(&wr);
+}
+
+int pqx_register_write(sqlite3 *db) {
+  int rc = SQLITE_OK;
+  for (int n = 2; n <= 3 && rc == SQLITE_OK; n++)
+    rc = sqlite3_create_function(db, FN, n, SQLITE_UTF8 | SQLITE_DIRECTONLY,
+                                 NULL, writeFunc, NULL, NULL);
+  return rc;
+}
