@@ -1045,6 +1045,7 @@ static void writeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   wr.group_size = WRITE_GROUP;
   pq_params_init(&wr.p);
   pq_write_options_init(&wr.o);
+  wr.o.page_index = 1;
   pq_buf_init(&wr.out);
   char *msg = NULL;
   const char *sql = (const char *)sqlite3_value_text(argv[1]);

@@ -689,6 +689,9 @@ typedef struct pq_write_options {
   ** parquet-mr and Arrow do; -1: the dictionary grows as it must. */
   int fallback;
   int64_t dictionary_page_size;
+  /* A ColumnIndex and an OffsetIndex for each chunk (spec/PageIndex.md),
+  ** before the footer; 0 */
+  int page_index;
 } pq_write_options;
 
 /* Key-value metadata and created_by for the footer of a file the writer

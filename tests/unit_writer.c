@@ -518,6 +518,60 @@ static void test_columns(void) {
   CHECK(rc == PQ_MISUSE && w == NULL, "no columns: %d", rc);
 }
 
+/* ---- 1c. Page indexes ------------------------------------------------------
+** DOUBLE pages of two values: a chunk with a page of NaN only has no column
+** index (the spec's rule for TYPE_ORDER), the next chunk has one; both
+** have offset indexes whose pages are where the pages are. */
+
+static void test_page_index(void) {
+  pq_params p;
+  pq_params_init(&p);
+  p.type = PQ_DOUBLE;
+  p.type_set = 1;
+  pq_write_options o;
+  pq_write_options_init(&o);
+  o.page_values = 2;
+  o.page_index = 1;
+  o.row_group_size = 4;
+  double v[8] = {NAN, NAN, 1, 2, 3, -4, 1, 2};
+  pq_buf out;
+  pq_buf_init(&out);
+  pq_error err = {0};
+  pq_writer *w;
+  int rc = pq_writer_open(&w, &p, &o, &err);
+  if (rc == PQ_OK) {
+    rc = pq_writer_put(w, v, NULL, 8, &err);
+    if (rc == PQ_OK) rc = pq_writer_finish(w, &out, &err);
+    pq_writer_free(w);
+  }
+  CHECK(rc == PQ_OK, "page index: write: %s", err.msg);
+  pq_file *f = NULL;
+  if (rc == PQ_OK) rc = pq_file_open(&f, out.data, out.len, &err);
+  CHECK(rc == PQ_OK, "page index: open: %s", err.msg);
+  if (rc == PQ_OK) {
+    const pq_file_meta *m = pq_file_metadata(f);
+    CHECK(m->n_row_groups == 2, "page index: %u row groups", m->n_row_groups);
+    CHECK(m->row_groups[0].columns[0].column_index_offset < 0 &&
+              m->row_groups[1].columns[0].column_index_offset > 0,
+          "page index: column indexes");
+    for (uint32_t g = 0; g < 2; g++) {
+      pq_offset_index *oi = NULL;
+      rc = pq_offset_index_read(f, g, 0, &oi, &err);
+      CHECK(rc == PQ_OK && oi && oi->n_pages == 2 &&
+                oi->pages[1].first_row_index == 2,
+            "page index: offset index of row group %u: %s", g, err.msg);
+      pq_offset_index_free(oi);
+    }
+    pq_column_index *ci = NULL;
+    rc = pq_column_index_read(f, 1, 0, &ci, &err);
+    CHECK(rc == PQ_OK && ci && ci->n_pages == 2 && ci->boundary_order == 0,
+          "page index: column index: %s", err.msg);
+    pq_column_index_free(ci);
+    pq_file_free(f);
+  }
+  pq_buf_free(&out);
+}
+
 /* ---- 2. Floating point bounds -------------------------------------------- */
 
 static pq_file *write_doubles(const double *v, size_t n, pq_buf *out) {
@@ -738,6 +792,7 @@ static void test_errors(void) {
 int main(void) {
   test_random();
   test_columns();
+  test_page_index();
   test_float_bounds();
   test_pages();
   test_errors();

@@ -53,6 +53,8 @@ static int apply_write(void *ctx, const char *key, const pq_jvalue *v,
     rc = pq_option_bool(v, key, &o->statistics, err);
   } else if (strcmp(key, "crc") == 0) {
     rc = pq_option_bool(v, key, &o->crc, err);
+  } else if (strcmp(key, "page_index") == 0) {
+    rc = pq_option_bool(v, key, &o->page_index, err);
   } else if (strcmp(key, "string") == 0) {
     rc = pq_option_bool(v, key, &o->string, err);
   } else if (strcmp(key, "name") == 0) {

@@ -199,18 +199,79 @@ static void stats_bound(const stats *s, pq_type t, int is_max, pq_buf *out) {
   }
 }
 
-/* Statistics as the struct field `id`: null_count, max_value, min_value. */
+/* Byte-array bounds longer than this are cut to it: a minimum to its
+** prefix, a maximum to its prefix with the last byte that is not 0xFF
+** raised by one (and the 0xFF bytes after it dropped), still a bound of
+** every value. */
+#define BOUND_MAX 64
+
+/* Cuts the bound in b (of a byte-array type) when longer than BOUND_MAX;
+** returns whether it is still exact. */
+static int bound_cut(pq_buf *b, pq_type t, int is_max) {
+  if ((t != PQ_BYTE_ARRAY && t != PQ_FIXED_LEN_BYTE_ARRAY) ||
+      b->len <= BOUND_MAX)
+    return 1;
+  if (!is_max) {
+    b->len = BOUND_MAX;
+    return 0;
+  }
+  size_t n = BOUND_MAX;
+  while (n > 0 && b->data[n - 1] == 0xFF) n--;
+  if (n == 0) return 1; /* all 0xFF: no shorter bound above it */
+  b->data[n - 1]++;
+  b->len = n;
+  return 0;
+}
+
+/* Statistics as the struct field `id`: null_count, max_value, min_value,
+** and whether a cut bound is exact.  FIXED_LEN_BYTE_ARRAY bounds are
+** never cut (a bound must have the type's length). */
 static void stats_write(pq_thrift_writer *tw, int16_t id, const stats *s,
                         pq_type t, pq_buf *tmp) {
   pq_tw_struct_begin(tw, id);
   pq_tw_i64(tw, 3, s->nulls);
   if (s->has && t != PQ_INT96) {
+    pq_type ct = t == PQ_BYTE_ARRAY ? t : PQ_INT32; /* only these are cut */
     stats_bound(s, t, 1, tmp);
+    int max_exact = bound_cut(tmp, ct, 1);
     pq_tw_binary(tw, 5, tmp->data, tmp->len);
     stats_bound(s, t, 0, tmp);
+    int min_exact = bound_cut(tmp, ct, 0);
     pq_tw_binary(tw, 6, tmp->data, tmp->len);
+    if (!max_exact) pq_tw_bool(tw, 7, 0);
+    if (!min_exact) pq_tw_bool(tw, 8, 0);
   }
   pq_tw_struct_end(tw);
+}
+
+/* Compares two bounds (PLAIN, as stats_bound writes them) in the type's
+** order. */
+static int bound_cmp(pq_type t, const uint8_t *a, size_t an, const uint8_t *b,
+                     size_t bn) {
+  switch (t) {
+    case PQ_BOOLEAN: return (an ? a[0] : 0) - (bn ? b[0] : 0);
+    case PQ_INT32: {
+      int32_t x = (int32_t)pq_load32(a), y = (int32_t)pq_load32(b);
+      return x < y ? -1 : x > y;
+    }
+    case PQ_INT64: {
+      int64_t x = (int64_t)pq_load64(a), y = (int64_t)pq_load64(b);
+      return x < y ? -1 : x > y;
+    }
+    case PQ_FLOAT: {
+      float x, y;
+      memcpy(&x, a, 4);
+      memcpy(&y, b, 4);
+      return x < y ? -1 : x > y;
+    }
+    case PQ_DOUBLE: {
+      double x, y;
+      memcpy(&x, a, 8);
+      memcpy(&y, b, 8);
+      return x < y ? -1 : x > y;
+    }
+    default: return bytes_cmp(a, an, b, bn);
+  }
 }
 
 /* ---- The writer --------------------------------------------------------- */
@@ -223,7 +284,19 @@ typedef struct chunk_info {
   int64_t uncompressed, compressed; /* the chunk's pages, headers included */
   uint32_t encodings;               /* bit e: encoding e is used */
   stats st;
+  pq_buf cidx, oidx;                /* its ColumnIndex and OffsetIndex */
+  int64_t cidx_at, oidx_at;         /* where they are in the file */
 } chunk_info;
+
+/* A data page, for the page index. */
+typedef struct page_rec {
+  int64_t offset;    /* of its header in the chunk's data pages */
+  int32_t size;      /* header and body */
+  int64_t first_row; /* in the row group */
+  int64_t nulls;
+  int null_page;     /* no values: no bounds */
+  size_t min_at, min_len, max_at, max_len; /* in pi_bounds */
+} page_rec;
 
 /* A column: its open page, its open chunk, and what the footer will say
 ** of its finished chunks (one per row group). */
@@ -251,6 +324,11 @@ typedef struct col_writer {
   uint32_t chunk_encodings;
 
   chunk_info *chunks; /* one per finished row group */
+
+  pq_buf pi_recs;     /* page_rec of the open chunk's data pages */
+  pq_buf pi_bounds;   /* their bounds, cut to BOUND_MAX */
+  int pi_no_ci;       /* a page of values without bounds (NaN only): the
+                      ** chunk gets no column index, as the spec says */
 } col_writer;
 
 struct pq_writer {
@@ -489,6 +567,29 @@ static int flush_page(pq_writer *w, col_writer *c, pq_error *err) {
   }
   pq_tw_stop(&tw);
 
+  if (c->o.page_index) {
+    page_rec r;
+    memset(&r, 0, sizeof r);
+    r.offset = (int64_t)c->pages.len;
+    r.size = (int32_t)(w->header.len + w->packed.len);
+    r.first_row = c->chunk_rows - c->page_entries;
+    r.nulls = c->page_entries - c->page_values;
+    r.null_page = c->page_values == 0;
+    if (c->page_stats.has) {
+      for (int is_max = 0; is_max < 2; is_max++) {
+        stats_bound(&c->page_stats, c->p.type, is_max, &w->body);
+        bound_cut(&w->body, c->p.type == PQ_BYTE_ARRAY ? c->p.type : PQ_INT32,
+                  is_max);
+        *(is_max ? &r.max_at : &r.min_at) = c->pi_bounds.len;
+        *(is_max ? &r.max_len : &r.min_len) = w->body.len;
+        pq_buf_append(&c->pi_bounds, w->body.data, w->body.len);
+      }
+    } else if (!r.null_page) {
+      c->pi_no_ci = 1;
+    }
+    pq_buf_append(&c->pi_recs, &r, sizeof r);
+    if (c->pi_recs.oom || c->pi_bounds.oom) return pq_nomem(err, LABEL);
+  }
   pq_buf_append(&c->pages, w->header.data, w->header.len);
   pq_buf_append(&c->pages, w->packed.data, w->packed.len);
   if (c->pages.oom || w->header.oom) return pq_nomem(err, LABEL);
@@ -579,6 +680,64 @@ static int flush_chunk(pq_writer *w, col_writer *c, pq_error *err) {
   return c->chunk.oom ? pq_nomem(err, LABEL) : PQ_OK;
 }
 
+static void list_i64(pq_buf *out, int64_t v) {
+  pq_buf_uleb(out, pq_zigzag_enc(v));
+}
+
+/* The chunk's OffsetIndex, and its ColumnIndex unless it may not have one
+** (no statistics, INT96, a page of NaN only), from the records of its
+** pages, whose data pages start at `at` in the file. */
+static int page_index(col_writer *c, chunk_info *ci, int64_t at,
+                      pq_error *err) {
+  const page_rec *r = (const page_rec *)(void *)c->pi_recs.data;
+  uint32_t n = (uint32_t)(c->pi_recs.len / sizeof *r);
+  pq_thrift_writer tw = {&ci->oidx, 0, {0}};
+  pq_tw_list_begin(&tw, 1, PQ_TT_STRUCT, n);
+  for (uint32_t i = 0; i < n; i++) {
+    pq_tw_list_struct_begin(&tw);
+    pq_tw_i64(&tw, 1, at + r[i].offset);
+    pq_tw_i32(&tw, 2, r[i].size);
+    pq_tw_i64(&tw, 3, r[i].first_row);
+    pq_tw_struct_end(&tw);
+  }
+  pq_tw_stop(&tw);
+  if (c->o.statistics && c->p.type != PQ_INT96 && !c->pi_no_ci) {
+    const uint8_t *b = c->pi_bounds.data;
+    /* ASCENDING when no page's bounds are below the last non-null page's,
+    ** DESCENDING when none are above, else UNORDERED. */
+    int up = 1, down = 1;
+    const page_rec *prev = NULL;
+    for (uint32_t i = 0; i < n; i++) {
+      if (r[i].null_page) continue;
+      if (prev) {
+        int lo = bound_cmp(c->p.type, b + r[i].min_at, r[i].min_len,
+                           b + prev->min_at, prev->min_len);
+        int hi = bound_cmp(c->p.type, b + r[i].max_at, r[i].max_len,
+                           b + prev->max_at, prev->max_len);
+        if (lo < 0 || hi < 0) up = 0;
+        if (lo > 0 || hi > 0) down = 0;
+      }
+      prev = &r[i];
+    }
+    pq_thrift_writer cw = {&ci->cidx, 0, {0}};
+    pq_tw_list_begin(&cw, 1, PQ_TT_TRUE, n);
+    for (uint32_t i = 0; i < n; i++) pq_buf_byte(&ci->cidx, r[i].null_page ? 1 : 2);
+    pq_tw_list_begin(&cw, 2, PQ_TT_BINARY, n);
+    for (uint32_t i = 0; i < n; i++)
+      pq_tw_list_binary(&cw, b + r[i].min_at, r[i].null_page ? 0 : r[i].min_len);
+    pq_tw_list_begin(&cw, 3, PQ_TT_BINARY, n);
+    for (uint32_t i = 0; i < n; i++)
+      pq_tw_list_binary(&cw, b + r[i].max_at, r[i].null_page ? 0 : r[i].max_len);
+    pq_tw_i32(&cw, 4, up ? 1 : down ? 2 : 0);
+    pq_tw_list_begin(&cw, 5, PQ_TT_I64, n);
+    for (uint32_t i = 0; i < n; i++) list_i64(&ci->cidx, r[i].nulls);
+    pq_tw_stop(&cw);
+  }
+  c->pi_recs.len = c->pi_bounds.len = 0;
+  c->pi_no_ci = 0;
+  return ci->cidx.oom || ci->oidx.oom ? pq_nomem(err, LABEL) : PQ_OK;
+}
+
 /* Closes the row group: every column's chunk into the file, in column
 ** order.  The columns must hold the same number of rows. */
 static int end_row_group(pq_writer *w, pq_error *err) {
@@ -615,6 +774,10 @@ static int end_row_group(pq_writer *w, pq_error *err) {
     ci->encodings = c->chunk_encodings;
     ci->st = c->chunk_stats; /* the chunk's now */
     memset(&c->chunk_stats, 0, sizeof c->chunk_stats);
+    if (c->o.page_index) {
+      rc = page_index(c, ci, at + c->dict_bytes, err);
+      if (rc) return rc;
+    }
     pq_buf_append(&w->file, c->chunk.data, c->chunk.len);
     if (w->file.oom) return pq_nomem(err, LABEL);
     c->chunk.len = 0;
@@ -826,6 +989,14 @@ static void write_chunk(pq_writer *w, pq_thrift_writer *tw,
   if (c->dictionary_offset >= 0) pq_tw_i64(tw, 11, c->dictionary_offset);
   if (cw->o.statistics) stats_write(tw, 12, &c->st, cw->p.type, &w->tmp);
   pq_tw_struct_end(tw);
+  if (c->oidx.len) {
+    pq_tw_i64(tw, 4, c->oidx_at);
+    pq_tw_i32(tw, 5, (int32_t)c->oidx.len);
+  }
+  if (c->cidx.len) {
+    pq_tw_i64(tw, 6, c->cidx_at);
+    pq_tw_i32(tw, 7, (int32_t)c->cidx.len);
+  }
   pq_tw_struct_end(tw);
 }
 
@@ -836,6 +1007,18 @@ int pq_writer_finish(pq_writer *w, pq_buf *out, pq_error *err) {
   w->failed = 1; /* spent, whatever happens */
   int rc = end_row_group(w, err);
   if (rc) return rc;
+  /* The page indexes, before the footer: every column index, then every
+  ** offset index. */
+  for (int pass = 0; pass < 2; pass++)
+    for (uint32_t g = 0; g < w->n_groups; g++)
+      for (int i = 0; i < w->ncols; i++) {
+        chunk_info *c = &w->cols[i].chunks[g];
+        pq_buf *b = pass ? &c->oidx : &c->cidx;
+        if (b->len == 0) continue;
+        *(pass ? &c->oidx_at : &c->cidx_at) = w->drained + (int64_t)w->file.len;
+        pq_buf_append(&w->file, b->data, b->len);
+      }
+  if (w->file.oom) return pq_nomem(err, LABEL);
   size_t footer = w->file.len;
   int version = 1, orders = 0;
   for (int i = 0; i < w->ncols; i++) {
@@ -902,8 +1085,14 @@ void pq_writer_free(pq_writer *w) {
     stats_free(&c->chunk_stats);
     pq_buf_free(&c->pages);
     pq_buf_free(&c->chunk);
-    for (uint32_t g = 0; g < w->n_groups; g++) stats_free(&c->chunks[g].st);
+    for (uint32_t g = 0; g < w->n_groups; g++) {
+      stats_free(&c->chunks[g].st);
+      pq_buf_free(&c->chunks[g].cidx);
+      pq_buf_free(&c->chunks[g].oidx);
+    }
     free(c->chunks);
+    pq_buf_free(&c->pi_recs);
+    pq_buf_free(&c->pi_bounds);
   }
   free(w->cols);
   pq_buf_free(&w->file);
