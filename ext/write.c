@@ -715,6 +715,46 @@ static char *apply_key(Writer *wr, const char *where, const char *key,
     *dict = strcmp(jtype, "true") == 0;
     return NULL;
   }
+  if (strcmp(key, "bloom_filter") == 0) {
+    if (strcmp(jtype, "true") == 0 || strcmp(jtype, "false") == 0) {
+      o->bloom = strcmp(jtype, "true") == 0;
+      o->bloom_ndv = 0;
+      o->bloom_fpp = 0;
+      return NULL;
+    }
+    sqlite3_stmt *st = NULL;
+    int ok = strcmp(jtype, "object") == 0 &&
+             sqlite3_prepare_v2(
+                 wr->db,
+                 "SELECT json_extract(?1, '$.ndv'), json_extract(?1, '$.fpp'),"
+                 " (SELECT count(*) FROM json_each(?1) WHERE key NOT IN"
+                 " ('ndv', 'fpp')), json_type(?1, '$.ndv'), json_type(?1, '$.fpp')",
+                 -1, &st, NULL) == SQLITE_OK;
+    if (ok) {
+      sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
+      ok = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 2) == 0;
+      const char *nt = ok ? (const char *)sqlite3_column_text(st, 3) : NULL;
+      const char *ft = ok ? (const char *)sqlite3_column_text(st, 4) : NULL;
+      sqlite3_int64 ndv = ok ? sqlite3_column_int64(st, 0) : 0;
+      double fpp = ok ? sqlite3_column_double(st, 1) : 0;
+      if (ok && nt && (strcmp(nt, "integer") || ndv < 1)) ok = 0;
+      if (ok && ft && ((strcmp(ft, "real") && strcmp(ft, "integer")) ||
+                       !(fpp > 0 && fpp < 1)))
+        ok = 0;
+      if (ok) {
+        o->bloom = 1;
+        o->bloom_ndv = nt ? ndv : 0;
+        o->bloom_fpp = ft ? fpp : 0;
+      }
+    }
+    sqlite3_finalize(st);
+    if (!ok)
+      return sqlite3_mprintf(FN ": options%s: \"bloom_filter\" is true, false "
+                                "or {\"ndv\": distinct values (at least 1), "
+                                "\"fpp\": a probability between 0 and 1}",
+                             where);
+    return NULL;
+  }
   if (strcmp(key, "dictionary_page_size") == 0) {
     if (strcmp(jtype, "integer") || atoll(text) < 1 || atoll(text) > (1 << 30))
       return sqlite3_mprintf(FN ": options%s: \"dictionary_page_size\" must "

@@ -555,6 +555,12 @@ PQ_API uint64_t pq_bloom_hash(pq_type t, int32_t type_length,
                               const void *value);
 /* 0 when the value whose hash this is cannot be in the chunk. */
 PQ_API int pq_bloom_check(const pq_bloom *b, uint64_t hash);
+/* Sets the bits of the hash in a bitset of num_bytes (a multiple of 32). */
+PQ_API void pq_bloom_insert(uint8_t *bitset, uint32_t num_bytes, uint64_t hash);
+/* The bytes of a filter for ndv distinct values at the false positive
+** probability fpp (the spec's formula), a power of two from 32 to
+** 134217728. */
+PQ_API uint32_t pq_bloom_size(uint64_t ndv, double fpp);
 /* The hash of the one physical value of the leaf column whose SQL value
 ** (doc/values.md) equals v: 1 and *hash set; 0 when no value of the column
 ** equals v (5.5 in an INT32 column); -1 when this is not known (a type
@@ -692,6 +698,12 @@ typedef struct pq_write_options {
   /* A ColumnIndex and an OffsetIndex for each chunk (spec/PageIndex.md),
   ** before the footer; 0 */
   int page_index;
+  /* A split-block bloom filter for each chunk: sized for bloom_ndv
+  ** distinct values (0: as many as the chunk has) at the false positive
+  ** probability bloom_fpp (0: 0.01); 0 */
+  int bloom;
+  int64_t bloom_ndv;
+  double bloom_fpp;
 } pq_write_options;
 
 /* Key-value metadata and created_by for the footer of a file the writer

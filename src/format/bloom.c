@@ -153,6 +153,28 @@ int pq_bloom_check(const pq_bloom *b, uint64_t hash) {
   return 1;
 }
 
+void pq_bloom_insert(uint8_t *bitset, uint32_t num_bytes, uint64_t hash) {
+  uint64_t blocks = num_bytes / 32;
+  if (blocks == 0) return;
+  uint64_t block = ((hash >> 32) * blocks) >> 32;
+  uint8_t *w = bitset + block * 32;
+  uint32_t key = (uint32_t)hash;
+  for (int i = 0; i < 8; i++) {
+    uint32_t mask = 1u << ((uint32_t)(key * bloom_salt[i]) >> 27);
+    pq_store32(w + 4 * i, pq_load32(w + 4 * i) | mask);
+  }
+}
+
+uint32_t pq_bloom_size(uint64_t ndv, double fpp) {
+  if (!(fpp > 0 && fpp < 1)) fpp = 0.01;
+  /* bits = -8 ndv / ln(1 - fpp^(1/8)) */
+  double bits = -8.0 * (double)(ndv ? ndv : 1) / log(1.0 - pow(fpp, 1.0 / 8));
+  double bytes = bits / 8;
+  uint32_t n = 32;
+  while (n < (1u << 27) && (double)n < bytes) n <<= 1;
+  return n;
+}
+
 /* ---- The header ---------------------------------------------------------------- */
 
 /* A union of empty structs (algorithm, hash, compression): the id of its

@@ -286,7 +286,48 @@ typedef struct chunk_info {
   stats st;
   pq_buf cidx, oidx;                /* its ColumnIndex and OffsetIndex */
   int64_t cidx_at, oidx_at;         /* where they are in the file */
+  pq_buf bloom;                     /* its bloom filter, header and bitset,
+                                    ** until it is in the file */
+  int64_t bloom_at, bloom_len;
 } chunk_info;
+
+/* The distinct hashes of a chunk's values, for its bloom filter: open
+** addressing, 0 standing for itself through has_zero. */
+typedef struct hash_set {
+  uint64_t *slots;
+  size_t cap, n; /* cap a power of two, or 0 */
+  int has_zero;
+} hash_set;
+
+static int hash_set_add(hash_set *h, uint64_t x) {
+  if (x == 0) {
+    h->n += !h->has_zero;
+    h->has_zero = 1;
+    return 0;
+  }
+  if (2 * (h->n + 1) > h->cap) {
+    size_t cap = h->cap ? 2 * h->cap : 1024;
+    uint64_t *s = calloc(cap, sizeof *s);
+    if (!s) return -1;
+    for (size_t i = 0; i < h->cap; i++) {
+      uint64_t y = h->slots[i];
+      if (!y) continue;
+      size_t j = (size_t)(y * 0x9E3779B97F4A7C15ull) & (cap - 1);
+      while (s[j]) j = (j + 1) & (cap - 1);
+      s[j] = y;
+    }
+    free(h->slots);
+    h->slots = s;
+    h->cap = cap;
+  }
+  size_t j = (size_t)(x * 0x9E3779B97F4A7C15ull) & (h->cap - 1);
+  while (h->slots[j] && h->slots[j] != x) j = (j + 1) & (h->cap - 1);
+  if (!h->slots[j]) {
+    h->slots[j] = x;
+    h->n++;
+  }
+  return 0;
+}
 
 /* A data page, for the page index. */
 typedef struct page_rec {
@@ -329,6 +370,7 @@ typedef struct col_writer {
   pq_buf pi_bounds;   /* their bounds, cut to BOUND_MAX */
   int pi_no_ci;       /* a page of values without bounds (NaN only): the
                       ** chunk gets no column index, as the spec says */
+  hash_set hashes;    /* of the open chunk's values, for its bloom filter */
 } col_writer;
 
 struct pq_writer {
@@ -680,6 +722,36 @@ static int flush_chunk(pq_writer *w, col_writer *c, pq_error *err) {
   return c->chunk.oom ? pq_nomem(err, LABEL) : PQ_OK;
 }
 
+/* The chunk's bloom filter from the hashes of its values: a
+** BloomFilterHeader (split blocks, xxHash, uncompressed), then the bitset. */
+static int bloom_filter(col_writer *c, chunk_info *ci, pq_error *err) {
+  hash_set *h = &c->hashes;
+  uint64_t ndv = c->o.bloom_ndv > 0 ? (uint64_t)c->o.bloom_ndv : h->n;
+  uint32_t bytes = pq_bloom_size(ndv, c->o.bloom_fpp);
+  pq_thrift_writer tw = {&ci->bloom, 0, {0}};
+  pq_tw_i32(&tw, 1, (int32_t)bytes);
+  for (int16_t id = 2; id <= 4; id++) { /* BLOCK, XXHASH, UNCOMPRESSED */
+    pq_tw_struct_begin(&tw, id);
+    pq_tw_struct_begin(&tw, 1);
+    pq_tw_struct_end(&tw);
+    pq_tw_struct_end(&tw);
+  }
+  pq_tw_stop(&tw);
+  size_t at = ci->bloom.len;
+  uint8_t zero[256] = {0};
+  for (uint32_t k = 0; k < bytes; k += 256)
+    pq_buf_append(&ci->bloom, zero, bytes - k < 256 ? bytes - k : 256);
+  if (ci->bloom.oom) return pq_nomem(err, LABEL);
+  uint8_t *bits = ci->bloom.data + at;
+  for (size_t i = 0; i < h->cap; i++)
+    if (h->slots[i]) pq_bloom_insert(bits, bytes, h->slots[i]);
+  if (h->has_zero) pq_bloom_insert(bits, bytes, 0);
+  memset(h->slots, 0, h->cap * sizeof *h->slots);
+  h->n = 0;
+  h->has_zero = 0;
+  return PQ_OK;
+}
+
 static void list_i64(pq_buf *out, int64_t v) {
   pq_buf_uleb(out, pq_zigzag_enc(v));
 }
@@ -778,12 +850,27 @@ static int end_row_group(pq_writer *w, pq_error *err) {
       rc = page_index(c, ci, at + c->dict_bytes, err);
       if (rc) return rc;
     }
+    if (c->o.bloom) {
+      rc = bloom_filter(c, ci, err);
+      if (rc) return rc;
+    }
     pq_buf_append(&w->file, c->chunk.data, c->chunk.len);
     if (w->file.oom) return pq_nomem(err, LABEL);
     c->chunk.len = 0;
     c->dict_bytes = 0;
     c->chunk_rows = c->chunk_uncompressed = c->chunk_compressed = 0;
     c->chunk_encodings = 0;
+  }
+  /* The row group's bloom filters follow it, so that they need not be
+  ** kept: the footer needs only where they are. */
+  for (int i = 0; i < w->ncols; i++) {
+    chunk_info *ci = &w->cols[i].chunks[w->n_groups];
+    if (ci->bloom.len == 0) continue;
+    ci->bloom_at = w->drained + (int64_t)w->file.len;
+    ci->bloom_len = (int64_t)ci->bloom.len;
+    pq_buf_append(&w->file, ci->bloom.data, ci->bloom.len);
+    pq_buf_free(&ci->bloom);
+    if (w->file.oom) return pq_nomem(err, LABEL);
   }
   w->n_groups++;
   w->rows += rows;
@@ -853,6 +940,14 @@ int pq_writer_put_column(pq_writer *w, int col, const void *values,
     if (c->o.statistics) {
       stats_add(&c->page_stats, c->p.type, c->width, v, nv);
       c->page_stats.nulls += (int64_t)(k - nv);
+    }
+    if (c->o.bloom) {
+      for (size_t j = 0; j < nv && rc == PQ_OK; j++)
+        if (hash_set_add(&c->hashes,
+                         pq_bloom_hash(c->p.type, c->p.type_length,
+                                       v + j * c->vsize)))
+          rc = pq_nomem(err, LABEL);
+      if (rc) break;
     }
     v += nv * c->vsize;
     i += k;
@@ -988,6 +1083,10 @@ static void write_chunk(pq_writer *w, pq_thrift_writer *tw,
   pq_tw_i64(tw, 9, c->data_offset);
   if (c->dictionary_offset >= 0) pq_tw_i64(tw, 11, c->dictionary_offset);
   if (cw->o.statistics) stats_write(tw, 12, &c->st, cw->p.type, &w->tmp);
+  if (c->bloom_len) {
+    pq_tw_i64(tw, 14, c->bloom_at);
+    pq_tw_i32(tw, 15, (int32_t)c->bloom_len);
+  }
   pq_tw_struct_end(tw);
   if (c->oidx.len) {
     pq_tw_i64(tw, 4, c->oidx_at);
@@ -1089,7 +1188,9 @@ void pq_writer_free(pq_writer *w) {
       stats_free(&c->chunks[g].st);
       pq_buf_free(&c->chunks[g].cidx);
       pq_buf_free(&c->chunks[g].oidx);
+      pq_buf_free(&c->chunks[g].bloom);
     }
+    free(c->hashes.slots);
     free(c->chunks);
     pq_buf_free(&c->pi_recs);
     pq_buf_free(&c->pi_bounds);
