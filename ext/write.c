@@ -701,7 +701,8 @@ static char *apply_key(Writer *wr, const char *where, const char *key,
   if (strcmp(key, "encoding") == 0) {
     pq_encoding e;
     if (strcmp(jtype, "text") != 0 || strlen(text) >= 64 ||
-        pq_encoding_parse(text, strlen(text), &e))
+        (sqlite3_stricmp(text, "auto") != 0 &&
+         pq_encoding_parse(text, strlen(text), &e)))
       return sqlite3_mprintf(FN ": options%s: unknown encoding '%s'", where,
                              text ? text : "");
     strcpy(enc, text);
@@ -974,7 +975,14 @@ static char *w_columns(Writer *wr) {
     /* The encoding: given (a dictionary encoding means dictionary), else
     ** a dictionary falling back to PLAIN, as careful writers do. */
     pq_encoding e = PQ_PLAIN;
-    if (c->has_encoding) pq_encoding_parse(a.enc, strlen(a.enc), &e);
+    int is_auto = c->has_encoding && sqlite3_stricmp(a.enc, "auto") == 0;
+    if (c->has_encoding && !is_auto) pq_encoding_parse(a.enc, strlen(a.enc), &e);
+    if (is_auto) {
+      /* every encoding of the type, and a dictionary unless refused, tried
+      ** on each chunk's first page */
+      c->o.auto_encoding = c->dictionary == 0 ? 2 : 1;
+      c->dictionary = 0;
+    }
     int dict = c->dictionary;
     if (e == PQ_RLE_DICTIONARY || e == PQ_PLAIN_DICTIONARY) {
       dict = 1;

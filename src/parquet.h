@@ -704,6 +704,13 @@ typedef struct pq_write_options {
   int bloom;
   int64_t bloom_ndv;
   double bloom_fpp;
+  /* Each chunk's encoding chosen on its first page (about page_size bytes
+  ** of values, or page_values): every encoding the type may use, and a
+  ** dictionary falling back to PLAIN, is tried, and the one whose page is
+  ** smallest after the codec kept for the chunk; the encoding given is
+  ** then only the first tried (and wins a tie); 2: the same without the
+  ** dictionary; 0 */
+  int auto_encoding;
 } pq_write_options;
 
 /* Key-value metadata and created_by for the footer of a file the writer

@@ -384,7 +384,7 @@ static void test_random(void) {
 
 static void test_columns(void) {
   enum { MAXC = 8 };
-  int fallbacks = 0, fell = 0;
+  int fallbacks = 0, fell = 0, autos = 0;
   size_t nm = sizeof matrix / sizeof matrix[0];
   for (int round = 0; round < 60; round++) {
     int ncols = 1 + (int)(rnd() % MAXC);
@@ -413,6 +413,10 @@ static void test_columns(void) {
                                                               : PQ_UNCOMPRESSED;
       o[k].page_size = 64 + (int64_t)(rnd() % 4096);
       o[k].row_group_size = 7; /* not used: the caller closes row groups */
+      if (rnd() % 4 == 0) {
+        o[k].auto_encoding = 1 + (int)(rnd() % 2); /* chosen per chunk */
+        autos++;
+      }
       if ((p[k].encoding == PQ_RLE_DICTIONARY ||
            p[k].encoding == PQ_PLAIN_DICTIONARY) && rnd() % 2) {
         /* A dictionary that outgrows a small page falls back to PLAIN or
@@ -485,6 +489,7 @@ static void test_columns(void) {
 
   CHECK(fallbacks > 5 && fell > 0, "dictionaries that fell back: %d of %d",
         fell, fallbacks);
+  CHECK(autos > 5, "columns of chosen encodings: %d", autos);
 
   /* Row groups whose columns hold different counts are refused. */
   pq_params p2[2];

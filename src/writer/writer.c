@@ -371,6 +371,16 @@ typedef struct col_writer {
   int pi_no_ci;       /* a page of values without bounds (NaN only): the
                       ** chunk gets no column index, as the spec says */
   hash_set hashes;    /* of the open chunk's values, for its bloom filter */
+
+  /* o.auto_encoding: the chunk's first entries, until its encoding is
+  ** chosen (auto_pending) */
+  pq_params base;     /* the column's own parameters, to start each chunk */
+  pq_params fb0;      /* ... and its fallback's */
+  int dict0, fallback0;
+  int auto_pending;
+  pq_buf ab_vals, ab_heap, ab_present; /* values (BYTE_ARRAY: offsets into
+                                       ** ab_heap), one byte per entry */
+  int64_t ab_n, ab_nv;
 } col_writer;
 
 struct pq_writer {
@@ -476,6 +486,11 @@ static int col_open(col_writer *c, const pq_params *params,
   c->width = pq_plain_width(p.type, p.type_length);
   c->string = o->string > 0 && p.type == PQ_BYTE_ARRAY;
   pq_rle_writer_init(&c->defw, &c->def, 1);
+  c->base = p;
+  c->fb0 = c->fb;
+  c->dict0 = c->dict;
+  c->fallback0 = c->o.fallback;
+  c->auto_pending = o->auto_encoding != 0;
   return PQ_OK;
 }
 
@@ -812,7 +827,15 @@ static int page_index(col_writer *c, chunk_info *ci, int64_t at,
 
 /* Closes the row group: every column's chunk into the file, in column
 ** order.  The columns must hold the same number of rows. */
+static int auto_decide(pq_writer *w, col_writer *c, pq_error *err);
+
 static int end_row_group(pq_writer *w, pq_error *err) {
+  for (int i = 0; i < w->ncols; i++) {
+    if (w->cols[i].auto_pending && w->cols[i].ab_n) {
+      int rc = auto_decide(w, &w->cols[i], err);
+      if (rc) return rc;
+    }
+  }
   int64_t rows = w->cols[0].chunk_rows;
   for (int i = 1; i < w->ncols; i++) {
     if (w->cols[i].chunk_rows != rows) {
@@ -859,6 +882,13 @@ static int end_row_group(pq_writer *w, pq_error *err) {
     c->chunk.len = 0;
     c->dict_bytes = 0;
     c->chunk_rows = c->chunk_uncompressed = c->chunk_compressed = 0;
+    if (c->o.auto_encoding) { /* the next chunk chooses again */
+      c->p = c->base;
+      c->fb = c->fb0;
+      c->dict = c->dict0;
+      c->o.fallback = c->fallback0;
+      c->auto_pending = 1;
+    }
     c->chunk_encodings = 0;
   }
   /* The row group's bloom filters follow it, so that they need not be
@@ -886,17 +916,9 @@ int pq_writer_end_row_group(pq_writer *w, pq_error *err) {
   return rc;
 }
 
-int pq_writer_put_column(pq_writer *w, int col, const void *values,
-                         const uint8_t *present, size_t n, pq_error *err) {
-  if (w->failed) {
-    return pq_fail(err, PQ_MISUSE, LABEL, "the writer failed before");
-  }
-  if (col < 0 || col >= w->ncols) {
-    return pq_fail(err, PQ_MISUSE, LABEL, "no column %d in a file of %d", col,
-                   w->ncols);
-  }
-  col_writer *c = &w->cols[col];
-  const uint8_t *v = values;
+/* Appends n entries to column c, in pages of its encoding. */
+static int col_put(pq_writer *w, col_writer *c, const uint8_t *v,
+                   const uint8_t *present, size_t n, pq_error *err) {
   int rc = PQ_OK;
   size_t i = 0;
   while (i < n && rc == PQ_OK) {
@@ -965,6 +987,161 @@ int pq_writer_put_column(pq_writer *w, int col, const void *values,
     if (rc == PQ_OK && w->group_size > 0 && c->chunk_rows >= w->group_size) {
       rc = end_row_group(w, err);
     }
+  }
+  return rc;
+}
+
+/* ---- "auto": a chunk's encoding chosen on its first page ------------------ */
+
+/* The size of the buffered values encoded as p, after the codec (a
+** dictionary's page included); SIZE_MAX when p cannot encode them. */
+static size_t auto_size(pq_writer *w, col_writer *c, const pq_params *p,
+                        const void *vals) {
+  pq_encoder *e;
+  pq_error err;
+  if (pq_encoder_open(&e, p, &err)) return SIZE_MAX;
+  size_t size = SIZE_MAX;
+  w->tmp.len = 0;
+  w->body.len = 0;
+  int dict = p->encoding == PQ_RLE_DICTIONARY;
+  if (pq_encoder_put(e, vals, (size_t)c->ab_nv, &err) == PQ_OK &&
+      pq_encoder_finish(e, &w->tmp, dict ? &w->body : NULL, &err) == PQ_OK) {
+    w->packed.len = 0;
+    if (compress_page(c, w->tmp.data, w->tmp.len, &w->packed, &err) == PQ_OK)
+      size = w->packed.len;
+    if (dict && size != SIZE_MAX) {
+      w->packed.len = 0;
+      if (compress_page(c, w->body.data, w->body.len, &w->packed, &err) == PQ_OK)
+        size += w->packed.len;
+      else
+        size = SIZE_MAX;
+    }
+  }
+  pq_encoder_free(e);
+  return size;
+}
+
+/* Chooses the chunk's encoding by the buffered entries, then writes them
+** in it. */
+static int auto_decide(pq_writer *w, col_writer *c, pq_error *err) {
+  c->auto_pending = 0;
+  if (c->ab_n == 0) return PQ_OK;
+  /* BYTE_ARRAY offsets into the heap become pointers. */
+  if (c->p.type == PQ_BYTE_ARRAY) {
+    pq_bytes *b = (pq_bytes *)(void *)c->ab_vals.data;
+    for (int64_t i = 0; i < c->ab_nv; i++)
+      b[i].ptr = c->ab_heap.data + (size_t)(uintptr_t)b[i].ptr;
+  }
+  pq_params best = c->base;
+  size_t best_size = SIZE_MAX;
+  for (int pass = 0; pass < 2; pass++)
+    for (int e = 0; e < PQ_ENCODING_COUNT; e++) {
+      /* the column's own encoding first, so that it wins a tie */
+      if ((pass == 0) != (e == (int)c->base.encoding)) continue;
+      if (e == PQ_PLAIN_DICTIONARY || e == PQ_BIT_PACKED ||
+          e == PQ_GROUP_VAR_INT ||
+          (e == PQ_RLE_DICTIONARY && c->o.auto_encoding == 2) ||
+          !pq_encoding_supports((pq_encoding)e, c->base.type))
+        continue;
+      pq_params p = c->base;
+      p.encoding = (pq_encoding)e;
+      if (e == PQ_RLE) p.length_prefix = 1;
+      pq_error ignored;
+      if (pq_params_resolve(&p, 0, &ignored)) continue;
+      size_t size = auto_size(w, c, &p, c->ab_vals.data);
+      if (size < best_size) {
+        best_size = size;
+        best = p;
+      }
+    }
+  c->p = best;
+  c->dict = best.encoding == PQ_RLE_DICTIONARY;
+  if (c->dict) {
+    c->fb = c->base;
+    c->fb.encoding = PQ_PLAIN;
+    pq_error ignored;
+    pq_params_resolve(&c->fb, 0, &ignored);
+    c->o.fallback = PQ_PLAIN;
+    if (c->o.dictionary_page_size <= 0) c->o.dictionary_page_size = 1 << 20;
+  } else {
+    c->o.fallback = -1;
+  }
+  int rc = col_put(w, c, c->ab_vals.data, c->ab_present.data, (size_t)c->ab_n,
+                   err);
+  c->ab_vals.len = c->ab_heap.len = c->ab_present.len = 0;
+  c->ab_n = c->ab_nv = 0;
+  return rc;
+}
+
+/* Buffers entries until the chunk's first page is whole, then chooses. */
+static int auto_put(pq_writer *w, col_writer *c, const uint8_t *v,
+                    const uint8_t *present, size_t n, size_t *used,
+                    pq_error *err) {
+  size_t i = 0;
+  int64_t room = INT64_MAX;
+  if (c->o.page_values > 0) room = c->o.page_values;
+  if (w->group_size > 0 && w->group_size - c->chunk_rows < room)
+    room = w->group_size - c->chunk_rows;
+  for (; i < n && c->ab_n < room; i++) {
+    int here = present ? present[i] != 0 : 1;
+    pq_buf_byte(&c->ab_present, (uint8_t)here);
+    if (here) {
+      if (c->p.type == PQ_BYTE_ARRAY) {
+        pq_bytes b = *(const pq_bytes *)(const void *)v;
+        if (b.len > INT32_MAX)
+          return pq_fail(err, PQ_RANGE, LABEL,
+                         "value of %zu bytes; a BYTE_ARRAY value holds at most "
+                         "2147483647", b.len);
+        pq_bytes at = {(const uint8_t *)(uintptr_t)c->ab_heap.len, b.len};
+        pq_buf_append(&c->ab_heap, b.ptr, b.len);
+        pq_buf_append(&c->ab_vals, &at, sizeof at);
+      } else {
+        pq_buf_append(&c->ab_vals, v, c->vsize);
+      }
+      v += c->vsize;
+      c->ab_nv++;
+    }
+    c->ab_n++;
+    if (c->ab_vals.len + c->ab_heap.len >= (size_t)c->o.page_size) {
+      i++;
+      break;
+    }
+  }
+  if (c->ab_vals.oom || c->ab_heap.oom || c->ab_present.oom)
+    return pq_nomem(err, LABEL);
+  *used = i;
+  int full = c->ab_n >= room ||
+             c->ab_vals.len + c->ab_heap.len >= (size_t)c->o.page_size;
+  return full ? auto_decide(w, c, err) : PQ_OK;
+}
+
+int pq_writer_put_column(pq_writer *w, int col, const void *values,
+                         const uint8_t *present, size_t n, pq_error *err) {
+  if (w->failed) {
+    return pq_fail(err, PQ_MISUSE, LABEL, "the writer failed before");
+  }
+  if (col < 0 || col >= w->ncols) {
+    return pq_fail(err, PQ_MISUSE, LABEL, "no column %d in a file of %d", col,
+                   w->ncols);
+  }
+  col_writer *c = &w->cols[col];
+  const uint8_t *v = values;
+  int rc = PQ_OK;
+  while (n > 0 && rc == PQ_OK) {
+    if (!c->auto_pending) {
+      rc = col_put(w, c, v, present, n, err);
+      break;
+    }
+    size_t used = 0;
+    rc = auto_put(w, c, v, present, n, &used, err);
+    size_t nv = used;
+    if (present) {
+      nv = 0;
+      for (size_t j = 0; j < used; j++) nv += present[j] != 0;
+      present += used;
+    }
+    v += nv * c->vsize;
+    n -= used;
   }
   if (rc) w->failed = 1;
   return rc;
@@ -1194,6 +1371,9 @@ void pq_writer_free(pq_writer *w) {
     free(c->chunks);
     pq_buf_free(&c->pi_recs);
     pq_buf_free(&c->pi_bounds);
+    pq_buf_free(&c->ab_vals);
+    pq_buf_free(&c->ab_heap);
+    pq_buf_free(&c->ab_present);
   }
   free(w->cols);
   pq_buf_free(&w->file);
