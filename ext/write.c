@@ -778,7 +778,11 @@ static char *apply_key(Writer *wr, const char *where, const char *key,
   int rc = pq_write_options_parse(o, p, one, strlen(one), &err);
   sqlite3_free(one);
   (void)wr;
-  if (rc) return sqlite3_mprintf(FN ": options%s: %s", where, err.msg);
+  if (rc) {
+    /* the core's own label is "options" too */
+    const char *m = strncmp(err.msg, "options: ", 9) == 0 ? err.msg + 9 : err.msg;
+    return sqlite3_mprintf(FN ": options%s: %s", where, m);
+  }
   return NULL;
 }
 

@@ -244,6 +244,14 @@ PQ_API int pq_codec_available(pq_codec c);
 ** Hadoop's framing. */
 PQ_API int pq_compress(pq_codec c, const uint8_t *src, size_t n, pq_buf *out,
                        pq_error *err);
+/* The same at a level: GZIP 1 to 9 (6 by default), BROTLI 0 to 11 (8),
+** ZSTD -7 to 22 (3); PQ_LEVEL_DEFAULT for the default.  Another level, or
+** a level for a codec without levels, is PQ_MISUSE (pq_codec_level_check
+** says so without compressing). */
+#define PQ_LEVEL_DEFAULT (-1000)
+PQ_API int pq_compress_level(pq_codec c, int level, const uint8_t *src,
+                             size_t n, pq_buf *out, pq_error *err);
+PQ_API int pq_codec_level_check(pq_codec c, int level, pq_error *err);
 
 /* Decompresses src[0..n), appending to out.  `expected` is the size the
 ** caller knows the result must have (a page header's uncompressed size), or
@@ -672,6 +680,7 @@ PQ_API void pq_row_reader_free(pq_row_reader *r);
 
 typedef struct pq_write_options {
   pq_codec codec;         /* of every page; UNCOMPRESSED */
+  int level;              /* the codec's level; PQ_LEVEL_DEFAULT */
   int page_version;       /* 1 (DATA_PAGE) or 2 (DATA_PAGE_V2); 1 */
   int64_t page_size;      /* a page closes once its values and levels take
                           ** about this many bytes, encoded; 1 MiB */

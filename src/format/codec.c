@@ -381,10 +381,11 @@ static int gzip_dec(job *j) {
 }
 
 /* Appends src as one gzip member. */
-static int gzip_enc(const uint8_t *src, size_t n, pq_buf *out, pq_error *err) {
+static int gzip_enc(const uint8_t *src, size_t n, int level, pq_buf *out,
+                    pq_error *err) {
   z_stream z;
   memset(&z, 0, sizeof z);
-  if (deflateInit2(&z, GZIP_LEVEL, Z_DEFLATED, 16 + MAX_WBITS, 8,
+  if (deflateInit2(&z, level, Z_DEFLATED, 16 + MAX_WBITS, 8,
                    Z_DEFAULT_STRATEGY) != Z_OK) {
     return pq_nomem(err, "GZIP");
   }
@@ -527,13 +528,14 @@ static int zstd_dec(job *j) {
 }
 
 /* Appends src as one zstd frame, its size in the header. */
-static int zstd_enc(const uint8_t *src, size_t n, pq_buf *out, pq_error *err) {
+static int zstd_enc(const uint8_t *src, size_t n, int level, pq_buf *out,
+                    pq_error *err) {
   size_t cap = ZSTD_compressBound(n);
   if (ZSTD_isError(cap)) {
     return pq_fail(err, PQ_RANGE, "ZSTD", "%zu bytes are too many", n);
   }
   if (pq_buf_reserve(out, cap)) return pq_nomem(err, "ZSTD");
-  size_t r = ZSTD_compress(out->data + out->len, cap, src, n, ZSTD_LEVEL);
+  size_t r = ZSTD_compress(out->data + out->len, cap, src, n, level);
   if (ZSTD_isError(r)) {
     return pq_fail(err, PQ_MISUSE, "ZSTD", "compression failed (%s)",
                    ZSTD_getErrorName(r));
@@ -770,7 +772,7 @@ static int brotli_dec(job *j) {
 }
 
 /* Appends src as one brotli stream. */
-static int brotli_enc(const uint8_t *src, size_t n, pq_buf *out,
+static int brotli_enc(const uint8_t *src, size_t n, int level, pq_buf *out,
                       pq_error *err) {
   size_t cap = BrotliEncoderMaxCompressedSize(n);
   if (cap == 0) {
@@ -778,7 +780,7 @@ static int brotli_enc(const uint8_t *src, size_t n, pq_buf *out,
   }
   if (pq_buf_reserve(out, cap)) return pq_nomem(err, "BROTLI");
   size_t len = cap;
-  if (!BrotliEncoderCompress(BROTLI_QUALITY, BROTLI_DEFAULT_WINDOW,
+  if (!BrotliEncoderCompress(level, BROTLI_DEFAULT_WINDOW,
                              BROTLI_MODE_GENERIC, n, src, &len,
                              out->data + out->len)) {
     return pq_fail(err, PQ_MISUSE, "BROTLI", "compression failed");
@@ -792,7 +794,32 @@ static int brotli_enc(const uint8_t *src, size_t n, pq_buf *out,
 
 int pq_compress(pq_codec c, const uint8_t *src, size_t n, pq_buf *out,
                 pq_error *err) {
+  return pq_compress_level(c, PQ_LEVEL_DEFAULT, src, n, out, err);
+}
+
+int pq_codec_level_check(pq_codec c, int level, pq_error *err) {
+  if (level == PQ_LEVEL_DEFAULT) return PQ_OK;
+  int lo, hi;
+  switch (c) {
+    case PQ_GZIP: lo = 1, hi = 9; break;
+    case PQ_BROTLI: lo = 0, hi = 11; break;
+    case PQ_ZSTD: lo = -7, hi = 22; break;
+    default:
+      return pq_fail(err, PQ_MISUSE, codec_names[(unsigned)c < PQ_CODEC_COUNT ? c : 0],
+                     "the codec has no level (GZIP 1 to 9, BROTLI 0 to 11, "
+                     "ZSTD -7 to 22)");
+  }
+  if (level < lo || level > hi) {
+    return pq_fail(err, PQ_MISUSE, codec_names[c], "level %d: %d to %d", level,
+                   lo, hi);
+  }
+  return PQ_OK;
+}
+
+int pq_compress_level(pq_codec c, int level, const uint8_t *src, size_t n,
+                      pq_buf *out, pq_error *err) {
   int rc = check_codec(c, err);
+  if (rc == PQ_OK) rc = pq_codec_level_check(c, level, err);
   if (rc) return rc;
   if (out->oom) return pq_nomem(err, codec_names[c]);
   if (n == 0) src = (const uint8_t *)""; /* libraries want a pointer */
@@ -806,10 +833,16 @@ int pq_compress(pq_codec c, const uint8_t *src, size_t n, pq_buf *out,
     case PQ_SNAPPY: rc = snappy_enc(src, n, out, err); break;
 #endif
 #if HAVE_ZLIB
-    case PQ_GZIP: rc = gzip_enc(src, n, out, err); break;
+    case PQ_GZIP:
+      rc = gzip_enc(src, n, level == PQ_LEVEL_DEFAULT ? GZIP_LEVEL : level, out,
+                    err);
+      break;
 #endif
 #if HAVE_BROTLI
-    case PQ_BROTLI: rc = brotli_enc(src, n, out, err); break;
+    case PQ_BROTLI:
+      rc = brotli_enc(src, n, level == PQ_LEVEL_DEFAULT ? BROTLI_QUALITY : level,
+                      out, err);
+      break;
 #endif
 #if HAVE_LZ4
     case PQ_LZ4: rc = hadoop_enc(src, n, out, err); break;
@@ -818,7 +851,10 @@ int pq_compress(pq_codec c, const uint8_t *src, size_t n, pq_buf *out,
       break;
 #endif
 #if HAVE_ZSTD
-    case PQ_ZSTD: rc = zstd_enc(src, n, out, err); break;
+    case PQ_ZSTD:
+      rc = zstd_enc(src, n, level == PQ_LEVEL_DEFAULT ? ZSTD_LEVEL : level, out,
+                    err);
+      break;
 #endif
     default: rc = pq_fail(err, PQ_UNSUPPORTED, codec_names[c], "not supported");
   }

@@ -8,6 +8,7 @@
 void pq_write_options_init(pq_write_options *o) {
   memset(o, 0, sizeof *o);
   o->codec = PQ_UNCOMPRESSED;
+  o->level = PQ_LEVEL_DEFAULT;
   o->page_version = 1;
   o->page_size = 1 << 20;
   o->nullable = 1;
@@ -53,6 +54,10 @@ static int apply_write(void *ctx, const char *key, const pq_jvalue *v,
     rc = pq_option_bool(v, key, &o->statistics, err);
   } else if (strcmp(key, "crc") == 0) {
     rc = pq_option_bool(v, key, &o->crc, err);
+  } else if (strcmp(key, "level") == 0) {
+    x = o->level;
+    rc = pq_option_int(v, key, -7, 22, &x, err);
+    o->level = (int)x;
   } else if (strcmp(key, "page_index") == 0) {
     rc = pq_option_bool(v, key, &o->page_index, err);
   } else if (strcmp(key, "string") == 0) {

@@ -450,6 +450,8 @@ static int col_open(col_writer *c, const pq_params *params,
     pq_buf_free(&none);
     if (rc) return rc;
   }
+  rc = pq_codec_level_check(o->codec, o->level, err);
+  if (rc) return rc;
   if (o->string > 0 && p.type != PQ_BYTE_ARRAY) {
     return pq_fail(err, PQ_MISUSE, LABEL,
                    "only BYTE_ARRAY values can be annotated STRING, not %s",
@@ -538,7 +540,7 @@ static int compress_page(const col_writer *c, const uint8_t *src, size_t n,
     pq_buf_append(out, src, n);
     return out->oom ? pq_nomem(err, LABEL) : PQ_OK;
   }
-  return pq_compress(c->o.codec, src, n, out, err);
+  return pq_compress_level(c->o.codec, c->o.level, src, n, out, err);
 }
 
 /* Closes the column's open page (if it has entries) and appends it to
