@@ -89,6 +89,7 @@ typedef struct Writer {
   char encoding[64];
   int has_encoding, dictionary;
   int64_t group_size;
+  int64_t group_bytes;    /* 0: no bound */
   char *columns_json;     /* the "columns" object */
   char **kv_keys, **kv_values;
   int nkv;
@@ -874,6 +875,13 @@ static char *top_pair(Writer *wr, void *arg, const char *key,
     wr->group_size = atoll(text);
     return NULL;
   }
+  if (strcmp(key, "row_group_bytes") == 0) {
+    if (strcmp(jtype, "integer") || atoll(text) < 1)
+      return sqlite3_mprintf(FN ": options: \"row_group_bytes\" must be an "
+                                "integer of at least 1 (bytes)");
+    wr->group_bytes = atoll(text);
+    return NULL;
+  }
   return apply_key(wr, "", key, json, text, jtype, &wr->p, &wr->o, wr->type,
                    &wr->has_type, wr->encoding, &wr->has_encoding,
                    &wr->dictionary);
@@ -1082,9 +1090,15 @@ static char *w_row(Writer *wr, sqlite3_value **vals) {
   }
   wr->group_rows++;
   char *m = (char *)"";
-  if (wr->cols[0].nrows == WRITE_BATCH || wr->group_rows == wr->group_size)
-    m = w_batch(wr);
-  if (m && *m == 0 && wr->group_rows == wr->group_size) m = w_group(wr);
+  int batch = wr->cols[0].nrows == WRITE_BATCH;
+  if (batch || wr->group_rows == wr->group_size) m = w_batch(wr);
+  /* A row group closes at row_group_size rows, or (looked at after each
+  ** batch) once it takes row_group_bytes encoded. */
+  if (m && *m == 0 &&
+      (wr->group_rows == wr->group_size ||
+       (batch && wr->group_bytes > 0 &&
+        pq_writer_group_bytes(wr->w) >= wr->group_bytes)))
+    m = w_group(wr);
   return m;
 }
 

@@ -772,6 +772,9 @@ PQ_API int pq_writer_set_footer(pq_writer *w, const pq_footer_extra *x,
 ** row groups) to out and lets them go: memory then follows one row group.
 ** pq_writer_finish appends the rest. */
 PQ_API void pq_writer_drain(pq_writer *w, pq_buf *out);
+/* About the bytes the open row group takes encoded so far: its closed
+** pages, and what the open pages' encoders hold. */
+PQ_API int64_t pq_writer_group_bytes(const pq_writer *w);
 /* Closes the last page and appends the whole file to out. */
 PQ_API int pq_writer_finish(pq_writer *w, pq_buf *out, pq_error *err);
 PQ_API void pq_writer_free(pq_writer *w);

@@ -1174,6 +1174,17 @@ int pq_writer_set_footer(pq_writer *w, const pq_footer_extra *x,
   return w->extra.oom ? pq_nomem(err, LABEL) : PQ_OK;
 }
 
+int64_t pq_writer_group_bytes(const pq_writer *w) {
+  int64_t n = 0;
+  for (int i = 0; i < w->ncols; i++) {
+    const col_writer *c = &w->cols[i];
+    n += (int64_t)(c->pages.len + c->chunk.len + c->def.len + c->ab_vals.len +
+                   c->ab_heap.len);
+    if (c->enc) n += (int64_t)pq_encoder_size(c->enc);
+  }
+  return n;
+}
+
 void pq_writer_drain(pq_writer *w, pq_buf *out) {
   w->drained += (int64_t)w->file.len;
   pq_buf_move(out, &w->file);
