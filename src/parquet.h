@@ -292,6 +292,8 @@ typedef struct pq_statistics {
 enum {
   PQ_LOGICAL_NONE = 0,
   PQ_LOGICAL_STRING = 1,
+  PQ_LOGICAL_MAP = 2,
+  PQ_LOGICAL_LIST = 3,
   PQ_LOGICAL_ENUM = 4,
   PQ_LOGICAL_DECIMAL = 5,
   PQ_LOGICAL_DATE = 6,
@@ -768,6 +770,29 @@ PQ_API void pq_writer_set_column_string(pq_writer *w, int col, int is_string);
 /* What the footer says besides the columns: copied; PQ_NOMEM or PQ_OK. */
 PQ_API int pq_writer_set_footer(pq_writer *w, const pq_footer_extra *x,
                                 pq_error *err);
+/* A nested schema: the root's fields, each a group (children) or a leaf;
+** the leaves, in depth-first order, are the columns, of p[i] and o[i] (o's
+** name and nullable are the node's).  Groups may carry LIST or MAP
+** (PQ_LOGICAL_LIST, PQ_LOGICAL_MAP; their converted types are written
+** too), a leaf o[i]'s logical type.  Entries go to a leaf with their
+** levels, by pq_writer_put_levels. */
+typedef struct pq_write_node {
+  const char *name;
+  int repetition;    /* 0 REQUIRED, 1 OPTIONAL, 2 REPEATED */
+  int logical;       /* of a group: 0, PQ_LOGICAL_LIST or PQ_LOGICAL_MAP */
+  int n_children;    /* 0: a leaf */
+  const struct pq_write_node *children;
+} pq_write_node;
+PQ_API int pq_writer_open_schema(pq_writer **out, const pq_write_node *fields,
+                                 int n_fields, const pq_params *p,
+                                 const pq_write_options *o, pq_error *err);
+/* Appends n entries to leaf col: def[i] and rep[i] their levels (rep NULL
+** for a leaf that nothing repeats), values the entries whose def is the
+** leaf's maximum.  A call holds whole records: rep[0] is 0.  Levels past
+** the leaf's maxima are PQ_MISUSE. */
+PQ_API int pq_writer_put_levels(pq_writer *w, int col, const void *values,
+                                const uint16_t *def, const uint16_t *rep,
+                                size_t n, pq_error *err);
 /* Appends the bytes of the file written so far (the magic and the closed
 ** row groups) to out and lets them go: memory then follows one row group.
 ** pq_writer_finish appends the rest. */

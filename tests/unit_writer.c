@@ -577,6 +577,140 @@ static void test_page_index(void) {
   pq_buf_free(&out);
 }
 
+/* ---- 1d. Nested columns -----------------------------------------------------
+** A LIST of optional strings, a STRUCT of a required and an optional
+** field, a MAP of strings to optional integers, with NULLs and empties at
+** every level, their levels put by hand: the reader's rows are the
+** records. */
+
+static void test_nested(void) {
+  static const pq_write_node elem[] = {{"element", 1, 0, 0, NULL}};
+  static const pq_write_node list[] = {{"list", 2, 0, 1, elem}};
+  static const pq_write_node xy[] = {{"x", 0, 0, 0, NULL}, {"y", 1, 0, 0, NULL}};
+  static const pq_write_node kv_fields[] = {{"key", 0, 0, 0, NULL},
+                                            {"value", 1, 0, 0, NULL}};
+  static const pq_write_node kv[] = {{"key_value", 2, 0, 2, kv_fields}};
+  static const pq_write_node top[] = {
+      {"id", 0, 0, 0, NULL},
+      {"tags", 1, PQ_LOGICAL_LIST, 1, list},
+      {"pt", 1, 0, 2, xy},
+      {"m", 1, PQ_LOGICAL_MAP, 1, kv}};
+  pq_type types[6] = {PQ_INT64, PQ_BYTE_ARRAY, PQ_DOUBLE, PQ_INT32,
+                      PQ_BYTE_ARRAY, PQ_INT32};
+  pq_params p[6];
+  pq_write_options o[6];
+  for (int k = 0; k < 6; k++) {
+    pq_params_init(&p[k]);
+    p[k].type = types[k];
+    p[k].type_set = 1;
+    p[k].encoding = k == 1 ? PQ_RLE_DICTIONARY : PQ_PLAIN;
+    pq_write_options_init(&o[k]);
+    o[k].string = types[k] == PQ_BYTE_ARRAY;
+    o[k].page_index = 1;
+    o[k].page_version = 1 + k % 2;
+    o[k].page_values = 2; /* pages of whole records, of two entries or more */
+  }
+  pq_writer *w;
+  pq_error err = {0};
+  int rc = pq_writer_open_schema(&w, top, 4, p, o, &err);
+  CHECK(rc == PQ_OK, "nested: open: %s", err.msg);
+  if (rc) return;
+  int64_t ids[4] = {1, 2, 3, 4};
+  uint16_t d0[4] = {0, 0, 0, 0};
+  pq_bytes tags[4] = {{(const uint8_t *)"a", 1}, {(const uint8_t *)"b", 1},
+                      {(const uint8_t *)"c", 1}};
+  uint16_t td[6] = {3, 2, 3, 0, 1, 3}, tr[6] = {0, 1, 1, 0, 0, 0};
+  double xs[3] = {1.5, -1, 0};
+  uint16_t xd[4] = {1, 0, 1, 1};
+  int32_t ys[2] = {2, 7};
+  uint16_t yd[4] = {2, 0, 1, 2};
+  pq_bytes keys[3] = {{(const uint8_t *)"k", 1}, {(const uint8_t *)"p", 1},
+                      {(const uint8_t *)"q", 1}};
+  uint16_t kd[5] = {2, 1, 0, 2, 2}, kr[5] = {0, 0, 0, 0, 1};
+  int32_t vals[2] = {1, 3};
+  uint16_t vd[5] = {3, 1, 0, 2, 3};
+  /* Two row groups: records 0-1, then 2-3. */
+  for (int g = 0; g < 2 && rc == PQ_OK; g++) {
+    int ta = g ? 4 : 0;
+    rc = pq_writer_put_levels(w, 0, ids + 2 * g, d0, NULL, 2, &err);
+    if (rc == PQ_OK)
+      rc = pq_writer_put_levels(w, 1, tags + (g ? 2 : 0), td + ta, tr + ta,
+                                g ? 2 : 4, &err);
+    if (rc == PQ_OK)
+      rc = pq_writer_put_levels(w, 2, xs + (g ? 1 : 0), xd + 2 * g, NULL, 2, &err);
+    if (rc == PQ_OK)
+      rc = pq_writer_put_levels(w, 3, ys + g, yd + 2 * g, NULL, 2, &err);
+    if (rc == PQ_OK)
+      rc = pq_writer_put_levels(w, 4, keys + g, kd + 2 * g, kr + 2 * g,
+                                g ? 3 : 2, &err);
+    if (rc == PQ_OK)
+      rc = pq_writer_put_levels(w, 5, vals + g, vd + 2 * g, kr + 2 * g,
+                                g ? 3 : 2, &err);
+    if (rc == PQ_OK) rc = pq_writer_end_row_group(w, &err);
+  }
+  pq_buf out;
+  pq_buf_init(&out);
+  if (rc == PQ_OK) rc = pq_writer_finish(w, &out, &err);
+  pq_writer_free(w);
+  CHECK(rc == PQ_OK, "nested: write: %s", err.msg);
+  pq_file *f = NULL;
+  if (rc == PQ_OK) rc = pq_file_open(&f, out.data, out.len, &err);
+  CHECK(rc == PQ_OK, "nested: open the file: %s", err.msg);
+  pq_buf json;
+  pq_buf_init(&json);
+  for (uint32_t g = 0; f && g < pq_file_metadata(f)->n_row_groups; g++) {
+    pq_row_reader *r;
+    if (pq_row_reader_open(&r, f, g, (size_t)1 << 20, &err)) {
+      CHECK(0, "nested: rows: %s", err.msg);
+      break;
+    }
+    int got = 1;
+    while (got) {
+      if (pq_row_reader_next(r, &json, &got, &err)) {
+        CHECK(0, "nested: row: %s", err.msg);
+        break;
+      }
+      if (got) pq_buf_append(&json, "\n", 1);
+    }
+    pq_row_reader_free(r);
+  }
+  pq_buf_append(&json, "", 1);
+  const char *want =
+      "{\"id\":1,\"tags\":[\"a\",null,\"b\"],\"pt\":{\"x\":1.5,\"y\":2},\"m\":{\"k\":1}}\n"
+      "{\"id\":2,\"tags\":null,\"pt\":null,\"m\":{}}\n"
+      "{\"id\":3,\"tags\":[],\"pt\":{\"x\":-1.0,\"y\":null},\"m\":null}\n"
+      "{\"id\":4,\"tags\":[\"c\"],\"pt\":{\"x\":0.0,\"y\":7},\"m\":{\"p\":null,\"q\":3}}\n";
+  CHECK(f && strcmp((const char *)json.data, want) == 0, "nested: rows\n%s",
+        (const char *)json.data);
+  if (f) {
+    const pq_file_meta *m = pq_file_metadata(f);
+    CHECK(m->num_rows == 4 && m->n_row_groups == 2 &&
+              m->row_groups[0].columns[1].meta.num_values == 4 &&
+              m->row_groups[1].columns[4].meta.num_values == 3,
+          "nested: rows %lld, entries", (long long)m->num_rows);
+    pq_offset_index *oi = NULL;
+    rc = pq_offset_index_read(f, 0, 1, &oi, &err);
+    /* tags in row group 0: record 0's three entries, then record 1's */
+    CHECK(rc == PQ_OK && oi && oi->n_pages == 2 &&
+              oi->pages[1].first_row_index == 1,
+          "nested: tags' pages start at records: %s", err.msg);
+    pq_offset_index_free(oi);
+    pq_file_free(f);
+  }
+  /* Levels past the leaf's, or a put that starts inside a record. */
+  rc = pq_writer_open_schema(&w, top, 4, p, o, &err);
+  uint16_t bad_d[1] = {4}, bad_r[1] = {1};
+  CHECK(pq_writer_put_levels(w, 1, tags, bad_d, tr, 1, &err) == PQ_MISUSE,
+        "nested: def 4 of 3");
+  pq_writer_free(w);
+  rc = pq_writer_open_schema(&w, top, 4, p, o, &err);
+  CHECK(pq_writer_put_levels(w, 1, tags, td, bad_r, 1, &err) == PQ_MISUSE,
+        "nested: a record from rep 1");
+  pq_writer_free(w);
+  pq_buf_free(&json);
+  pq_buf_free(&out);
+}
+
 /* ---- 2. Floating point bounds -------------------------------------------- */
 
 static pq_file *write_doubles(const double *v, size_t n, pq_buf *out) {
@@ -798,6 +932,7 @@ int main(void) {
   test_random();
   test_columns();
   test_page_index();
+  test_nested();
   test_float_bounds();
   test_pages();
   test_errors();

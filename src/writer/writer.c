@@ -22,6 +22,7 @@
 ** what the encoder of the open page keeps.
 */
 #include <math.h>
+#include <stdio.h>
 
 #include "../format/format.h"
 
@@ -352,10 +353,19 @@ typedef struct col_writer {
   size_t width;       /* FIXED_LEN_BYTE_ARRAY, INT96: bytes a value */
   int string;         /* annotate BYTE_ARRAY as STRING */
 
+  int max_def, max_rep; /* of the leaf (flat: nullable, 0) */
+  int leaf_rep;       /* its repetition: 0 REQUIRED, 1 OPTIONAL, 2 REPEATED */
+  const char **path;  /* its names from the root down, npath of them */
+  int npath;
+
   pq_encoder *enc;    /* the page's values (dictionary: the chunk's) */
   pq_buf def;         /* the page's definition levels, as RLE runs */
   pq_rle_writer defw;
+  pq_buf rep;         /* ... and repetition levels */
+  pq_rle_writer repw;
   int64_t page_entries, page_values;
+  int64_t page_rows;  /* records that begin in the page */
+  int64_t chunk_entries;
   stats page_stats, chunk_stats;
 
   pq_buf pages;       /* the open chunk's data pages */
@@ -383,9 +393,18 @@ typedef struct col_writer {
   int64_t ab_n, ab_nv;
 } col_writer;
 
+/* A node of a nested schema, flattened depth first (pq_writer_open_schema). */
+typedef struct schema_el {
+  char *name;
+  int repetition, logical, n_children;
+  int col; /* a leaf's column, -1 for a group */
+} schema_el;
+
 struct pq_writer {
   col_writer *cols;
   int ncols;
+  schema_el *schema;  /* NULL: the root's children are the columns */
+  int nschema;
   int64_t group_size; /* rows a row group closes at (pq_writer_put); 0 */
   pq_buf file;        /* the file's bytes not yet drained */
   int64_t drained;    /* bytes pq_writer_drain gave away before them */
@@ -488,6 +507,12 @@ static int col_open(col_writer *c, const pq_params *params,
   c->width = pq_plain_width(p.type, p.type_length);
   c->string = o->string > 0 && p.type == PQ_BYTE_ARRAY;
   pq_rle_writer_init(&c->defw, &c->def, 1);
+  c->max_def = o->nullable ? 1 : 0;
+  c->leaf_rep = o->nullable ? 1 : 0;
+  c->path = (const char **)calloc(1, sizeof *c->path);
+  if (!c->path) return pq_nomem(err, LABEL);
+  c->path[0] = c->o.name;
+  c->npath = 1;
   c->base = p;
   c->fb0 = c->fb;
   c->dict0 = c->dict;
@@ -527,6 +552,91 @@ int pq_writer_open(pq_writer **out, const pq_params *params,
   return rc;
 }
 
+/* Counts the leaves and nodes under fields, checking names and shapes. */
+static int schema_count(const pq_write_node *f, int n, int depth, int *leaves,
+                        int *nodes, pq_error *err) {
+  if (depth > 64)
+    return pq_fail(err, PQ_MISUSE, LABEL, "a schema deeper than 64 levels");
+  for (int i = 0; i < n; i++) {
+    if (!f[i].name || !f[i].name[0] || f[i].repetition < 0 ||
+        f[i].repetition > 2 || f[i].n_children < 0 ||
+        (f[i].n_children > 0 && !f[i].children))
+      return pq_fail(err, PQ_MISUSE, LABEL, "schema node %d is malformed", i);
+    ++*nodes;
+    if (f[i].n_children == 0) {
+      ++*leaves;
+    } else {
+      int rc = schema_count(f[i].children, f[i].n_children, depth + 1, leaves,
+                            nodes, err);
+      if (rc) return rc;
+    }
+  }
+  return PQ_OK;
+}
+
+/* Flattens the nodes depth first; each leaf takes its levels and path. */
+static int schema_walk(pq_writer *w, const pq_write_node *f, int n,
+                       const char **path, int depth, int def, int rep,
+                       int *leaf, pq_error *err) {
+  for (int i = 0; i < n; i++) {
+    schema_el *e = &w->schema[w->nschema++];
+    size_t nl = strlen(f[i].name);
+    e->name = malloc(nl + 1);
+    if (!e->name) return pq_nomem(err, LABEL);
+    memcpy(e->name, f[i].name, nl + 1);
+    e->repetition = f[i].repetition;
+    e->logical = f[i].logical;
+    e->n_children = f[i].n_children;
+    e->col = -1;
+    int d = def + (f[i].repetition != 0), r = rep + (f[i].repetition == 2);
+    path[depth] = e->name;
+    if (f[i].n_children > 0) {
+      int rc = schema_walk(w, f[i].children, f[i].n_children, path, depth + 1,
+                           d, r, leaf, err);
+      if (rc) return rc;
+      continue;
+    }
+    col_writer *c = &w->cols[*leaf];
+    e->col = (*leaf)++;
+    c->max_def = d;
+    c->max_rep = r;
+    c->leaf_rep = f[i].repetition;
+    c->o.nullable = f[i].repetition == 1;
+    snprintf(c->o.name, sizeof c->o.name, "%s", f[i].name);
+    const char **p = (const char **)calloc((size_t)depth + 1, sizeof *p);
+    if (!p) return pq_nomem(err, LABEL);
+    memcpy(p, path, ((size_t)depth + 1) * sizeof *p);
+    free(c->path);
+    c->path = p;
+    c->npath = depth + 1;
+    pq_rle_writer_init(&c->defw, &c->def, pq_bit_width64((uint64_t)d));
+    pq_rle_writer_init(&c->repw, &c->rep, pq_bit_width64((uint64_t)r));
+  }
+  return PQ_OK;
+}
+
+int pq_writer_open_schema(pq_writer **out, const pq_write_node *fields,
+                          int n_fields, const pq_params *p,
+                          const pq_write_options *o, pq_error *err) {
+  *out = NULL;
+  int leaves = 0, nodes = 0;
+  int rc = schema_count(fields, n_fields, 0, &leaves, &nodes, err);
+  if (rc) return rc;
+  rc = pq_writer_open_columns(out, leaves, p, o, err);
+  if (rc) return rc;
+  pq_writer *w = *out;
+  w->schema = calloc((size_t)nodes, sizeof *w->schema);
+  const char *path[66];
+  int leaf = 0;
+  rc = w->schema ? schema_walk(w, fields, n_fields, path, 0, 0, 0, &leaf, err)
+                 : pq_nomem(err, LABEL);
+  if (rc) {
+    pq_writer_free(w);
+    *out = NULL;
+  }
+  return rc;
+}
+
 /* Opens the encoder of the page (dictionary: of the chunk) if none is. */
 static int open_encoder(col_writer *c, pq_error *err) {
   if (c->enc) return PQ_OK;
@@ -560,21 +670,27 @@ static int flush_page(pq_writer *w, col_writer *c, pq_error *err) {
     c->enc = NULL;
     if (rc) return rc;
   }
-  /* Levels. */
-  size_t levels = 0;
+  /* Levels: repetition, then definition; each with its 4-byte length in
+  ** a v1 page, its length in a v2 page's header. */
+  size_t levels = 0, rep_len = 0, def_len = 0;
   w->body.len = 0;
-  if (c->o.nullable) {
-    pq_rle_writer_flush(&c->defw);
+  for (int k = 0; k < 2; k++) {
+    int max = k ? c->max_def : c->max_rep;
+    if (max == 0) continue;
+    pq_rle_writer *lw = k ? &c->defw : &c->repw;
+    pq_buf *lb = k ? &c->def : &c->rep;
+    pq_rle_writer_flush(lw);
     if (c->o.page_version == 1) {
       uint8_t len[4];
-      pq_store32(len, (uint32_t)c->def.len);
+      pq_store32(len, (uint32_t)lb->len);
       pq_buf_append(&w->body, len, 4);
     }
-    pq_buf_append(&w->body, c->def.data, c->def.len);
-    levels = w->body.len;
-    c->def.len = 0;
-    pq_rle_writer_init(&c->defw, &c->def, 1);
+    pq_buf_append(&w->body, lb->data, lb->len);
+    *(k ? &def_len : &rep_len) = lb->len;
+    lb->len = 0;
+    pq_rle_writer_init(lw, lb, pq_bit_width64((uint64_t)max));
   }
+  levels = w->body.len;
   /* The bytes after the header: v1 compresses levels and values together;
   ** v2 only the values. */
   int64_t uncompressed = (int64_t)(levels + vals->len);
@@ -615,10 +731,10 @@ static int flush_page(pq_writer *w, col_writer *c, pq_error *err) {
     pq_tw_struct_begin(&tw, 8);
     pq_tw_i32(&tw, 1, n);
     pq_tw_i32(&tw, 2, (int32_t)(c->page_entries - c->page_values));
-    pq_tw_i32(&tw, 3, n); /* a flat column: a row an entry */
+    pq_tw_i32(&tw, 3, (int32_t)c->page_rows);
     pq_tw_i32(&tw, 4, (int32_t)c->p.encoding);
-    pq_tw_i32(&tw, 5, (int32_t)levels);
-    pq_tw_i32(&tw, 6, 0);
+    pq_tw_i32(&tw, 5, (int32_t)def_len);
+    pq_tw_i32(&tw, 6, (int32_t)rep_len);
     if (c->o.codec == PQ_UNCOMPRESSED) pq_tw_bool(&tw, 7, 0);
     if (c->o.statistics)
       stats_write(&tw, 8, &c->page_stats, c->p.type, &w->body);
@@ -631,7 +747,7 @@ static int flush_page(pq_writer *w, col_writer *c, pq_error *err) {
     memset(&r, 0, sizeof r);
     r.offset = (int64_t)c->pages.len;
     r.size = (int32_t)(w->header.len + w->packed.len);
-    r.first_row = c->chunk_rows - c->page_entries;
+    r.first_row = c->chunk_rows - c->page_rows;
     r.nulls = c->page_entries - c->page_values;
     r.null_page = c->page_values == 0;
     if (c->page_stats.has) {
@@ -655,10 +771,10 @@ static int flush_page(pq_writer *w, col_writer *c, pq_error *err) {
   c->chunk_uncompressed += (int64_t)w->header.len + uncompressed;
   c->chunk_compressed += (int64_t)(w->header.len + w->packed.len);
   c->chunk_encodings |= 1u << c->p.encoding;
-  if (c->o.nullable) c->chunk_encodings |= 1u << PQ_RLE;
+  if (c->max_def || c->max_rep) c->chunk_encodings |= 1u << PQ_RLE;
   stats_merge(&c->chunk_stats, &c->page_stats, c->p.type);
   stats_reset(&c->page_stats);
-  c->page_entries = c->page_values = 0;
+  c->page_entries = c->page_values = c->page_rows = 0;
   return PQ_OK;
 }
 
@@ -863,7 +979,8 @@ static int end_row_group(pq_writer *w, pq_error *err) {
     chunk_info *ci = &c->chunks[w->n_groups];
     memset(ci, 0, sizeof *ci);
     int64_t at = w->drained + (int64_t)w->file.len;
-    ci->rows = ci->entries = c->chunk_rows;
+    ci->rows = c->chunk_rows;
+    ci->entries = c->chunk_entries;
     ci->dictionary_offset = c->dict_bytes ? at : -1;
     ci->data_offset = at + c->dict_bytes;
     ci->uncompressed = c->chunk_uncompressed;
@@ -884,6 +1001,7 @@ static int end_row_group(pq_writer *w, pq_error *err) {
     c->chunk.len = 0;
     c->dict_bytes = 0;
     c->chunk_rows = c->chunk_uncompressed = c->chunk_compressed = 0;
+    c->chunk_entries = 0;
     if (c->o.auto_encoding) { /* the next chunk chooses again */
       c->p = c->base;
       c->fb = c->fb0;
@@ -977,7 +1095,9 @@ static int col_put(pq_writer *w, col_writer *c, const uint8_t *v,
     i += k;
     c->page_entries += (int64_t)k;
     c->page_values += (int64_t)nv;
+    c->page_rows += (int64_t)k;
     c->chunk_rows += (int64_t)k;
+    c->chunk_entries += (int64_t)k;
     if (c->dict && c->o.fallback >= 0 &&
         (int64_t)pq_dict_bytes(c->enc) > c->o.dictionary_page_size) {
       rc = fall_back(w, c, err);
@@ -1149,6 +1269,91 @@ int pq_writer_put_column(pq_writer *w, int col, const void *values,
   return rc;
 }
 
+int pq_writer_put_levels(pq_writer *w, int col, const void *values,
+                         const uint16_t *def, const uint16_t *rep, size_t n,
+                         pq_error *err) {
+  if (w->failed) {
+    return pq_fail(err, PQ_MISUSE, LABEL, "the writer failed before");
+  }
+  if (col < 0 || col >= w->ncols) {
+    return pq_fail(err, PQ_MISUSE, LABEL, "no column %d in a file of %d", col,
+                   w->ncols);
+  }
+  col_writer *c = &w->cols[col];
+  int rc = PQ_OK;
+  for (size_t i = 0; i < n; i++) {
+    if (def[i] > c->max_def || (rep ? rep[i] : 0) > c->max_rep ||
+        (i == 0 && rep && rep[0] != 0)) {
+      rc = pq_fail(err, PQ_MISUSE, LABEL,
+                   "column '%s', entry %zu: levels %d, %d past the column's "
+                   "%d, %d, or a record that does not start at 0",
+                   c->o.name, i, rep ? rep[i] : 0, def[i], c->max_rep,
+                   c->max_def);
+      w->failed = 1;
+      return rc;
+    }
+  }
+  c->auto_pending = 0; /* levels: the column's own encoding */
+  const uint8_t *v = values;
+  size_t i = 0;
+  while (i < n && rc == PQ_OK) {
+    /* A slice of whole records: about 64 entries, or what the page has
+    ** room for, then on to the end of the record. */
+    size_t k = n - i < 64 ? n - i : 64;
+    size_t cur = (c->enc ? pq_encoder_size(c->enc) : 0) + c->def.len + c->rep.len;
+    size_t per = c->page_entries > 0 ? cur / (size_t)c->page_entries + 1 : 16;
+    size_t room = (size_t)c->o.page_size > cur ? (size_t)c->o.page_size - cur : 0;
+    if (room / per < k) k = room / per > 0 ? room / per : 1;
+    if (c->o.page_values > 0 && (int64_t)k > c->o.page_values - c->page_entries)
+      k = c->o.page_values > c->page_entries
+              ? (size_t)(c->o.page_values - c->page_entries)
+              : 1;
+    while (rep && i + k < n && rep[i + k] != 0) k++;
+    size_t nv = 0, recs = 0;
+    for (size_t j = 0; j < k; j++) {
+      nv += def[i + j] == c->max_def;
+      recs += rep ? rep[i + j] == 0 : 1;
+      if (c->max_def) pq_rle_writer_put(&c->defw, def[i + j]);
+      if (c->max_rep) pq_rle_writer_put(&c->repw, rep[i + j]);
+    }
+    if (c->def.oom || c->rep.oom) {
+      rc = pq_nomem(err, LABEL);
+      break;
+    }
+    rc = open_encoder(c, err);
+    if (rc == PQ_OK) rc = pq_encoder_put(c->enc, v, nv, err);
+    if (rc) break;
+    if (c->o.statistics) {
+      stats_add(&c->page_stats, c->p.type, c->width, v, nv);
+      c->page_stats.nulls += (int64_t)(k - nv);
+    }
+    for (size_t j = 0; c->o.bloom && j < nv && rc == PQ_OK; j++)
+      if (hash_set_add(&c->hashes,
+                       pq_bloom_hash(c->p.type, c->p.type_length,
+                                     v + j * c->vsize)))
+        rc = pq_nomem(err, LABEL);
+    if (rc) break;
+    v += nv * c->vsize;
+    i += k;
+    c->page_entries += (int64_t)k;
+    c->page_values += (int64_t)nv;
+    c->page_rows += (int64_t)recs;
+    c->chunk_rows += (int64_t)recs;
+    c->chunk_entries += (int64_t)k;
+    /* Slices end with records: a page may close after any of them. */
+    if (c->dict && c->o.fallback >= 0 &&
+        (int64_t)pq_dict_bytes(c->enc) > c->o.dictionary_page_size) {
+      rc = fall_back(w, c, err);
+    } else if ((c->o.page_values > 0 && c->page_entries >= c->o.page_values) ||
+               (int64_t)(pq_encoder_size(c->enc) + c->def.len + c->rep.len) >=
+                   c->o.page_size) {
+      rc = flush_page(w, c, err);
+    }
+  }
+  if (rc) w->failed = 1;
+  return rc;
+}
+
 int pq_writer_put(pq_writer *w, const void *values, const uint8_t *present,
                   size_t n, pq_error *err) {
   return pq_writer_put_column(w, 0, values, present, n, err);
@@ -1233,21 +1438,62 @@ static void write_logical(pq_thrift_writer *tw, const col_writer *c) {
   pq_tw_struct_end(tw);
 }
 
-/* The schema: the root and a leaf per column. */
+/* A leaf's SchemaElement. */
+static void write_leaf(pq_thrift_writer *tw, const col_writer *c,
+                       const char *name) {
+  pq_tw_list_struct_begin(tw);
+  pq_tw_i32(tw, 1, (int32_t)c->p.type);
+  if (c->p.type == PQ_FIXED_LEN_BYTE_ARRAY) pq_tw_i32(tw, 2, c->p.type_length);
+  pq_tw_i32(tw, 3, c->leaf_rep);
+  pq_tw_binary(tw, 4, name, strlen(name));
+  write_logical(tw, c);
+  pq_tw_struct_end(tw);
+}
+
+/* The schema: the root, then the columns (flat) or the nodes of the
+** nested schema, depth first. */
 static void write_schema(const pq_writer *w, pq_thrift_writer *tw) {
-  pq_tw_list_begin(tw, 2, PQ_TT_STRUCT, (uint32_t)w->ncols + 1);
+  int n = w->schema ? w->nschema : w->ncols;
+  pq_tw_list_begin(tw, 2, PQ_TT_STRUCT, (uint32_t)n + 1);
   pq_tw_list_struct_begin(tw);
   pq_tw_binary(tw, 4, "schema", 6);
-  pq_tw_i32(tw, 5, w->ncols);
+  if (!w->schema) {
+    pq_tw_i32(tw, 5, w->ncols);
+    pq_tw_struct_end(tw);
+    for (int i = 0; i < w->ncols; i++)
+      write_leaf(tw, &w->cols[i], w->cols[i].o.name);
+    return;
+  }
+  /* the root's children: the nodes not inside another */
+  int roots = 0;
+  for (int i = 0; i < w->nschema;) {
+    roots++;
+    /* past the subtree of node i */
+    int left = 1;
+    while (left > 0 && i < w->nschema) {
+      left += w->schema[i].n_children - 1;
+      i++;
+    }
+  }
+  pq_tw_i32(tw, 5, roots);
   pq_tw_struct_end(tw);
-  for (int i = 0; i < w->ncols; i++) {
-    const col_writer *c = &w->cols[i];
+  for (int i = 0; i < w->nschema; i++) {
+    const schema_el *e = &w->schema[i];
+    if (e->col >= 0) {
+      write_leaf(tw, &w->cols[e->col], e->name);
+      continue;
+    }
     pq_tw_list_struct_begin(tw);
-    pq_tw_i32(tw, 1, (int32_t)c->p.type);
-    if (c->p.type == PQ_FIXED_LEN_BYTE_ARRAY) pq_tw_i32(tw, 2, c->p.type_length);
-    pq_tw_i32(tw, 3, c->o.nullable ? 1 : 0);
-    pq_tw_binary(tw, 4, c->o.name, strlen(c->o.name));
-    write_logical(tw, c);
+    pq_tw_i32(tw, 3, e->repetition);
+    pq_tw_binary(tw, 4, e->name, strlen(e->name));
+    pq_tw_i32(tw, 5, e->n_children);
+    if (e->logical == PQ_LOGICAL_LIST || e->logical == PQ_LOGICAL_MAP) {
+      pq_tw_i32(tw, 6, e->logical == PQ_LOGICAL_LIST ? 3 : 1); /* LIST, MAP */
+      pq_tw_struct_begin(tw, 10);
+      pq_tw_struct_begin(tw, (int16_t)e->logical);
+      pq_tw_struct_end(tw);
+      pq_tw_struct_end(tw);
+    }
     pq_tw_struct_end(tw);
   }
 }
@@ -1264,8 +1510,9 @@ static void write_chunk(pq_writer *w, pq_thrift_writer *tw,
   pq_tw_list_begin(tw, 2, PQ_TT_I32, ne);
   for (int e = 0; e < PQ_ENCODING_COUNT; e++)
     if ((c->encodings >> e) & 1) pq_tw_list_i32(tw, e);
-  pq_tw_list_begin(tw, 3, PQ_TT_BINARY, 1);
-  pq_tw_list_binary(tw, cw->o.name, strlen(cw->o.name));
+  pq_tw_list_begin(tw, 3, PQ_TT_BINARY, (uint32_t)cw->npath);
+  for (int k = 0; k < cw->npath; k++)
+    pq_tw_list_binary(tw, cw->path[k], strlen(cw->path[k]));
   pq_tw_i32(tw, 4, (int32_t)cw->o.codec);
   pq_tw_i64(tw, 5, c->entries);
   pq_tw_i64(tw, 6, c->uncompressed);
@@ -1388,7 +1635,13 @@ void pq_writer_free(pq_writer *w) {
     pq_buf_free(&c->ab_heap);
     pq_buf_free(&c->ab_present);
   }
+  for (int i = 0; i < w->ncols; i++) {
+    free(w->cols[i].path);
+    pq_buf_free(&w->cols[i].rep);
+  }
   free(w->cols);
+  for (int i = 0; i < w->nschema; i++) free(w->schema[i].name);
+  free(w->schema);
   pq_buf_free(&w->file);
   pq_buf_free(&w->body);
   pq_buf_free(&w->packed);
