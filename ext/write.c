@@ -23,88 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ext.h"
-#include "../src/writer/values.h"
-
-#define FN "parquet_write"
-#define WRITE_LOOK 1024  /* rows read ahead to type columns by their values */
-#define WRITE_BATCH 1024 /* rows handed to the writer at once */
-#define WRITE_GROUP 1000000 /* rows of a row group unless row_group_size */
-
-/* What a column holds, as the writer is given it. */
-enum {
-  WK_UNKNOWN = 0,
-  WK_BOOLEAN,
-  WK_INT32,
-  WK_INT64,
-  WK_FLOAT,
-  WK_DOUBLE,
-  WK_STRING,  /* BYTE_ARRAY, STRING */
-  WK_JSON,    /* BYTE_ARRAY, JSON */
-  WK_BINARY,  /* BYTE_ARRAY */
-  WK_FIXED,   /* FIXED_LEN_BYTE_ARRAY(n) */
-  WK_DATE,    /* INT32, DATE */
-  WK_TIME,    /* INT32 (ms) or INT64, TIME */
-  WK_TIMESTAMP, /* INT64, TIMESTAMP */
-  WK_DECIMAL, /* INT32, INT64 or FIXED_LEN_BYTE_ARRAY, DECIMAL */
-  WK_UUID,    /* FIXED_LEN_BYTE_ARRAY(16), UUID */
-  WK_INT96
-};
-
-typedef struct WType {
-  int kind;
-  int unit, utc;          /* TIME, TIMESTAMP */
-  int precision, scale;   /* DECIMAL */
-  int32_t length;         /* FIXED */
-} WType;
-
-typedef struct WCol {
-  char *name;
-  WType t;
-  int explicit_type;      /* a type given in the options: convert values */
-  int from_decl;          /* typed by the declared type */
-  pq_params p;
-  pq_write_options o;
-  int has_encoding, dictionary; /* -1: the default */
-  /* the batch */
-  uint8_t *values;        /* fixed-width values, or pq_bytes */
-  uint8_t *present;
-  size_t nvalues, nrows;
-  pq_buf heap;            /* bytes of BYTE_ARRAY and FIXED values */
-  size_t vsize;
-} WCol;
-
-typedef struct Writer {
-  sqlite3_context *ctx;
-  sqlite3 *db;
-  sqlite3_stmt *q;
-  int ncols;
-  WCol *cols;
-  pq_writer *w;
-  /* the defaults every column starts from */
-  pq_write_options o;
-  pq_params p;
-  char type[64];
-  int has_type;
-  char encoding[64];
-  int has_encoding, dictionary;
-  int64_t group_size;
-  int64_t group_bytes;    /* 0: no bound */
-  char *columns_json;     /* the "columns" object */
-  char **kv_keys, **kv_values;
-  int nkv;
-  char *created_by;
-  /* the output */
-  char *path, *tmp;
-  FILE *f;
-  pq_buf out;
-  size_t limit;           /* a BLOB's bound */
-  int64_t rows, group_rows;
-  /* rows read ahead */
-  sqlite3_value **look;
-  int nlook;
-  int done;               /* the query has no more rows */
-} Writer;
+#include "write.h"
 
 /* ---- Types ------------------------------------------------------------- */
 
@@ -114,7 +33,7 @@ static int ieq(const char *a, const char *b, size_t n) {
 
 /* Parses a type name of the options: INT32, ..., TIME(us), TIMESTAMP(ms,
 ** utc), DECIMAL(p, s), FIXED_LEN_BYTE_ARRAY(n).  0 on success. */
-static int parse_type(const char *s, WType *t) {
+int pqx_write_scalar_type(const char *s, WType *t) {
   memset(t, 0, sizeof *t);
   while (*s == ' ') s++;
   size_t n = strcspn(s, "( ");
@@ -228,7 +147,7 @@ static int value_kind(int vt) {
   }
 }
 
-static const char *kind_name(const WType *t, char *buf, size_t cap) {
+const char *pqx_write_type_name(const WType *t, char *buf, size_t cap) {
   static const char *const names[] = {
       "?",    "BOOLEAN", "INT32", "INT64",  "FLOAT", "DOUBLE",
       "STRING", "JSON",  "BINARY", "FIXED", "DATE",  "TIME",
@@ -260,7 +179,7 @@ static int32_t decimal_bytes(int precision) {
 }
 
 /* The physical type and annotation of t into c's params and options. */
-static void type_to_params(const WType *t, pq_params *p, pq_write_options *o) {
+void pqx_write_type_params(const WType *t, pq_params *p, pq_write_options *o) {
   o->logical = PQ_LOGICAL_NONE;
   o->string = 0;
   p->type_length = 0;
@@ -368,7 +287,7 @@ static char *value_error(Writer *wr, int col, sqlite3_value *v,
                          const char *what) {
   char tn[64];
   char *q = quoted(v);
-  const char *k = kind_name(&wr->cols[col].t, tn, sizeof tn);
+  const char *k = pqx_write_type_name(&wr->cols[col].t, tn, sizeof tn);
   char *m = sqlite3_mprintf(
       FN ": column '%s', row %lld: %s %s %s %s %s column%s", wr->cols[col].name,
       (long long)(wr->rows + (int64_t)wr->cols[col].nrows + 1),
@@ -626,9 +545,15 @@ static char *w_flush(Writer *wr) {
 /* Hands the batch of every column to the writer. */
 static char *w_batch(Writer *wr) {
   pq_error err = {0};
-  wr->rows += (int64_t)wr->cols[0].nrows;
+  wr->rows += (int64_t)wr->batch_rows;
+  wr->batch_rows = 0;
   for (int i = 0; i < wr->ncols; i++) {
     WCol *c = &wr->cols[i];
+    if (c->tree) {
+      char *m = pqx_nested_flush(wr, i);
+      if (!m || *m) return m;
+      continue;
+    }
     if (c->nrows == 0) continue;
     /* Offsets into the heap become pointers now that it stays put. */
     if (c->p.type == PQ_BYTE_ARRAY) {
@@ -649,16 +574,16 @@ static char *w_batch(Writer *wr) {
         pq_buf_free(&run);
         return NULL;
       }
-      int rc = pq_writer_put_column(wr->w, i, run.data, c->present, c->nrows,
-                                    &err);
+      int rc = pq_writer_put_column(wr->w, c->wcol, run.data, c->present,
+                                    c->nrows, &err);
       pq_buf_free(&run);
       if (rc) return pqx_core_error(FN, rc, &err);
       c->nrows = c->nvalues = 0;
       c->heap.len = 0;
       continue;
     }
-    int rc = pq_writer_put_column(wr->w, i, c->values, c->present, c->nrows,
-                                  &err);
+    int rc = pq_writer_put_column(wr->w, c->wcol, c->values, c->present,
+                                  c->nrows, &err);
     if (rc) return pqx_core_error(FN, rc, &err);
     c->nrows = c->nvalues = 0;
     c->heap.len = 0;
@@ -684,11 +609,20 @@ static char *apply_key(Writer *wr, const char *where, const char *key,
                        pq_params *p, pq_write_options *o, char *type,
                        int *has_type, char *enc, int *has_enc, int *dict) {
   if (strcmp(key, "type") == 0) {
-    if (strcmp(jtype, "text") != 0 || strlen(text) >= 64)
+    if (strcmp(jtype, "text") != 0 || strlen(text) >= 1024)
       return sqlite3_mprintf(FN ": options%s: \"type\" must be a type name",
                              where);
     WType t;
-    if (parse_type(text, &t))
+    WNode *tree;
+    char *why;
+    int nested = pqx_nested_parse(text, &tree, &why);
+    pqx_nested_free(tree);
+    if (nested < 0) {
+      char *m = sqlite3_mprintf(FN ": options%s: type '%s': %s", where, text, why);
+      sqlite3_free(why);
+      return m;
+    }
+    if (!nested && pqx_write_scalar_type(text, &t))
       return sqlite3_mprintf(
           FN ": options%s: unknown type '%s' (INT32, INT64, FLOAT, DOUBLE, "
              "BOOLEAN, STRING, BINARY, JSON, DATE, TIME(ms|us|ns), "
@@ -889,7 +823,7 @@ static char *top_pair(Writer *wr, void *arg, const char *key,
 
 typedef struct ColArg {
   WCol *c;
-  char type[64];
+  char type[1024];
   int has_type;
   char enc[64];
   char where[300];
@@ -967,7 +901,14 @@ static char *w_columns(Writer *wr) {
     }
     /* The type: given, declared, or from the values read ahead. */
     if (a.has_type) {
-      parse_type(a.type, &c->t);
+      char *why = NULL;
+      if (pqx_nested_parse(a.type, &c->tree, &why) == 1) {
+        c->t.kind = c->tree->kind;
+        wr->nested = 1;
+      } else {
+        sqlite3_free(why);
+        pqx_write_scalar_type(a.type, &c->t);
+      }
       c->explicit_type = 1;
     } else if (decl_kind(sqlite3_column_decltype(wr->q, i), &c->t)) {
       c->from_decl = 1;
@@ -982,7 +923,7 @@ static char *w_columns(Writer *wr) {
       /* All NULL so far: INT64, whose values a later row must be. */
       if (!c->t.kind) c->t.kind = WK_INT64;
     }
-    type_to_params(&c->t, &c->p, &c->o);
+    pqx_write_type_params(&c->t, &c->p, &c->o);
     snprintf(c->o.name, sizeof c->o.name, "%s", c->name);
     /* The encoding: given (a dictionary encoding means dictionary), else
     ** a dictionary falling back to PLAIN, as careful writers do. */
@@ -1015,11 +956,14 @@ static char *w_columns(Writer *wr) {
     c->values = sqlite3_malloc64((size_t)WRITE_BATCH * c->vsize);
     c->present = sqlite3_malloc64(WRITE_BATCH);
     if (!c->values || !c->present) msg = sqlite3_mprintf(FN ": out of memory");
+    if (c->tree && !msg) msg = pqx_nested_leaves(c, &c->p, &c->o);
     ps[i] = c->p;
     os[i] = c->o;
   }
-  /* Each column alone first, so that a refusal names its column. */
+  /* Each column alone first, so that a refusal names its column (a nested
+  ** column's leaves: pqx_nested_open). */
   for (int i = 0; i < wr->ncols && !msg; i++) {
+    if (wr->cols[i].tree) continue;
     pq_error err = {0};
     pq_writer *one;
     int rc = pq_writer_open_columns(&one, 1, &ps[i], &os[i], &err);
@@ -1028,10 +972,13 @@ static char *w_columns(Writer *wr) {
     else if (rc)
       msg = sqlite3_mprintf(FN ": column '%s': %s", wr->cols[i].name, err.msg);
   }
-  if (!msg) {
+  if (!msg && wr->nested) {
+    msg = pqx_nested_open(wr);
+  } else if (!msg) {
     pq_error err = {0};
     int rc = pq_writer_open_columns(&wr->w, wr->ncols, ps, os, &err);
     if (rc) msg = pqx_core_error(FN, rc, &err);
+    for (int i = 0; i < wr->ncols; i++) wr->cols[i].wcol = i;
   }
   if (!msg && (wr->nkv || wr->created_by)) {
     pq_footer_extra x = {(const char *const *)wr->kv_keys,
@@ -1056,7 +1003,9 @@ static void w_free(Writer *wr) {
     sqlite3_free(wr->cols[i].values);
     sqlite3_free(wr->cols[i].present);
     pq_buf_free(&wr->cols[i].heap);
+    pqx_nested_free_leaves(&wr->cols[i]);
   }
+  pqx_json_free(&wr->json);
   sqlite3_free(wr->cols);
   for (int i = 0; i < wr->nkv; i++) {
     sqlite3_free(wr->kv_keys[i]);
@@ -1081,6 +1030,11 @@ static void w_free(Writer *wr) {
 ** the row group to the file when complete. */
 static char *w_row(Writer *wr, sqlite3_value **vals) {
   for (int i = 0; i < wr->ncols; i++) {
+    if (wr->cols[i].tree) {
+      char *m = pqx_nested_put(wr, i, vals[i]);
+      if (!m || *m) return m;
+      continue;
+    }
     int nomem = 0;
     char *m = put_value(wr, i, vals[i], &nomem);
     if (m || nomem) {
@@ -1089,8 +1043,9 @@ static char *w_row(Writer *wr, sqlite3_value **vals) {
     }
   }
   wr->group_rows++;
+  wr->batch_rows++;
   char *m = (char *)"";
-  int batch = wr->cols[0].nrows == WRITE_BATCH;
+  int batch = wr->batch_rows == WRITE_BATCH;
   if (batch || wr->group_rows == wr->group_size) m = w_batch(wr);
   /* A row group closes at row_group_size rows, or (looked at after each
   ** batch) once it takes row_group_bytes encoded. */
