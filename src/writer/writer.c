@@ -1036,23 +1036,58 @@ int pq_writer_end_row_group(pq_writer *w, pq_error *err) {
   return rc;
 }
 
+/* The entries of the next slice, of the left: at most 64, and, by the
+** bytes an entry of the page has taken so far, about what fits in
+** page_size, and no more than page_values allows; at least one. */
+static size_t slice_size(const col_writer *c, size_t left) {
+  size_t k = left < 64 ? left : 64;
+  size_t cur = (c->enc ? pq_encoder_size(c->enc) : 0) + c->def.len + c->rep.len;
+  size_t per = c->page_entries > 0 ? cur / (size_t)c->page_entries + 1 : 16;
+  size_t room = (size_t)c->o.page_size > cur ? (size_t)c->o.page_size - cur : 0;
+  if (room / per < k) k = room / per > 0 ? room / per : 1;
+  if (c->o.page_values > 0 && c->o.page_values > c->page_entries &&
+      (int64_t)k > c->o.page_values - c->page_entries)
+    k = (size_t)(c->o.page_values - c->page_entries);
+  return k;
+}
+
+/* After a slice of k entries (nv values at v, recs records) went to the
+** encoder and the levels: its statistics, its bloom hashes, the counts;
+** then the page closes if it is full, or the dictionary falls back if it
+** has outgrown its page. */
+static int slice_done(pq_writer *w, col_writer *c, const uint8_t *v, size_t k,
+                      size_t nv, size_t recs, pq_error *err) {
+  if (c->o.statistics) {
+    stats_add(&c->page_stats, c->p.type, c->width, v, nv);
+    c->page_stats.nulls += (int64_t)(k - nv);
+  }
+  for (size_t j = 0; c->o.bloom && j < nv; j++)
+    if (hash_set_add(&c->hashes, pq_bloom_hash(c->p.type, c->p.type_length,
+                                               v + j * c->vsize)))
+      return pq_nomem(err, LABEL);
+  c->page_entries += (int64_t)k;
+  c->page_values += (int64_t)nv;
+  c->page_rows += (int64_t)recs;
+  c->chunk_rows += (int64_t)recs;
+  c->chunk_entries += (int64_t)k;
+  if (c->dict && c->o.fallback >= 0 &&
+      (int64_t)pq_dict_bytes(c->enc) > c->o.dictionary_page_size)
+    return fall_back(w, c, err);
+  if ((c->o.page_values > 0 && c->page_entries >= c->o.page_values) ||
+      (int64_t)(pq_encoder_size(c->enc) + c->def.len + c->rep.len) >=
+          c->o.page_size)
+    return flush_page(w, c, err);
+  return PQ_OK;
+}
+
 /* Appends n entries to column c, in pages of its encoding. */
 static int col_put(pq_writer *w, col_writer *c, const uint8_t *v,
                    const uint8_t *present, size_t n, pq_error *err) {
   int rc = PQ_OK;
   size_t i = 0;
   while (i < n && rc == PQ_OK) {
-    /* A slice of at most 64 entries that stays inside the page and the
-    ** row group, and, by the bytes an entry has taken so far, about inside
-    ** page_size. */
-    size_t k = n - i < 64 ? n - i : 64;
-    size_t cur = (c->enc ? pq_encoder_size(c->enc) : 0) + c->def.len;
-    size_t per = c->page_entries > 0 ? cur / (size_t)c->page_entries + 1 : 16;
-    size_t room = (size_t)c->o.page_size > cur ? (size_t)c->o.page_size - cur : 0;
-    if (room / per < k) k = room / per > 0 ? room / per : 1;
-    if (c->o.page_values > 0 &&
-        (int64_t)k > c->o.page_values - c->page_entries)
-      k = (size_t)(c->o.page_values - c->page_entries);
+    /* A slice that stays inside the page and the row group. */
+    size_t k = slice_size(c, n - i);
     if (w->group_size > 0 && (int64_t)k > w->group_size - c->chunk_rows)
       k = (size_t)(w->group_size - c->chunk_rows);
     size_t nv = k;
@@ -1079,33 +1114,10 @@ static int col_put(pq_writer *w, col_writer *c, const uint8_t *v,
     rc = open_encoder(c, err);
     if (rc == PQ_OK) rc = pq_encoder_put(c->enc, v, nv, err);
     if (rc) break;
-    if (c->o.statistics) {
-      stats_add(&c->page_stats, c->p.type, c->width, v, nv);
-      c->page_stats.nulls += (int64_t)(k - nv);
-    }
-    if (c->o.bloom) {
-      for (size_t j = 0; j < nv && rc == PQ_OK; j++)
-        if (hash_set_add(&c->hashes,
-                         pq_bloom_hash(c->p.type, c->p.type_length,
-                                       v + j * c->vsize)))
-          rc = pq_nomem(err, LABEL);
-      if (rc) break;
-    }
+    rc = slice_done(w, c, v, k, nv, k, err);
+    if (rc) break;
     v += nv * c->vsize;
     i += k;
-    c->page_entries += (int64_t)k;
-    c->page_values += (int64_t)nv;
-    c->page_rows += (int64_t)k;
-    c->chunk_rows += (int64_t)k;
-    c->chunk_entries += (int64_t)k;
-    if (c->dict && c->o.fallback >= 0 &&
-        (int64_t)pq_dict_bytes(c->enc) > c->o.dictionary_page_size) {
-      rc = fall_back(w, c, err);
-    } else if ((c->o.page_values > 0 && c->page_entries >= c->o.page_values) ||
-               (int64_t)(pq_encoder_size(c->enc) + c->def.len) >=
-                   c->o.page_size) {
-      rc = flush_page(w, c, err);
-    }
     if (rc == PQ_OK && w->group_size > 0 && c->chunk_rows >= w->group_size) {
       rc = end_row_group(w, err);
     }
@@ -1297,17 +1309,9 @@ int pq_writer_put_levels(pq_writer *w, int col, const void *values,
   const uint8_t *v = values;
   size_t i = 0;
   while (i < n && rc == PQ_OK) {
-    /* A slice of whole records: about 64 entries, or what the page has
-    ** room for, then on to the end of the record. */
-    size_t k = n - i < 64 ? n - i : 64;
-    size_t cur = (c->enc ? pq_encoder_size(c->enc) : 0) + c->def.len + c->rep.len;
-    size_t per = c->page_entries > 0 ? cur / (size_t)c->page_entries + 1 : 16;
-    size_t room = (size_t)c->o.page_size > cur ? (size_t)c->o.page_size - cur : 0;
-    if (room / per < k) k = room / per > 0 ? room / per : 1;
-    if (c->o.page_values > 0 && (int64_t)k > c->o.page_values - c->page_entries)
-      k = c->o.page_values > c->page_entries
-              ? (size_t)(c->o.page_values - c->page_entries)
-              : 1;
+    /* A slice of whole records: what the page has room for, then on to
+    ** the end of the record. */
+    size_t k = slice_size(c, n - i);
     while (rep && i + k < n && rep[i + k] != 0) k++;
     size_t nv = 0, recs = 0;
     for (size_t j = 0; j < k; j++) {
@@ -1323,32 +1327,10 @@ int pq_writer_put_levels(pq_writer *w, int col, const void *values,
     rc = open_encoder(c, err);
     if (rc == PQ_OK) rc = pq_encoder_put(c->enc, v, nv, err);
     if (rc) break;
-    if (c->o.statistics) {
-      stats_add(&c->page_stats, c->p.type, c->width, v, nv);
-      c->page_stats.nulls += (int64_t)(k - nv);
-    }
-    for (size_t j = 0; c->o.bloom && j < nv && rc == PQ_OK; j++)
-      if (hash_set_add(&c->hashes,
-                       pq_bloom_hash(c->p.type, c->p.type_length,
-                                     v + j * c->vsize)))
-        rc = pq_nomem(err, LABEL);
-    if (rc) break;
+    /* Slices end with records: a page may close after any of them. */
+    rc = slice_done(w, c, v, k, nv, recs, err);
     v += nv * c->vsize;
     i += k;
-    c->page_entries += (int64_t)k;
-    c->page_values += (int64_t)nv;
-    c->page_rows += (int64_t)recs;
-    c->chunk_rows += (int64_t)recs;
-    c->chunk_entries += (int64_t)k;
-    /* Slices end with records: a page may close after any of them. */
-    if (c->dict && c->o.fallback >= 0 &&
-        (int64_t)pq_dict_bytes(c->enc) > c->o.dictionary_page_size) {
-      rc = fall_back(w, c, err);
-    } else if ((c->o.page_values > 0 && c->page_entries >= c->o.page_values) ||
-               (int64_t)(pq_encoder_size(c->enc) + c->def.len + c->rep.len) >=
-                   c->o.page_size) {
-      rc = flush_page(w, c, err);
-    }
   }
   if (rc) w->failed = 1;
   return rc;
