@@ -27,7 +27,7 @@
 
 /* ---- Types ------------------------------------------------------------- */
 
-static int ieq(const char *a, const char *b, size_t n) {
+static int w_ieq(const char *a, const char *b, size_t n) {
   return sqlite3_strnicmp(a, b, (int)n) == 0 && strlen(b) == n;
 }
 
@@ -66,28 +66,28 @@ int pqx_write_scalar_type(const char *s, WType *t) {
                {"UUID", WK_UUID},       {"INT96", WK_INT96}};
   if (!args) {
     for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
-      if (ieq(s, plain[i].name, n)) {
+      if (w_ieq(s, plain[i].name, n)) {
         t->kind = plain[i].kind;
         return 0;
       }
     return 1;
   }
   char *end;
-  if (ieq(s, "TIME", n) || ieq(s, "TIMESTAMP", n)) {
-    t->kind = ieq(s, "TIME", n) ? WK_TIME : WK_TIMESTAMP;
+  if (w_ieq(s, "TIME", n) || w_ieq(s, "TIMESTAMP", n)) {
+    t->kind = w_ieq(s, "TIME", n) ? WK_TIME : WK_TIMESTAMP;
     if (na < 1 || na > 2) return 1;
-    t->unit = ieq(a[0], "ms", strlen(a[0]))   ? PQ_UNIT_MILLIS
-              : ieq(a[0], "us", strlen(a[0])) ? PQ_UNIT_MICROS
-              : ieq(a[0], "ns", strlen(a[0])) ? PQ_UNIT_NANOS
+    t->unit = w_ieq(a[0], "ms", strlen(a[0]))   ? PQ_UNIT_MILLIS
+              : w_ieq(a[0], "us", strlen(a[0])) ? PQ_UNIT_MICROS
+              : w_ieq(a[0], "ns", strlen(a[0])) ? PQ_UNIT_NANOS
                                               : 0;
     if (!t->unit) return 1;
     if (na == 2) {
-      if (!ieq(a[1], "utc", strlen(a[1]))) return 1;
+      if (!w_ieq(a[1], "utc", strlen(a[1]))) return 1;
       t->utc = 1;
     }
     return 0;
   }
-  if (ieq(s, "DECIMAL", n)) {
+  if (w_ieq(s, "DECIMAL", n)) {
     if (na != 2) return 1;
     long p = strtol(a[0], &end, 10);
     if (*end || p < 1 || p > 38) return 1;
@@ -98,7 +98,7 @@ int pqx_write_scalar_type(const char *s, WType *t) {
     t->scale = (int)sc;
     return 0;
   }
-  if (ieq(s, "FIXED_LEN_BYTE_ARRAY", n)) {
+  if (w_ieq(s, "FIXED_LEN_BYTE_ARRAY", n)) {
     if (na != 1) return 1;
     long len = strtol(a[0], &end, 10);
     if (*end || len < 1 || len > INT32_MAX) return 1;
@@ -115,9 +115,9 @@ static int decl_kind(const char *d, WType *t) {
   memset(t, 0, sizeof *t);
   if (!d) return 0;
   size_t n = strlen(d);
-  if (ieq(d, "BOOLEAN", n) || ieq(d, "BOOL", n)) return t->kind = WK_BOOLEAN;
-  if (ieq(d, "DATE", n)) return t->kind = WK_DATE;
-  if (ieq(d, "DATETIME", n) || ieq(d, "TIMESTAMP", n)) {
+  if (w_ieq(d, "BOOLEAN", n) || w_ieq(d, "BOOL", n)) return t->kind = WK_BOOLEAN;
+  if (w_ieq(d, "DATE", n)) return t->kind = WK_DATE;
+  if (w_ieq(d, "DATETIME", n) || w_ieq(d, "TIMESTAMP", n)) {
     t->unit = PQ_UNIT_MICROS;
     return t->kind = WK_TIMESTAMP;
   }
@@ -253,7 +253,7 @@ static void w_error(Writer *wr, char *msg) {
 }
 
 /* A value, quoted as SQL would, at most about 60 characters. */
-static char *quoted(sqlite3_value *v) {
+static char *w_quoted(sqlite3_value *v) {
   char *q = sqlite3_mprintf("%Q", sqlite3_value_type(v) == SQLITE_BLOB ? NULL
                                   : (const char *)sqlite3_value_text(v));
   if (sqlite3_value_type(v) == SQLITE_BLOB) {
@@ -286,7 +286,7 @@ static const char *const class_names[] = {"?", "INTEGER", "REAL", "TEXT",
 static char *value_error(Writer *wr, int col, sqlite3_value *v,
                          const char *what) {
   char tn[64];
-  char *q = quoted(v);
+  char *q = w_quoted(v);
   const char *k = pqx_write_type_name(&wr->cols[col].t, tn, sizeof tn);
   char *m = sqlite3_mprintf(
       FN ": column '%s', row %lld: %s %s %s %s %s column%s", wr->cols[col].name,
@@ -314,7 +314,7 @@ static int heap_add(WCol *c, const void *p, size_t n) {
 /* Appends value v of column col to its batch, converted to its type: the
 ** storage class the column was typed by, or (a type given) any value the
 ** type takes without loss.  Returns an error message, or NULL. */
-static char *put_value(Writer *wr, int col, sqlite3_value *v, int *nomem) {
+static char *w_put_value(Writer *wr, int col, sqlite3_value *v, int *nomem) {
   WCol *c = &wr->cols[col];
   int vt = sqlite3_value_type(v);
   size_t at = c->nrows;
@@ -1036,7 +1036,7 @@ static char *w_row(Writer *wr, sqlite3_value **vals) {
       continue;
     }
     int nomem = 0;
-    char *m = put_value(wr, i, vals[i], &nomem);
+    char *m = w_put_value(wr, i, vals[i], &nomem);
     if (m || nomem) {
       /* the columns before it took the row: leave them uneven, it fails */
       return m;

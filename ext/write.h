@@ -9,7 +9,6 @@
 #include <stdio.h>
 
 #include "ext.h"
-#include "../src/writer/values.h"
 
 /* ---- JSON text as a tree (write_json.c) --------------------------------------- */
 

@@ -27,18 +27,18 @@
 
 /* ---- The type ------------------------------------------------------------ */
 
-typedef struct tparse {
+typedef struct wn_tparse {
   const char *s;
   size_t i;
   char *fault;
-} tparse;
+} wn_tparse;
 
-static void tspace(tparse *p) {
+static void wn_tspace(wn_tparse *p) {
   while (p->s[p->i] == ' ' || p->s[p->i] == '\t' || p->s[p->i] == '\n')
     p->i++;
 }
 
-static size_t tword(tparse *p) {
+static size_t wn_tword(wn_tparse *p) {
   size_t k = 0;
   while (p->s[p->i + k] && (p->s[p->i + k] == '_' ||
                             (p->s[p->i + k] >= 'a' && p->s[p->i + k] <= 'z') ||
@@ -48,21 +48,21 @@ static size_t tword(tparse *p) {
   return k;
 }
 
-static int tnested(tparse *p, WNode *out, int depth);
+static int wn_tnested(wn_tparse *p, WNode *out, int depth);
 
 /* A type at p->i: nested, or a scalar name with its parenthesis. */
-static int ttype(tparse *p, WNode *out, int depth) {
+static int wn_ttype(wn_tparse *p, WNode *out, int depth) {
   memset(out, 0, sizeof *out);
   out->leaf = -1;
-  tspace(p);
-  size_t k = tword(p);
+  wn_tspace(p);
+  size_t k = wn_tword(p);
   const char *w = p->s + p->i;
   size_t j = p->i + k;
   while (p->s[j] == ' ') j++;
   if (k && p->s[j] == '<' &&
       (sqlite3_strnicmp(w, "LIST", 4) == 0 || sqlite3_strnicmp(w, "MAP", 3) == 0 ||
        sqlite3_strnicmp(w, "STRUCT", 6) == 0))
-    return tnested(p, out, depth);
+    return wn_tnested(p, out, depth);
   size_t end = p->i + k;
   if (p->s[end] == '(') {
     const char *close = strchr(p->s + end, ')');
@@ -89,8 +89,8 @@ static int ttype(tparse *p, WNode *out, int depth) {
 }
 
 /* A name of a STRUCT's field: a word, or "quoted". */
-static char *tname(tparse *p) {
-  tspace(p);
+static char *wn_tname(wn_tparse *p) {
+  wn_tspace(p);
   if (p->s[p->i] == '"') {
     const char *e = strchr(p->s + p->i + 1, '"');
     if (!e || e == p->s + p->i + 1) return NULL;
@@ -98,19 +98,19 @@ static char *tname(tparse *p) {
     p->i = (size_t)(e - p->s) + 1;
     return n;
   }
-  size_t k = tword(p);
+  size_t k = wn_tword(p);
   if (!k) return NULL;
   char *n = sqlite3_mprintf("%.*s", (int)k, p->s + p->i);
   p->i += k;
   return n;
 }
 
-static int tnested(tparse *p, WNode *out, int depth) {
+static int wn_tnested(wn_tparse *p, WNode *out, int depth) {
   if (depth > 32) {
     p->fault = sqlite3_mprintf("types nested more than 32 deep");
     return 0;
   }
-  size_t k = tword(p);
+  size_t k = wn_tword(p);
   int kind = k == 4 && sqlite3_strnicmp(p->s + p->i, "LIST", 4) == 0  ? WK_LIST
              : k == 3 && sqlite3_strnicmp(p->s + p->i, "MAP", 3) == 0 ? WK_MAP
              : k == 6 && sqlite3_strnicmp(p->s + p->i, "STRUCT", 6) == 0
@@ -121,7 +121,7 @@ static int tnested(tparse *p, WNode *out, int depth) {
     return 0;
   }
   p->i += k;
-  tspace(p);
+  wn_tspace(p);
   p->i++; /* '<' */
   out->kind = kind;
   int cap = 0;
@@ -137,7 +137,7 @@ static int tnested(tparse *p, WNode *out, int depth) {
     }
     char *name = NULL;
     if (kind == WK_STRUCT) {
-      name = tname(p);
+      name = wn_tname(p);
       if (!name) {
         p->fault = sqlite3_mprintf("a field name expected at '%s'", p->s + p->i);
         return 0;
@@ -150,14 +150,14 @@ static int tnested(tparse *p, WNode *out, int depth) {
         }
     }
     WNode *kid = &out->kids[out->n];
-    if (!ttype(p, kid, depth + 1)) {
+    if (!wn_ttype(p, kid, depth + 1)) {
       sqlite3_free(name);
       out->n++; /* freed with the rest */
       return 0;
     }
     kid->name = name;
     out->n++;
-    tspace(p);
+    wn_tspace(p);
     if (p->s[p->i] == ',') {
       p->i++;
       continue;
@@ -181,24 +181,24 @@ static int tnested(tparse *p, WNode *out, int depth) {
   return 1;
 }
 
-static void node_free(WNode *n) {
-  for (int i = 0; i < n->n; i++) node_free(&n->kids[i]);
+static void wn_node_free(WNode *n) {
+  for (int i = 0; i < n->n; i++) wn_node_free(&n->kids[i]);
   sqlite3_free(n->kids);
   sqlite3_free(n->name);
 }
 
 void pqx_nested_free(WNode *t) {
   if (!t) return;
-  node_free(t);
+  wn_node_free(t);
   sqlite3_free(t);
 }
 
 int pqx_nested_parse(const char *s, WNode **tree, char **msg) {
   *tree = NULL;
   *msg = NULL;
-  tparse p = {s, 0, NULL};
-  tspace(&p);
-  size_t k = tword(&p);
+  wn_tparse p = {s, 0, NULL};
+  wn_tspace(&p);
+  size_t k = wn_tword(&p);
   size_t j = p.i + k;
   while (s[j] == ' ') j++;
   if (!k || s[j] != '<') return 0; /* a scalar */
@@ -208,9 +208,9 @@ int pqx_nested_parse(const char *s, WNode **tree, char **msg) {
     return -1;
   }
   memset(t, 0, sizeof *t);
-  int ok = ttype(&p, t, 0);
+  int ok = wn_ttype(&p, t, 0);
   if (ok) {
-    tspace(&p);
+    wn_tspace(&p);
     if (s[p.i]) {
       p.fault = sqlite3_mprintf("text after the type: '%s'", s + p.i);
       ok = 0;
@@ -228,7 +228,7 @@ int pqx_nested_parse(const char *s, WNode **tree, char **msg) {
 /* ---- The leaves and the schema ---------------------------------------------- */
 
 /* Counts the scalars under n, numbering them. */
-static void number_leaves(WNode *n, int *k, int rdepth) {
+static void wn_number_leaves(WNode *n, int *k, int rdepth) {
   if (n->kind < WK_LIST) {
     n->leaf = (*k)++;
     return;
@@ -237,12 +237,12 @@ static void number_leaves(WNode *n, int *k, int rdepth) {
     n->rep = rdepth + 1;
     rdepth++;
   }
-  for (int i = 0; i < n->n; i++) number_leaves(&n->kids[i], k, rdepth);
+  for (int i = 0; i < n->n; i++) wn_number_leaves(&n->kids[i], k, rdepth);
 }
 
 /* The encoding of a leaf: the column's where the leaf's type may use it,
 ** else the default (a dictionary falling back to PLAIN). */
-static void leaf_encoding(WLeaf *l, const pq_params *base,
+static void wn_leaf_encoding(WLeaf *l, const pq_params *base,
                           const pq_write_options *bo) {
   l->p.encoding = base->encoding;
   l->o.fallback = bo->fallback;
@@ -255,7 +255,7 @@ static void leaf_encoding(WLeaf *l, const pq_params *base,
     l->o.fallback = PQ_PLAIN;
 }
 
-static void fill_leaves(WCol *c, WNode *n, const pq_params *base,
+static void wn_fill_leaves(WCol *c, WNode *n, const pq_params *base,
                         const pq_write_options *bo) {
   if (n->kind < WK_LIST) {
     WLeaf *l = &c->leaves[n->leaf];
@@ -263,24 +263,24 @@ static void fill_leaves(WCol *c, WNode *n, const pq_params *base,
     l->p = *base;
     l->o = *bo;
     pqx_write_type_params(&n->t, &l->p, &l->o);
-    leaf_encoding(l, base, bo);
+    wn_leaf_encoding(l, base, bo);
     l->vsize = l->p.type == PQ_BYTE_ARRAY            ? sizeof(pq_bytes)
                : l->p.type == PQ_FIXED_LEN_BYTE_ARRAY ? sizeof(size_t)
                                                       : pq_value_size(l->p.type, 0);
     return;
   }
-  for (int i = 0; i < n->n; i++) fill_leaves(c, &n->kids[i], base, bo);
+  for (int i = 0; i < n->n; i++) wn_fill_leaves(c, &n->kids[i], base, bo);
 }
 
 char *pqx_nested_leaves(WCol *c, const pq_params *base,
                         const pq_write_options *bo) {
   int k = 0;
-  number_leaves(c->tree, &k, 0);
+  wn_number_leaves(c->tree, &k, 0);
   c->leaves = sqlite3_malloc64((size_t)k * sizeof *c->leaves);
   if (!c->leaves) return sqlite3_mprintf(FN ": out of memory");
   memset(c->leaves, 0, (size_t)k * sizeof *c->leaves);
   c->nleaves = k;
-  fill_leaves(c, c->tree, base, bo);
+  wn_fill_leaves(c, c->tree, base, bo);
   return NULL;
 }
 
@@ -300,16 +300,16 @@ void pqx_nested_free_leaves(WCol *c) {
 
 /* The schema being built: nodes allocated in one pool, the leaves' params
 ** and options in column order. */
-typedef struct sbuild {
+typedef struct wn_sbuild {
   pq_write_node *pool;
   int npool, cap;
   pq_params *ps;
   pq_write_options *os;
   int nleaves;
   WCol *col;
-} sbuild;
+} wn_sbuild;
 
-static pq_write_node *snodes(sbuild *b, int n) {
+static pq_write_node *wn_snodes(wn_sbuild *b, int n) {
   if (b->npool + n > b->cap) return NULL; /* sized beforehand */
   pq_write_node *x = b->pool + b->npool;
   memset(x, 0, (size_t)n * sizeof *x);
@@ -318,14 +318,14 @@ static pq_write_node *snodes(sbuild *b, int n) {
 }
 
 /* Nodes a type needs. */
-static int count_nodes(const WNode *n) {
+static int wn_count_nodes(const WNode *n) {
   int k = n->kind == WK_LIST || n->kind == WK_MAP ? 2 : 1;
-  for (int i = 0; i < n->n; i++) k += count_nodes(&n->kids[i]);
+  for (int i = 0; i < n->n; i++) k += wn_count_nodes(&n->kids[i]);
   return k;
 }
 
 /* Fills x (one node) for type n named name of the repetition; recurses. */
-static int build(sbuild *b, pq_write_node *x, const WNode *n, const char *name,
+static int wn_build(wn_sbuild *b, pq_write_node *x, const WNode *n, const char *name,
                  int repetition, int depth, int def, int rep) {
   x->name = name;
   x->repetition = repetition;
@@ -342,20 +342,20 @@ static int build(sbuild *b, pq_write_node *x, const WNode *n, const char *name,
     return 1;
   }
   if (n->kind == WK_STRUCT) {
-    pq_write_node *kids = snodes(b, n->n);
+    pq_write_node *kids = wn_snodes(b, n->n);
     if (!kids) return 0;
     x->n_children = n->n;
     x->children = kids;
     for (int i = 0; i < n->n; i++)
-      if (!build(b, &kids[i], &n->kids[i], n->kids[i].name, 1, depth + 1, d, rep))
+      if (!wn_build(b, &kids[i], &n->kids[i], n->kids[i].name, 1, depth + 1, d, rep))
         return 0;
     return 1;
   }
   /* LIST and MAP: the annotated group, its repeated group, its fields */
   int is_map = n->kind == WK_MAP;
   x->logical = is_map ? PQ_LOGICAL_MAP : PQ_LOGICAL_LIST;
-  pq_write_node *mid = snodes(b, 1);
-  pq_write_node *kids = mid ? snodes(b, n->n) : NULL;
+  pq_write_node *mid = wn_snodes(b, 1);
+  pq_write_node *kids = mid ? wn_snodes(b, n->n) : NULL;
   if (!kids) return 0;
   x->n_children = 1;
   x->children = mid;
@@ -364,26 +364,26 @@ static int build(sbuild *b, pq_write_node *x, const WNode *n, const char *name,
   mid->n_children = n->n;
   mid->children = kids;
   if (is_map)
-    return build(b, &kids[0], &n->kids[0], "key", 0, depth + 2, d + 1, rep + 1) &&
-           build(b, &kids[1], &n->kids[1], "value", 1, depth + 2, d + 1, rep + 1);
-  return build(b, &kids[0], &n->kids[0], "element", 1, depth + 2, d + 1, rep + 1);
+    return wn_build(b, &kids[0], &n->kids[0], "key", 0, depth + 2, d + 1, rep + 1) &&
+           wn_build(b, &kids[1], &n->kids[1], "value", 1, depth + 2, d + 1, rep + 1);
+  return wn_build(b, &kids[0], &n->kids[0], "element", 1, depth + 2, d + 1, rep + 1);
 }
 
 char *pqx_nested_open(Writer *wr) {
   int nodes = 0, leaves = 0;
   for (int i = 0; i < wr->ncols; i++) {
     WCol *c = &wr->cols[i];
-    nodes += c->tree ? count_nodes(c->tree) : 1;
+    nodes += c->tree ? wn_count_nodes(c->tree) : 1;
     leaves += c->tree ? c->nleaves : 1;
   }
-  sbuild b;
+  wn_sbuild b;
   memset(&b, 0, sizeof b);
   b.pool = sqlite3_malloc64((size_t)nodes * sizeof *b.pool);
   b.ps = sqlite3_malloc64((size_t)leaves * sizeof *b.ps);
   b.os = sqlite3_malloc64((size_t)leaves * sizeof *b.os);
   b.cap = nodes;
   char *msg = NULL;
-  pq_write_node *top = b.pool ? snodes(&b, wr->ncols) : NULL;
+  pq_write_node *top = b.pool ? wn_snodes(&b, wr->ncols) : NULL;
   if (!top || !b.ps || !b.os) msg = sqlite3_mprintf(FN ": out of memory");
   for (int i = 0; i < wr->ncols && !msg; i++) {
     WCol *c = &wr->cols[i];
@@ -397,7 +397,7 @@ char *pqx_nested_open(Writer *wr) {
       continue;
     }
     b.col = c;
-    if (!build(&b, &top[i], c->tree, c->name, 1, 0, 0, 0))
+    if (!wn_build(&b, &top[i], c->tree, c->name, 1, 0, 0, 0))
       msg = sqlite3_mprintf(FN ": out of memory");
     /* each leaf alone first, so that a refusal names it */
     for (int k = 0; k < c->nleaves && !msg; k++) {
@@ -422,7 +422,7 @@ char *pqx_nested_open(Writer *wr) {
 
 /* ---- Shredding ---------------------------------------------------------------- */
 
-typedef struct shred {
+typedef struct wn_shred {
   Writer *wr;
   WCol *c;
   wj_doc *d;
@@ -430,9 +430,9 @@ typedef struct shred {
   size_t plen;
   char *msg;
   int nomem;
-} shred;
+} wn_shred;
 
-static void entry(shred *s, WLeaf *l, int rep, int def) {
+static void wn_entry(wn_shred *s, WLeaf *l, int rep, int def) {
   uint16_t r = (uint16_t)rep, d = (uint16_t)def;
   pq_buf_append(&l->def, &d, sizeof d);
   pq_buf_append(&l->rep, &r, sizeof r);
@@ -441,27 +441,27 @@ static void entry(shred *s, WLeaf *l, int rep, int def) {
 }
 
 /* An entry with no value in every leaf under n. */
-static void nulls(shred *s, const WNode *n, int rep, int def) {
+static void wn_nulls(wn_shred *s, const WNode *n, int rep, int def) {
   if (n->kind < WK_LIST) {
-    entry(s, &s->c->leaves[n->leaf], rep, def);
+    wn_entry(s, &s->c->leaves[n->leaf], rep, def);
     return;
   }
-  for (int i = 0; i < n->n; i++) nulls(s, &n->kids[i], rep, def);
+  for (int i = 0; i < n->n; i++) wn_nulls(s, &n->kids[i], rep, def);
 }
 
-static void fail(shred *s, const char *fmt, const char *what) {
+static void wn_fail(wn_shred *s, const char *fmt, const char *what) {
   if (s->msg || s->nomem) return;
   s->msg = sqlite3_mprintf(FN ": column '%s', row %lld: %s: %s%s", s->c->name,
                            (long long)(s->wr->rows + (int64_t)s->wr->batch_rows + 1),
                            s->plen ? s->path : "$", fmt, what ? what : "");
 }
 
-static const char *const jnames[] = {"null", "true", "false", "a number",
+static const char *const wn_jnames[] = {"null", "true", "false", "a number",
                                      "a string", "an array", "an object"};
 
 /* The value of leaf l from JSON node x (or from text t of n bytes: a MAP's
 ** key). */
-static void value(shred *s, WLeaf *l, int rep, int def, const wj_node_t *x,
+static void wn_value(wn_shred *s, WLeaf *l, int rep, int def, const wj_node_t *x,
                   const char *t, size_t n) {
   const char *raw = x ? s->d->src + x->at : t;
   size_t rawn = x ? x->len : n;
@@ -550,7 +550,7 @@ static void value(shred *s, WLeaf *l, int rep, int def, const wj_node_t *x,
     case WK_FIXED:
       if (type != WJ_STRING) goto mismatch;
       if (strn != (size_t)l->t.length) {
-        fail(s, "a string not of the length of ", want);
+        wn_fail(s, "a string not of the length of ", want);
         return;
       }
       bytes = str;
@@ -639,11 +639,11 @@ static void value(shred *s, WLeaf *l, int rep, int def, const wj_node_t *x,
   }
   pq_buf_append(&l->vals, slot, vlen);
   l->nvals++;
-  entry(s, l, rep, def);
+  wn_entry(s, l, rep, def);
   if (l->vals.oom || l->heap.oom) s->nomem = 1;
   return;
 mismatch:
-  fail(s, jnames[type], NULL);
+  wn_fail(s, wn_jnames[type], NULL);
   if (s->msg) {
     char *m = sqlite3_mprintf("%s where %s %s belongs", s->msg,
                               strchr("AEIOU", want[0]) ? "an" : "a", want);
@@ -654,7 +654,7 @@ mismatch:
 range: {
     char *m = sqlite3_mprintf("%.*s does not fit %s", (int)(rawn > 40 ? 40 : rawn),
                               raw, want);
-    fail(s, m ? m : "", NULL);
+    wn_fail(s, m ? m : "", NULL);
     sqlite3_free(m);
     return;
   }
@@ -664,7 +664,7 @@ conv:
 
 /* Appends a step (".name", or "[i]" when name is NULL) to the path; *save
 ** to go back. */
-static void push(shred *s, size_t *save, const char *name, int i) {
+static void wn_push(wn_shred *s, size_t *save, const char *name, int i) {
   *save = s->plen;
   char *at = s->path + s->plen;
   size_t room = sizeof s->path - s->plen;
@@ -673,26 +673,26 @@ static void push(shred *s, size_t *save, const char *name, int i) {
   if (s->plen >= sizeof s->path) s->plen = sizeof s->path - 1;
 }
 
-static void walk(shred *s, const WNode *n, int x, int rep, int def, int optional) {
+static void wn_walk(wn_shred *s, const WNode *n, int x, int rep, int def, int optional) {
   if (s->msg || s->nomem) return;
   const wj_node_t *j = x >= 0 ? &s->d->nodes[x] : NULL;
   if (!j || j->type == WJ_NULL) {
     if (!optional) {
-      fail(s, "null where the type has no NULL", NULL);
+      wn_fail(s, "null where the type has no NULL", NULL);
       return;
     }
-    nulls(s, n, rep, def);
+    wn_nulls(s, n, rep, def);
     return;
   }
   int d = def + (optional != 0);
   if (n->kind < WK_LIST) {
-    value(s, &s->c->leaves[n->leaf], rep, d, j, NULL, 0);
+    wn_value(s, &s->c->leaves[n->leaf], rep, d, j, NULL, 0);
     return;
   }
   size_t save;
   if (n->kind == WK_STRUCT) {
     if (j->type != WJ_OBJECT) {
-      fail(s, jnames[j->type], " where a STRUCT's object belongs");
+      wn_fail(s, wn_jnames[j->type], " where a STRUCT's object belongs");
       return;
     }
     /* every member must be a field */
@@ -706,7 +706,7 @@ static void walk(shred *s, const WNode *n, int x, int rep, int def, int optional
       if (!found) {
         char *k = sqlite3_mprintf("%.*s", (int)mm->key_len,
                                   (const char *)s->d->text.data + mm->key_off);
-        fail(s, "a member the STRUCT has no field for: ", k);
+        wn_fail(s, "a member the STRUCT has no field for: ", k);
         sqlite3_free(k);
         return;
       }
@@ -719,8 +719,8 @@ static void walk(shred *s, const WNode *n, int x, int rep, int def, int optional
             memcmp(n->kids[f].name, s->d->text.data + mm->key_off, mm->key_len) == 0)
           found = m;
       }
-      push(s, &save, n->kids[f].name, 0);
-      walk(s, &n->kids[f], found, rep, d, 1);
+      wn_push(s, &save, n->kids[f].name, 0);
+      wn_walk(s, &n->kids[f], found, rep, d, 1);
       s->plen = save;
       s->path[s->plen] = 0;
     }
@@ -728,12 +728,12 @@ static void walk(shred *s, const WNode *n, int x, int rep, int def, int optional
   }
   int is_map = n->kind == WK_MAP;
   if (j->type != (is_map ? WJ_OBJECT : WJ_ARRAY)) {
-    fail(s, jnames[j->type], is_map ? " where a MAP's object belongs"
+    wn_fail(s, wn_jnames[j->type], is_map ? " where a MAP's object belongs"
                                     : " where a LIST's array belongs");
     return;
   }
   if (j->n == 0) { /* empty: the repeated group is not there */
-    nulls(s, n, rep, d);
+    wn_nulls(s, n, rep, d);
     return;
   }
   int k = 0;
@@ -747,13 +747,13 @@ static void walk(shred *s, const WNode *n, int x, int rep, int def, int optional
         s->nomem = 1;
         return;
       }
-      push(s, &save, key, 0);
-      value(s, &s->c->leaves[n->kids[0].leaf], r, d + 1, NULL, key, mm->key_len);
+      wn_push(s, &save, key, 0);
+      wn_value(s, &s->c->leaves[n->kids[0].leaf], r, d + 1, NULL, key, mm->key_len);
       sqlite3_free(key);
-      walk(s, &n->kids[1], m, r, d + 1, 1);
+      wn_walk(s, &n->kids[1], m, r, d + 1, 1);
     } else {
-      push(s, &save, NULL, k);
-      walk(s, &n->kids[0], m, r, d + 1, 1);
+      wn_push(s, &save, NULL, k);
+      wn_walk(s, &n->kids[0], m, r, d + 1, 1);
     }
     s->plen = save;
     s->path[s->plen] = 0;
@@ -763,7 +763,7 @@ static void walk(shred *s, const WNode *n, int x, int rep, int def, int optional
 
 char *pqx_nested_put(Writer *wr, int col, sqlite3_value *v) {
   WCol *c = &wr->cols[col];
-  shred s;
+  wn_shred s;
   memset(&s, 0, sizeof s);
   s.wr = wr;
   s.c = c;
@@ -772,7 +772,7 @@ char *pqx_nested_put(Writer *wr, int col, sqlite3_value *v) {
   s.plen = 1;
   int vt = sqlite3_value_type(v);
   if (vt == SQLITE_NULL) {
-    nulls(&s, c->tree, 0, 0);
+    wn_nulls(&s, c->tree, 0, 0);
     return s.nomem ? NULL : (char *)"";
   }
   if (vt != SQLITE_TEXT) {
@@ -794,7 +794,7 @@ char *pqx_nested_put(Writer *wr, int col, sqlite3_value *v) {
                            (long long)(wr->rows + (int64_t)wr->batch_rows + 1),
                            fault, (long long)at);
   }
-  walk(&s, c->tree, root, 0, 0, 1);
+  wn_walk(&s, c->tree, root, 0, 0, 1);
   if (s.nomem) {
     sqlite3_free(s.msg);
     return NULL;

@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "reader/reader.h"
-#include "writer/values.h"
+#include "parquet.h"
 
 #define CHECK_SEED 0x7a1e5
 #include "check.h"

@@ -1,5 +1,5 @@
 /*
-** values.c -- SQL values as Parquet values (values.h): the text the reader
+** values.c -- SQL values as Parquet values (declared in parquet.h): the text the reader
 ** gives dates, times, timestamps, INT96, decimals and UUIDs read back into
 ** the stored values, and integers and reals as decimals.
 **
@@ -9,7 +9,7 @@
 **   '123.45'                             -> DECIMAL(10,2) 12345
 **   '00112233-4455-6677-8899-aabbccddeeff' -> UUID 00 11 .. ff
 */
-#include "values.h"
+#include "../format/format.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -97,13 +97,13 @@ typedef struct scan {
 
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
 
-static int peek(const scan *c) {
+static int scan_peek(const scan *c) {
   return c->i < c->n ? (unsigned char)c->s[c->i] : -1;
 }
 
 /* What is wrong with the byte at the cursor (or the end there). */
 static int unexpected(scan *c, const char *expected) {
-  int ch = peek(c);
+  int ch = scan_peek(c);
   if (ch < 0)
     snprintf(c->why, sizeof c->why, "it ends where %s should be", expected);
   else if (ch >= 0x20 && ch < 0x7f)
@@ -116,7 +116,7 @@ static int unexpected(scan *c, const char *expected) {
 }
 
 static int expect_char(scan *c, char ch, const char *expected) {
-  if (peek(c) != (unsigned char)ch) return unexpected(c, expected);
+  if (scan_peek(c) != (unsigned char)ch) return unexpected(c, expected);
   c->i++;
   return 1;
 }
@@ -146,8 +146,8 @@ static int month_days(int64_t y, int m) {
 ** YEAR_CAP, which no type holds. */
 static int read_date(scan *c, when *w) {
   int neg = 0, sign = 0;
-  if (peek(c) == '-' || peek(c) == '+') {
-    neg = peek(c) == '-';
+  if (scan_peek(c) == '-' || scan_peek(c) == '+') {
+    neg = scan_peek(c) == '-';
     sign = 1;
     c->i++;
   }
@@ -198,14 +198,14 @@ static int read_time(scan *c, when *w) {
     snprintf(c->why, sizeof c->why, "minute %d", w->minute);
     return 0;
   }
-  if (peek(c) != ':') return 1;
+  if (scan_peek(c) != ':') return 1;
   c->i++;
   if (!two_digits(c, &w->second, "the second's two digits")) return 0;
   if (w->second > 59) {
     snprintf(c->why, sizeof c->why, "second %d", w->second);
     return 0;
   }
-  if (peek(c) != '.') return 1;
+  if (scan_peek(c) != '.') return 1;
   c->i++;
   w->frac = c->s + c->i;
   while (c->i < c->n && is_digit(c->s[c->i])) c->i++;
@@ -217,7 +217,7 @@ static int read_time(scan *c, when *w) {
 /* Z, or +HH:MM / -HH:MM, or nothing. */
 static int read_zone(scan *c, when *w) {
   w->zone = 0;
-  int ch = peek(c);
+  int ch = scan_peek(c);
   if (ch == 'Z' || ch == 'z') {
     c->i++;
     return 1;
@@ -281,7 +281,7 @@ static int read_timestamp(scan *c, when *w) {
   w->zone = 0;
   if (!read_date(c, w)) return 0;
   if (c->i == c->n) return 1;
-  int ch = peek(c);
+  int ch = scan_peek(c);
   if (ch != ' ' && ch != 'T' && ch != 't')
     return unexpected(c, "' ' or 'T' before the time, or the end");
   c->i++;
@@ -496,14 +496,14 @@ int pq_decimal_from_text(const pq_decimal_spec *d, const char *s, size_t n,
   if (rc) return rc;
   scan c = {s, n, 0, {0}};
   int neg = 0;
-  if (peek(&c) == '-' || peek(&c) == '+') {
-    neg = peek(&c) == '-';
+  if (scan_peek(&c) == '-' || scan_peek(&c) == '+') {
+    neg = scan_peek(&c) == '-';
     c.i++;
   }
   size_t int_start = c.i;
   while (c.i < n && is_digit(s[c.i])) c.i++;
   size_t nint = c.i - int_start, frac_start = c.i, nfrac = 0;
-  if (peek(&c) == '.') {
+  if (scan_peek(&c) == '.') {
     frac_start = ++c.i;
     while (c.i < n && is_digit(s[c.i])) c.i++;
     nfrac = c.i - frac_start;
@@ -514,11 +514,11 @@ int pq_decimal_from_text(const pq_decimal_spec *d, const char *s, size_t n,
                      c.why);
   }
   int64_t exp = 0;
-  if (peek(&c) == 'e' || peek(&c) == 'E') {
+  if (scan_peek(&c) == 'e' || scan_peek(&c) == 'E') {
     c.i++;
     int eneg = 0;
-    if (peek(&c) == '-' || peek(&c) == '+') {
-      eneg = peek(&c) == '-';
+    if (scan_peek(&c) == '-' || scan_peek(&c) == '+') {
+      eneg = scan_peek(&c) == '-';
       c.i++;
     }
     size_t start = c.i;
