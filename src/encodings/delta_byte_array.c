@@ -232,7 +232,7 @@ __attribute__((target("avx2"))) static int check_avx2(
 ** lengths against the previous value, in value order so that the first
 ** bad value is the one reported. */
 static int dba_batch(dba_dec *s, uint64_t first, pq_bytes *out, size_t m,
-                     size_t *done, pq_error *err) {
+                     size_t base, size_t *done, pq_error *err) {
   pq_decoder *d = &s->base;
   *done = 0;
   if (s->at == s->have) {
@@ -293,8 +293,8 @@ static int dba_batch(dba_dec *s, uint64_t first, pq_bytes *out, size_t m,
     total += vlen;
   }
   m = i; /* at least 1 */
-  /* The values. */
-  s->arena.len = 0;
+  /* The values, after the `base` bytes the read's earlier batches made. */
+  s->arena.len = base;
   if (pq_buf_reserve(&s->arena, total + SLACK)) return pq_nomem(err, DBA);
   const uint8_t *src = d->buf + s->data, *from;
   /* Suffixes may be read in blocks when the input has SLACK bytes more
@@ -303,13 +303,14 @@ static int dba_batch(dba_dec *s, uint64_t first, pq_bytes *out, size_t m,
   int wide = d->len - data >= SLACK;
 #ifdef DBA_AVX2
   if (wide && s->data >= 64 && (s->prefixes.cpu & PQ_CPU_AVX2)) {
-    from = build_avx2(pre, suf, m, src, s->prev.data, s->arena.data, out);
+    from = build_avx2(pre, suf, m, src, s->prev.data, s->arena.data + base, out);
   } else
 #endif
   {
-    from = build(pre, suf, m, src, s->prev.data, s->arena.data, out, wide);
+    from = build(pre, suf, m, src, s->prev.data, s->arena.data + base, out,
+                 wide);
   }
-  s->arena.len = total;
+  s->arena.len = base + total;
   s->data = data;
   s->at += m;
   *done = m;
@@ -331,15 +332,24 @@ static int dba_read(pq_decoder *d, void *out, size_t max, size_t *n,
   size_t k = 0;
   while (k < max) {
     size_t m;
-    int rc = dba_batch(s, d->done + k, fixed ? NULL : (pq_bytes *)out + k,
-                       max - k, &m, err);
+    /* BYTE_ARRAY values live in the arena until the next read: a read's
+    ** batches follow one another there, and when the arena moves the
+    ** values made before move with it. */
+    pq_bytes *v = (pq_bytes *)out;
+    size_t base = fixed ? 0 : s->arena.len * (k > 0);
+    for (size_t i = 0; !fixed && i < k; i++) /* as offsets while it grows */
+      v[i].ptr = (const uint8_t *)(uintptr_t)(size_t)(v[i].ptr - s->arena.data);
+    int rc = dba_batch(s, d->done + k, fixed ? NULL : v + k, max - k, base, &m,
+                       err);
+    for (size_t i = 0; !fixed && i < k; i++)
+      v[i].ptr = s->arena.data + (size_t)(uintptr_t)v[i].ptr;
     if (rc) {
       *n = k;
       return rc;
     }
-    if (!fixed) { /* the values live in the arena until the next read */
+    if (!fixed) {
       k += m;
-      break;
+      continue;
     }
     memcpy((uint8_t *)out + k * (size_t)d->p.type_length, s->arena.data,
            m * (size_t)d->p.type_length);

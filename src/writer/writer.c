@@ -39,6 +39,7 @@ typedef struct stats {
   double dmin, dmax;    /* FLOAT, DOUBLE */
   pq_buf bmin, bmax;    /* BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY */
   int64_t nulls;
+  int dec;              /* bytes are DECIMAL's: signed big-endian integers */
 } stats;
 
 static void stats_reset(stats *s) {
@@ -58,6 +59,27 @@ static int bytes_cmp(const uint8_t *a, size_t na, const uint8_t *b,
   int c = n ? memcmp(a, b, n) : 0;
   if (c) return c;
   return na < nb ? -1 : na > nb;
+}
+
+/* Two DECIMALs' bytes, big-endian two's complement of any lengths, as
+** the integers they are (parquet.thrift's order for DECIMAL). */
+static int dec_cmp(const uint8_t *a, size_t na, const uint8_t *b, size_t nb) {
+  int sa = na && (a[0] & 0x80), sb = nb && (b[0] & 0x80);
+  if (sa != sb) return sa ? -1 : 1;
+  /* the same sign: the longer one's extra bytes against sign bytes */
+  uint8_t ext = sa ? 0xFF : 0x00;
+  size_t n = na > nb ? na : nb;
+  for (size_t i = 0; i < n; i++) {
+    uint8_t x = i + na >= n ? a[i + na - n] : ext;
+    uint8_t y = i + nb >= n ? b[i + nb - n] : ext;
+    if (x != y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+static int stats_cmp(const stats *s, const uint8_t *a, size_t na,
+                     const uint8_t *b, size_t nb) {
+  return s->dec ? dec_cmp(a, na, b, nb) : bytes_cmp(a, na, b, nb);
 }
 
 static void set_bytes(pq_buf *b, const uint8_t *p, size_t n) {
@@ -95,8 +117,8 @@ static void stats_bytes(stats *s, const uint8_t *p, size_t n) {
     s->has = 1;
     return;
   }
-  if (bytes_cmp(p, n, s->bmin.data, s->bmin.len) < 0) set_bytes(&s->bmin, p, n);
-  if (bytes_cmp(p, n, s->bmax.data, s->bmax.len) > 0) set_bytes(&s->bmax, p, n);
+  if (stats_cmp(s, p, n, s->bmin.data, s->bmin.len) < 0) set_bytes(&s->bmin, p, n);
+  if (stats_cmp(s, p, n, s->bmax.data, s->bmax.len) > 0) set_bytes(&s->bmax, p, n);
 }
 
 /* Adds n values laid out as for type t (INT96 has no order: no min, max). */
@@ -247,8 +269,9 @@ static void stats_write(pq_thrift_writer *tw, int16_t id, const stats *s,
 
 /* Compares two bounds (PLAIN, as stats_bound writes them) in the type's
 ** order. */
-static int bound_cmp(pq_type t, const uint8_t *a, size_t an, const uint8_t *b,
-                     size_t bn) {
+static int bound_cmp(pq_type t, int dec, const uint8_t *a, size_t an,
+                     const uint8_t *b, size_t bn) {
+  if (dec) return dec_cmp(a, an, b, bn);
   switch (t) {
     case PQ_BOOLEAN: return (an ? a[0] : 0) - (bn ? b[0] : 0);
     case PQ_INT32: {
@@ -513,6 +536,10 @@ static int col_open(col_writer *c, const pq_params *params,
   if (!c->path) return pq_nomem(err, LABEL);
   c->path[0] = c->o.name;
   c->npath = 1;
+  /* DECIMAL bytes are ordered as the integers they hold */
+  c->page_stats.dec = c->chunk_stats.dec =
+      o->logical == PQ_LOGICAL_DECIMAL &&
+      (p.type == PQ_BYTE_ARRAY || p.type == PQ_FIXED_LEN_BYTE_ARRAY);
   c->base = p;
   c->fb0 = c->fb;
   c->dict0 = c->dict;
@@ -915,9 +942,9 @@ static int page_index(col_writer *c, chunk_info *ci, int64_t at,
     for (uint32_t i = 0; i < n; i++) {
       if (r[i].null_page) continue;
       if (prev) {
-        int lo = bound_cmp(c->p.type, b + r[i].min_at, r[i].min_len,
+        int lo = bound_cmp(c->p.type, c->page_stats.dec, b + r[i].min_at, r[i].min_len,
                            b + prev->min_at, prev->min_len);
-        int hi = bound_cmp(c->p.type, b + r[i].max_at, r[i].max_len,
+        int hi = bound_cmp(c->p.type, c->page_stats.dec, b + r[i].max_at, r[i].max_len,
                            b + prev->max_at, prev->max_len);
         if (lo < 0 || hi < 0) up = 0;
         if (lo > 0 || hi > 0) down = 0;
@@ -988,6 +1015,7 @@ static int end_row_group(pq_writer *w, pq_error *err) {
     ci->encodings = c->chunk_encodings;
     ci->st = c->chunk_stats; /* the chunk's now */
     memset(&c->chunk_stats, 0, sizeof c->chunk_stats);
+    c->chunk_stats.dec = c->page_stats.dec;
     if (c->o.page_index) {
       rc = page_index(c, ci, at + c->dict_bytes, err);
       if (rc) return rc;
