@@ -1,5 +1,6 @@
-// readers.mjs READER PARQUET_WASM_DIR HYPARQUET_DIR FILE... -- reads Parquet
-// files with one of two readers besides DuckDB:
+// readers.mjs READER PARQUET_WASM_DIR HYPARQUET_DIR FILE...
+// readers.mjs duckdb DUCKDB_DIR FILE...
+//   -- reads Parquet files with one of three readers:
 //
 //   arrow      arrow-rs, through the npm package parquet-wasm
 //              (tools/parquet_wasm.sh): readParquet gives an Arrow table in
@@ -8,10 +9,22 @@
 //              structs and buffers are read here from the module's memory
 //   hyparquet  the npm package hyparquet, with hyparquet-compressors for
 //              the codecs besides SNAPPY (tools/hyparquet.sh)
+//   duckdb     DuckDB, the npm package @duckdb/node-api (tools/duckdb.sh),
+//              one thread: SELECT * FROM read_parquet(FILE), in the file's
+//              order, the values as the package's value objects give them
 //
 // Prints one JSON line per FILE, in order:
 //   {"file": FILE, "columns": [name, ...], "rows": [[value, ...], ...]}
 //   {"file": FILE, "error": "the reader's message, its first line"}
+// arrow adds "types": each column's Arrow format string ("tsu:UTC",
+// "d:38,10", ...); duckdb adds "types", each column's DuckDB type, and,
+// read or not, "metadata" and "schema": the rows of DuckDB's
+// parquet_metadata(FILE) (row_group_id, path_in_schema, type, encodings,
+// compression, num_values, stats_null_count, stats_min_value,
+// stats_max_value) and parquet_schema(FILE) (name, type, type_length,
+// repetition_type, converted_type, scale, precision, logical_type), every
+// value as text or null; or "metadata_error", the first line of DuckDB's
+// message when those fail.
 //
 // Values, in a form that SQLite's JSON functions and Tcl compare exactly:
 //   NULL                  null
@@ -26,25 +39,36 @@
 //   INT96, timestamps,    an integer of the unit the reader makes of it,
 //   dates, times          not a Date: INT96 as nanoseconds since the epoch
 //                         (arrow-rs: an int64, which wraps around outside
-//                         the years 1677..2262; hyparquet: exact), TIMESTAMP
-//                         in its unit, DATE in days, TIME in its unit.
-//                         hyparquet's parsers, which would make JS Dates of
-//                         milliseconds, are replaced by ones that keep the
-//                         integer
-//   DECIMAL               arrow: the unscaled integer; hyparquet: the
-//                         number it makes (unscaled x 10^-scale, a double)
+//                         the years 1677..2262; hyparquet: exact; DuckDB:
+//                         a TIMESTAMP, microseconds), TIMESTAMP in its unit
+//                         (DuckDB: its type's, see "types"), DATE in days,
+//                         TIME in its unit (DuckDB: TIME in microseconds,
+//                         TIME_NS in nanoseconds).  hyparquet's parsers,
+//                         which would make JS Dates of milliseconds, are
+//                         replaced by ones that keep the integer
+//   DECIMAL               arrow and DuckDB: the unscaled integer;
+//                         hyparquet: the number it makes (unscaled x
+//                         10^-scale, a double)
+//   UUID                  arrow: bytes (FIXED_LEN_BYTE_ARRAY(16));
+//                         hyparquet and DuckDB: the 36-character string
+//   JSON                  a string: hyparquet's parser, which would parse
+//                         it, is replaced by one that keeps the text
 //   FLOAT16               arrow: the half's value as a number; hyparquet:
 //                         the same (it converts them itself)
 // Flat columns only: a nested one (list, map, struct), or a value of a
-// kind not above (hyparquet's JSON objects, GeoJSON), is the file's error.
+// kind not above (GeoJSON), is the file's error.
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [reader, wasmDir, hypDir, ...files] = process.argv.slice(2);
-if (reader !== 'arrow' && reader !== 'hyparquet') {
-  console.error('usage: node readers.mjs arrow|hyparquet PARQUET_WASM_DIR HYPARQUET_DIR FILE...');
+const reader = process.argv[2];
+const [wasmDir, hypDir, ...files] = reader === 'duckdb'
+  ? [null, null, ...process.argv.slice(4)] : process.argv.slice(3);
+const duckDir = reader === 'duckdb' ? process.argv[3] : null;
+if (!['arrow', 'hyparquet', 'duckdb'].includes(reader)) {
+  console.error('usage: node readers.mjs arrow|hyparquet PARQUET_WASM_DIR HYPARQUET_DIR FILE...\n' +
+                '       node readers.mjs duckdb DUCKDB_DIR FILE...');
   process.exit(2);
 }
 
@@ -72,9 +96,12 @@ function jsonValue(v) {
   throw new Error(`readers.mjs: a value it does not write: ${Object.prototype.toString.call(v)}`);
 }
 
-function printFile(file, columns, rows) {
+// extra: keys beside file, columns and rows (types, metadata, schema)
+function printFile(file, columns, rows, extra = {}) {
   const out = rows.map((r) => '[' + r.map(jsonValue).join(',') + ']');
-  console.log(`{"file":${JSON.stringify(file)},"columns":${JSON.stringify(columns)},"rows":[${out.join(',')}]}`);
+  let more = '';
+  for (const [k, v] of Object.entries(extra)) more += `,${JSON.stringify(k)}:${JSON.stringify(v)}`;
+  console.log(`{"file":${JSON.stringify(file)},"columns":${JSON.stringify(columns)}${more},"rows":[${out.join(',')}]}`);
 }
 
 const firstLine = (e) => String(e instanceof Error ? e.message : e).split('\n')[0];
@@ -90,6 +117,7 @@ async function hyparquetReader() {
     timestampFromMicroseconds: keep,
     timestampFromNanoseconds: keep,
     dateFromDays: keep,
+    jsonFromBytes: (bytes) => bytes && new TextDecoder().decode(bytes),
   };
   return async (file) => {
     const buf = readFileSync(file);
@@ -216,25 +244,84 @@ function arrowReader() {
       const schema = schemaOf(stream.schemaAddr());
       if (schema.format !== '+s') throw new Error(`readers.mjs: a table of format '${schema.format}'`);
       const columns = schema.children.map((c) => c.name);
+      const types = schema.children.map((c) => c.dictionary ? c.dictionary.format : c.format);
       const rows = [];
       for (let b = 0; b < stream.numArrays(); b++) {
         const batch = arrayOf(stream.arrayAddr(b));
         const cols = schema.children.map((c, j) => values(c, batch.children[j]));
         for (let i = 0; i < batch.length; i++) rows.push(cols.map((col) => col[batch.offset + i]));
       }
-      return { columns, rows };
+      return { columns, rows, extra: { types } };
     } finally {
       stream.free();
     }
   };
 }
 
-const read = reader === 'arrow' ? arrowReader() : await hyparquetReader();
+// ---- DuckDB ----
+// The package's value objects, as the integers they hold.
+async function duckdbReader() {
+  const require = createRequire(join(duckDir, 'node_modules', 'x.js'));
+  const duck = await import(pathToFileURL(require.resolve('@duckdb/node-api')).href);
+  const db = await duck.DuckDBInstance.create(':memory:', { threads: '1' });
+  const con = await db.connect();
+  const sq = (x) => "'" + String(x).replaceAll("'", "''") + "'";
+  const text = (v) => (v === null || v === undefined ? null : String(v));
+  const plain = (v) => {
+    if (v === null || v === undefined) return null;
+    if (['boolean', 'number', 'bigint', 'string'].includes(typeof v)) return v;
+    if (v instanceof duck.DuckDBBlobValue) return v.bytes;
+    if (v instanceof duck.DuckDBDateValue) return v.days;
+    if (v instanceof duck.DuckDBTimeNSValue) return v.nanos;
+    if (v instanceof duck.DuckDBTimeValue) return v.micros;
+    if (v instanceof duck.DuckDBTimestampNanosecondsValue) return v.nanos;
+    if (v instanceof duck.DuckDBTimestampMillisecondsValue) return v.millis;
+    if (v instanceof duck.DuckDBTimestampSecondsValue) return v.seconds;
+    if (v instanceof duck.DuckDBTimestampTZValue) return v.micros;
+    if (v instanceof duck.DuckDBTimestampValue) return v.micros;
+    if (v instanceof duck.DuckDBDecimalValue) return v.value;
+    if (v instanceof duck.DuckDBUUIDValue) return v.toString();
+    throw new Error(`readers.mjs: a DuckDB value it does not write: ${v.constructor.name}`);
+  };
+  const meta = async (file) => {
+    const m = await con.runAndReadAll(
+      `SELECT row_group_id, path_in_schema, type, encodings, compression, num_values,
+              stats_null_count, stats_min_value, stats_max_value
+         FROM parquet_metadata(${sq(file)}) ORDER BY row_group_id, column_id`);
+    const s = await con.runAndReadAll(
+      `SELECT name, type, type_length, repetition_type, converted_type, scale, precision,
+              logical_type
+         FROM parquet_schema(${sq(file)})`);
+    return { metadata: m.getRows().map((r) => r.map(text)), schema: s.getRows().map((r) => r.map(text)) };
+  };
+  return async (file) => {
+    let extra = {};
+    try {
+      extra = await meta(file);
+    } catch (e) {
+      extra = { metadata_error: firstLine(e) };
+    }
+    let r;
+    try {
+      r = await con.runAndReadAll(`SELECT * FROM read_parquet(${sq(file)})`);
+    } catch (e) {
+      e.extra = extra;
+      throw e;
+    }
+    const columns = r.columnNames();
+    const types = r.columnTypes().map((t) => t.toString());
+    const rows = r.getRows().map((row) => row.map(plain));
+    return { columns, rows, extra: { types, ...extra } };
+  };
+}
+
+const read = reader === 'arrow' ? arrowReader()
+  : reader === 'hyparquet' ? await hyparquetReader() : await duckdbReader();
 for (const file of files) {
   try {
-    const { columns, rows } = await read(file);
-    printFile(file, columns, rows);
+    const { columns, rows, extra } = await read(file);
+    printFile(file, columns, rows, extra);
   } catch (e) {
-    console.log(JSON.stringify({ file, error: firstLine(e) }));
+    console.log(JSON.stringify({ file, error: firstLine(e), ...(e.extra || {}) }));
   }
 }
