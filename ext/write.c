@@ -301,9 +301,12 @@ static char *value_error(Writer *wr, int col, sqlite3_value *v,
 
 /* ---- Values into the batch ---------------------------------------------- */
 
-/* A conversion's fault: "parquet_write: column 'c', row N: <what>". */
-static char *conv_error(const pq_error *err) {
-  return sqlite3_mprintf(FN ": %s", err->msg);
+/* A conversion's fault ("": <what>, as the label was empty), as
+** "parquet_write: column 'c', row N: <what>". */
+static char *conv_error(Writer *wr, int col, const pq_error *err) {
+  return sqlite3_mprintf(FN ": column '%s', row %lld%s", wr->cols[col].name,
+                         (long long)(wr->rows + (int64_t)wr->cols[col].nrows + 1),
+                         err->msg);
 }
 
 static int heap_add(WCol *c, const void *p, size_t n) {
@@ -327,9 +330,9 @@ static char *w_put_value(Writer *wr, int col, sqlite3_value *v, int *nomem) {
   uint8_t *slot = c->values + c->nvalues * c->vsize;
   int strict = !c->explicit_type;
   pq_error err = {0};
-  char label[320];
-  snprintf(label, sizeof label, "column '%s', row %lld", c->name,
-           (long long)(wr->rows + (int64_t)c->nrows + 1));
+  /* The conversions' messages take their place (column, row) from
+  ** conv_error, only when one fails. */
+  const char *label = "";
   switch (c->t.kind) {
     case WK_BOOLEAN:
       if (vt != SQLITE_INTEGER) return value_error(wr, col, v, "in");
@@ -413,7 +416,7 @@ static char *w_put_value(Writer *wr, int col, sqlite3_value *v, int *nomem) {
         if (pq_date_from_text((const char *)sqlite3_value_text(v),
                               (size_t)sqlite3_value_bytes(v), &days, label,
                               &err))
-          return conv_error(&err);
+          return conv_error(wr, col, &err);
       } else if (vt == SQLITE_INTEGER && !strict) {
         sqlite3_int64 x = sqlite3_value_int64(v);
         if (x < INT32_MIN || x > INT32_MAX)
@@ -434,7 +437,7 @@ static char *w_put_value(Writer *wr, int col, sqlite3_value *v, int *nomem) {
         int rc = c->t.kind == WK_TIME
                      ? pq_time_from_text(s, n, c->t.unit, &x, label, &err)
                      : pq_timestamp_from_text(s, n, c->t.unit, &x, label, &err);
-        if (rc) return conv_error(&err);
+        if (rc) return conv_error(wr, col, &err);
       } else if (vt == SQLITE_INTEGER && !strict) {
         x = sqlite3_value_int64(v); /* units since midnight or the epoch */
       } else {
@@ -469,7 +472,7 @@ static char *w_put_value(Writer *wr, int col, sqlite3_value *v, int *nomem) {
       } else {
         return value_error(wr, col, v, "in");
       }
-      if (rc) return conv_error(&err);
+      if (rc) return conv_error(wr, col, &err);
       if (c->p.type == PQ_FIXED_LEN_BYTE_ARRAY) {
         size_t off = c->heap.len;
         if (heap_add(c, out, len)) {
@@ -487,7 +490,7 @@ static char *w_put_value(Writer *wr, int col, sqlite3_value *v, int *nomem) {
       if (vt == SQLITE_TEXT) {
         if (pq_uuid_from_text((const char *)sqlite3_value_text(v),
                               (size_t)sqlite3_value_bytes(v), u, label, &err))
-          return conv_error(&err);
+          return conv_error(wr, col, &err);
       } else if (vt == SQLITE_BLOB && sqlite3_value_bytes(v) == 16) {
         memcpy(u, sqlite3_value_blob(v), 16);
       } else {
@@ -506,7 +509,7 @@ static char *w_put_value(Writer *wr, int col, sqlite3_value *v, int *nomem) {
       if (vt == SQLITE_TEXT) {
         if (pq_int96_from_text((const char *)sqlite3_value_text(v),
                                (size_t)sqlite3_value_bytes(v), b, label, &err))
-          return conv_error(&err);
+          return conv_error(wr, col, &err);
       } else if (vt == SQLITE_BLOB && sqlite3_value_bytes(v) == 12) {
         memcpy(b, sqlite3_value_blob(v), 12);
       } else {
@@ -592,10 +595,26 @@ static char *w_batch(Writer *wr) {
 }
 
 /* Closes the row group and sends it to the file. */
+/* The writer's sink: the file, straight from the writer's buffers. */
+static int w_sink(void *ctx, const uint8_t *p, size_t n) {
+  Writer *wr = ctx;
+  if (fwrite(p, 1, n, wr->f) == n) return 0;
+  wr->io_errno = errno ? errno : EIO;
+  return 1;
+}
+
+/* A core call's fault; the file's own error when the sink failed. */
+static char *w_core_error(Writer *wr, int rc, const pq_error *err) {
+  if (rc == PQ_IO)
+    return sqlite3_mprintf(FN ": writing '%s': %s", wr->tmp,
+                           strerror(wr->io_errno));
+  return pqx_core_error(FN, rc, err);
+}
+
 static char *w_group(Writer *wr) {
   pq_error err = {0};
   int rc = pq_writer_end_row_group(wr->w, &err);
-  if (rc) return pqx_core_error(FN, rc, &err);
+  if (rc) return w_core_error(wr, rc, &err);
   pq_writer_drain(wr->w, &wr->out);
   wr->group_rows = 0;
   return w_flush(wr);
@@ -1067,6 +1086,9 @@ static void writeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   pq_params_init(&wr.p);
   pq_write_options_init(&wr.o);
   wr.o.page_index = 1;
+  /* SNAPPY, as careful writers default to (DuckDB, Arrow, Spark), when
+  ** the build has it */
+  if (pq_codec_available(PQ_SNAPPY)) wr.o.codec = PQ_SNAPPY;
   pq_buf_init(&wr.out);
   char *msg = NULL;
   const char *sql = (const char *)sqlite3_value_text(argv[1]);
@@ -1176,6 +1198,7 @@ static void writeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
       close(fd);
       goto nomem;
     }
+    pq_writer_set_sink(wr.w, w_sink, &wr);
   }
   /* The rows. */
   for (int r = 0; r < wr.nlook; r++) {
@@ -1209,7 +1232,7 @@ static void writeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     pq_error err = {0};
     int rc = pq_writer_finish(wr.w, &wr.out, &err);
     if (rc) {
-      msg = pqx_core_error(FN, rc, &err);
+      msg = w_core_error(&wr, rc, &err);
       goto fail;
     }
     msg = w_flush(&wr);

@@ -118,6 +118,7 @@ typedef struct Writer {
   size_t limit;           /* a BLOB's bound */
   int64_t rows, group_rows;
   size_t batch_rows;      /* rows of the batch not yet handed over */
+  int io_errno;           /* of the file's failed write */
   int nested;             /* a column is LIST, STRUCT or MAP */
   wj_doc json;            /* a nested column's value, parsed */
   /* rows read ahead */

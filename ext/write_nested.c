@@ -474,10 +474,7 @@ static void wn_value(wn_shred *s, WLeaf *l, int rep, int def, const wj_node_t *x
   size_t nbytes = 0;
   pq_error err = {0};
   char num[64];
-  char label[600];
-  snprintf(label, sizeof label, "column '%s', row %lld: %s", s->c->name,
-           (long long)(s->wr->rows + (int64_t)s->wr->batch_rows + 1),
-           s->plen ? s->path : "$");
+  const char *label = ""; /* the place is added on a fault (conv:) */
   int rc = PQ_OK;
   char tn[96];
   const char *want = pqx_write_type_name(&l->t, tn, sizeof tn);
@@ -659,7 +656,10 @@ range: {
     return;
   }
 conv:
-  if (!s->msg && !s->nomem) s->msg = sqlite3_mprintf(FN ": %s", err.msg);
+  if (!s->msg && !s->nomem)
+    s->msg = sqlite3_mprintf(FN ": column '%s', row %lld: %s%s", s->c->name,
+                             (long long)(s->wr->rows + (int64_t)s->wr->batch_rows + 1),
+                             s->plen ? s->path : "$", err.msg);
 }
 
 /* Appends a step (".name", or "[i]" when name is NULL) to the path; *save

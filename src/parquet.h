@@ -47,7 +47,8 @@ enum {
   PQ_MISUSE = 3,     /* bad parameters: unknown name, wrong type, bad option */
   PQ_RANGE = 4,      /* a value given to an encoder does not fit */
   PQ_UNSUPPORTED = 5, /* valid, but not implemented by this build */
-  PQ_TOOBIG = 6       /* the result would exceed the limit the caller set */
+  PQ_TOOBIG = 6,      /* the result would exceed the limit the caller set */
+  PQ_IO = 7           /* the caller's sink could not take the bytes */
 };
 
 typedef struct pq_error {
@@ -797,6 +798,12 @@ PQ_API int pq_writer_put_levels(pq_writer *w, int col, const void *values,
 ** row groups) to out and lets them go: memory then follows one row group.
 ** pq_writer_finish appends the rest. */
 PQ_API void pq_writer_drain(pq_writer *w, pq_buf *out);
+/* Instead: every byte of the file goes to fn as soon as it is final (the
+** chunks of a row group when it closes, straight from the writer's own
+** buffers), and pq_writer_finish sends the rest there too (its out is
+** left empty).  fn returns 0, or nonzero when it failed (PQ_IO). */
+typedef int (*pq_write_fn)(void *ctx, const uint8_t *p, size_t n);
+PQ_API void pq_writer_set_sink(pq_writer *w, pq_write_fn fn, void *ctx);
 /* About the bytes the open row group takes encoded so far: its closed
 ** pages, and what the open pages' encoders hold. */
 PQ_API int64_t pq_writer_group_bytes(const pq_writer *w);

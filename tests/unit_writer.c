@@ -523,6 +523,77 @@ static void test_columns(void) {
   CHECK(rc == PQ_MISUSE && w == NULL, "no columns: %d", rc);
 }
 
+/* ---- 1b'. A sink ------------------------------------------------------------
+** The bytes a sink is given are the file the writer would return, and a
+** sink that fails makes the write fail with PQ_IO. */
+
+static int sink_buf(void *ctx, const uint8_t *p, size_t n) {
+  pq_buf_append((pq_buf *)ctx, p, n);
+  return 0;
+}
+static int sink_full(void *ctx, const uint8_t *p, size_t n) {
+  (void)p;
+  size_t *left = ctx;
+  if (n > *left) return 1;
+  *left -= n;
+  return 0;
+}
+
+static void test_sink(void) {
+  pq_params p[2];
+  pq_write_options o[2];
+  for (int k = 0; k < 2; k++) {
+    pq_params_init(&p[k]);
+    p[k].type = k ? PQ_BYTE_ARRAY : PQ_INT64;
+    p[k].type_set = 1;
+    p[k].encoding = k ? PQ_RLE_DICTIONARY : PQ_PLAIN;
+    pq_write_options_init(&o[k]);
+    o[k].page_index = 1;
+    o[k].bloom = k;
+    o[k].page_values = 100;
+  }
+  int64_t ids[1000];
+  pq_bytes names[1000];
+  char text[1000][8];
+  for (int i = 0; i < 1000; i++) {
+    ids[i] = i * 3;
+    snprintf(text[i], sizeof text[i], "n%d", i % 37);
+    names[i].ptr = (const uint8_t *)text[i];
+    names[i].len = strlen(text[i]);
+  }
+  pq_buf whole, sunk;
+  pq_buf_init(&whole);
+  pq_buf_init(&sunk);
+  for (int use_sink = 0; use_sink < 3; use_sink++) {
+    pq_writer *w;
+    pq_error err = {0};
+    size_t room = 3000;
+    int rc = pq_writer_open_columns(&w, 2, p, o, &err);
+    if (use_sink == 1) pq_writer_set_sink(w, sink_buf, &sunk);
+    if (use_sink == 2) pq_writer_set_sink(w, sink_full, &room);
+    for (int g = 0; g < 4 && rc == PQ_OK; g++) {
+      rc = pq_writer_put_column(w, 0, ids + 250 * g, NULL, 250, &err);
+      if (rc == PQ_OK) rc = pq_writer_put_column(w, 1, names + 250 * g, NULL, 250, &err);
+      if (rc == PQ_OK) rc = pq_writer_end_row_group(w, &err);
+    }
+    pq_buf left;
+    pq_buf_init(&left);
+    if (rc == PQ_OK) rc = pq_writer_finish(w, use_sink ? &left : &whole, &err);
+    pq_writer_free(w);
+    if (use_sink == 2) {
+      CHECK(rc == PQ_IO, "sink: a full sink: %d %s", rc, err.msg);
+    } else {
+      CHECK(rc == PQ_OK && left.len == 0, "sink %d: %s", use_sink, err.msg);
+    }
+    pq_buf_free(&left);
+  }
+  CHECK(whole.len > 3000 && whole.len == sunk.len &&
+            memcmp(whole.data, sunk.data, whole.len) == 0,
+        "sink: the same bytes (%zu, %zu)", whole.len, sunk.len);
+  pq_buf_free(&whole);
+  pq_buf_free(&sunk);
+}
+
 /* ---- 1c. Page indexes ------------------------------------------------------
 ** DOUBLE pages of two values: a chunk with a page of NaN only has no column
 ** index (the spec's rule for TYPE_ORDER), the next chunk has one; both
@@ -931,6 +1002,7 @@ static void test_errors(void) {
 int main(void) {
   test_random();
   test_columns();
+  test_sink();
   test_page_index();
   test_nested();
   test_float_bounds();

@@ -391,8 +391,8 @@ typedef struct col_writer {
   int64_t chunk_entries;
   stats page_stats, chunk_stats;
 
-  pq_buf pages;       /* the open chunk's data pages */
-  pq_buf chunk;       /* the closed chunk: dictionary page, data pages */
+  pq_buf pages;       /* the chunk's data pages (kept from chunk to chunk) */
+  pq_buf dictpage;    /* its dictionary page, once written */
   int64_t dict_bytes; /* of its dictionary page, header included */
   int64_t chunk_rows, chunk_uncompressed, chunk_compressed;
   uint32_t chunk_encodings;
@@ -435,6 +435,8 @@ struct pq_writer {
   int64_t rows;       /* of the finished row groups */
   pq_buf body, packed, header, tmp; /* scratch of a page */
   int failed;         /* a call failed: the writer is spent */
+  pq_write_fn sink;   /* pq_writer_set_sink: where the file goes */
+  void *sink_ctx;
   pq_buf extra;       /* pq_writer_set_footer: the footer's fields 5 and 6 */
 };
 
@@ -839,15 +841,15 @@ static int write_dict_page(pq_writer *w, col_writer *c, pq_error *err) {
                         : PQ_PLAIN);
   pq_tw_struct_end(&tw);
   pq_tw_stop(&tw);
-  pq_buf_append(&c->chunk, w->header.data, w->header.len);
-  pq_buf_append(&c->chunk, w->packed.data, w->packed.len);
+  pq_buf_append(&c->dictpage, w->header.data, w->header.len);
+  pq_buf_append(&c->dictpage, w->packed.data, w->packed.len);
   c->dict_bytes = (int64_t)(w->header.len + w->packed.len);
   c->chunk_uncompressed += (int64_t)(w->header.len + w->body.len);
   c->chunk_compressed += c->dict_bytes;
   c->chunk_encodings |=
       1u << (c->p.encoding == PQ_PLAIN_DICTIONARY ? PQ_PLAIN_DICTIONARY
                                                   : PQ_PLAIN);
-  return c->chunk.oom ? pq_nomem(err, LABEL) : PQ_OK;
+  return c->dictpage.oom ? pq_nomem(err, LABEL) : PQ_OK;
 }
 
 /* The chunk's dictionary has outgrown dictionary_page_size: its page is
@@ -864,8 +866,8 @@ static int fall_back(pq_writer *w, col_writer *c, pq_error *err) {
   return PQ_OK;
 }
 
-/* Closes the column's open chunk into its `chunk`: its last page, then its
-** dictionary page (unless written when it fell back) and data pages. */
+/* Closes the column's open chunk: its last page, then its dictionary page
+** (unless written when it fell back). */
 static int flush_chunk(pq_writer *w, col_writer *c, pq_error *err) {
   int rc = flush_page(w, c, err);
   if (rc) return rc;
@@ -873,13 +875,31 @@ static int flush_chunk(pq_writer *w, col_writer *c, pq_error *err) {
     rc = write_dict_page(w, c, err);
     if (rc) return rc;
   }
-  pq_buf_move(&c->chunk, &c->pages);
   if (c->fell) { /* the next chunk starts with a dictionary again */
     c->p = c->dict_p;
     c->dict = 1;
     c->fell = 0;
   }
-  return c->chunk.oom ? pq_nomem(err, LABEL) : PQ_OK;
+  return PQ_OK;
+}
+
+/* Bytes on to the file: to the sink, after what the file buffer holds,
+** or into the buffer. */
+static int emit(pq_writer *w, const uint8_t *p, size_t n, pq_error *err) {
+  if (!w->sink) {
+    pq_buf_append(&w->file, p, n);
+    return w->file.oom ? pq_nomem(err, LABEL) : PQ_OK;
+  }
+  if (w->file.len) {
+    if (w->sink(w->sink_ctx, w->file.data, w->file.len))
+      return pq_fail(err, PQ_IO, LABEL, "the file could not be written");
+    w->drained += (int64_t)w->file.len;
+    w->file.len = 0;
+  }
+  if (n && w->sink(w->sink_ctx, p, n))
+    return pq_fail(err, PQ_IO, LABEL, "the file could not be written");
+  w->drained += (int64_t)n;
+  return PQ_OK;
 }
 
 /* The chunk's bloom filter from the hashes of its values: a
@@ -1024,9 +1044,10 @@ static int end_row_group(pq_writer *w, pq_error *err) {
       rc = bloom_filter(c, ci, err);
       if (rc) return rc;
     }
-    pq_buf_append(&w->file, c->chunk.data, c->chunk.len);
-    if (w->file.oom) return pq_nomem(err, LABEL);
-    c->chunk.len = 0;
+    rc = emit(w, c->dictpage.data, c->dictpage.len, err);
+    if (rc == PQ_OK) rc = emit(w, c->pages.data, c->pages.len, err);
+    if (rc) return rc;
+    c->dictpage.len = c->pages.len = 0;
     c->dict_bytes = 0;
     c->chunk_rows = c->chunk_uncompressed = c->chunk_compressed = 0;
     c->chunk_entries = 0;
@@ -1046,9 +1067,9 @@ static int end_row_group(pq_writer *w, pq_error *err) {
     if (ci->bloom.len == 0) continue;
     ci->bloom_at = w->drained + (int64_t)w->file.len;
     ci->bloom_len = (int64_t)ci->bloom.len;
-    pq_buf_append(&w->file, ci->bloom.data, ci->bloom.len);
+    int rc = emit(w, ci->bloom.data, ci->bloom.len, err);
     pq_buf_free(&ci->bloom);
-    if (w->file.oom) return pq_nomem(err, LABEL);
+    if (rc) return rc;
   }
   w->n_groups++;
   w->rows += rows;
@@ -1393,11 +1414,16 @@ int64_t pq_writer_group_bytes(const pq_writer *w) {
   int64_t n = 0;
   for (int i = 0; i < w->ncols; i++) {
     const col_writer *c = &w->cols[i];
-    n += (int64_t)(c->pages.len + c->chunk.len + c->def.len + c->ab_vals.len +
+    n += (int64_t)(c->pages.len + c->dictpage.len + c->def.len + c->ab_vals.len +
                    c->ab_heap.len);
     if (c->enc) n += (int64_t)pq_encoder_size(c->enc);
   }
   return n;
+}
+
+void pq_writer_set_sink(pq_writer *w, pq_write_fn fn, void *ctx) {
+  w->sink = fn;
+  w->sink_ctx = ctx;
 }
 
 void pq_writer_drain(pq_writer *w, pq_buf *out) {
@@ -1617,6 +1643,7 @@ int pq_writer_finish(pq_writer *w, pq_buf *out, pq_error *err) {
   memcpy(tail + 4, "PAR1", 4);
   pq_buf_append(&w->file, tail, 8);
   if (w->file.oom) return pq_nomem(err, LABEL);
+  if (w->sink) return emit(w, NULL, 0, err);
   pq_buf_move(out, &w->file);
   return out->oom ? pq_nomem(err, LABEL) : PQ_OK;
 }
@@ -1630,7 +1657,7 @@ void pq_writer_free(pq_writer *w) {
     stats_free(&c->page_stats);
     stats_free(&c->chunk_stats);
     pq_buf_free(&c->pages);
-    pq_buf_free(&c->chunk);
+    pq_buf_free(&c->dictpage);
     for (uint32_t g = 0; g < w->n_groups; g++) {
       stats_free(&c->chunks[g].st);
       pq_buf_free(&c->chunks[g].cidx);
