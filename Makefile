@@ -128,7 +128,7 @@ $(BUILD)/bench/bench: bench/bench.c bench/reference.c bench/reference.h $(BUILD)
 
 BENCH_ARGS ?=
 bench: test-deps interop-deps $(BUILD)/$(EXT) $(BUILD)/bench/bench \
-       $(BUILD)/bench/tables $(BUILD)/bench/mmap_random.so
+       $(BUILD)/bench/tables $(BUILD)/bench/mmap_random.so $(BUILD)/bench/write
 	$(BUILD)/bench/bench --extension $(BUILD)/$(EXT) --work $(BUILD)/bench \
 	  --duckdb "$$(sh tools/duckdb.sh --dir)" \
 	  $(if $(BENCH_ARGS),$(BENCH_ARGS),--results bench/RESULTS.md --notes bench/NOTES.md)
@@ -136,12 +136,20 @@ bench: test-deps interop-deps $(BUILD)/$(EXT) $(BUILD)/bench/bench \
 	$(BUILD)/bench/tables --extension $(BUILD)/$(EXT) --work $(BUILD)/bench \
 	  --duckdb "$$(sh tools/duckdb.sh --dir)" --parquet-wasm "$$(sh tools/parquet_wasm.sh --dir)" \
 	  $(if $(BENCH_ARGS),$(BENCH_ARGS),--results bench/RESULTS.md)
+	$(BUILD)/bench/write --extension $(BUILD)/$(EXT) --work $(BUILD)/bench \
+	  --duckdb "$$(sh tools/duckdb.sh --dir)" \
+	  $(if $(BENCH_ARGS),$(BENCH_ARGS),--results bench/RESULTS.md)
 
 # The benchmark of the parquet table (bench/tables.c, bench/tables.mjs);
 # its files are kept under $(BUILD)/bench/table_data.
-$(BUILD)/bench/tables: bench/tables.c
+$(BUILD)/bench/tables: bench/tables.c bench/shell.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) -o $@ bench/tables.c
+# The benchmark of parquet_write (bench/write.c, bench/write.mjs): it reads
+# the table's native.db and writes its files under $(BUILD)/bench/write_data.
+$(BUILD)/bench/write: bench/write.c bench/shell.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) -o $@ bench/write.c
 $(BUILD)/bench/mmap_random.so: bench/mmap_random.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) -fPIC -shared -o $@ bench/mmap_random.c -ldl

@@ -38,119 +38,24 @@
 **       and the bytes of the file it makes the kernel read (as in (b))
 **       against the pages that hold the row, one per column
 **
-** The section is written (or rewritten) at the end of the results file,
-** under the heading "## The parquet table".
+** The section is written under the heading "## The parquet table", in
+** place of the one a run before wrote, else at the end of the results
+** file.  The shell, timing and results helpers are bench/shell.h's.
 */
 #define _DEFAULT_SOURCE
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
+
+#define BENCH_NAME "tables"
+#include "shell.h"
 
 #define HEADING "## The parquet table"
 
-static int RUNS = 3;
-static const char *EXT = "build/parquet.so";
 static char SHIM[1200]; /* bench/mmap_random.c, built beside this program */
-static const char *PRELOAD = ""; /* "LD_PRELOAD=... " for shell() */
 
-/* ---- Output: stdout and the section's text ----------------------------- */
-
-static char *section;
-static size_t section_len, section_cap;
-
-static void out(const char *fmt, ...) {
-  char buf[4096];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  if (n < 0) return;
-  if ((size_t)n >= sizeof buf) n = sizeof buf - 1;
-  fputs(buf, stdout);
-  if (section_len + (size_t)n + 1 > section_cap) {
-    section_cap = (section_len + (size_t)n + 1) * 2;
-    section = realloc(section, section_cap);
-  }
-  memcpy(section + section_len, buf, (size_t)n + 1);
-  section_len += (size_t)n;
-}
-
-/* ---- Children ------------------------------------------------------------ */
-
-static int file_exists(const char *p) {
-  struct stat st;
-  return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static long long file_size(const char *p) {
-  struct stat st;
-  return stat(p, &st) == 0 ? (long long)st.st_size : -1;
-}
-
-/* Runs the sqlite3 shell on db with the script; its output in *outp (to
-** free).  0 on success. */
-static int shell(const char *db, const char *script, char **outp) {
-  char path[] = "/tmp/pq-tables-XXXXXX";
-  int fd = mkstemp(path);
-  if (fd < 0) return -1;
-  FILE *f = fdopen(fd, "w");
-  fprintf(f, ".load %s\n%s\n", EXT, script);
-  fclose(f);
-  char cmd[2048];
-  snprintf(cmd, sizeof cmd, "env %s sqlite3 -bail '%s' < %s 2>&1", PRELOAD, db, path);
-  FILE *p = popen(cmd, "r");
-  size_t cap = 4096, len = 0;
-  char *buf = malloc(cap);
-  size_t n;
-  while (p && (n = fread(buf + len, 1, cap - len - 1, p)) > 0) {
-    len += n;
-    if (len + 1 >= cap) buf = realloc(buf, cap *= 2);
-  }
-  buf[len] = 0;
-  int rc = p ? pclose(p) : -1;
-  unlink(path);
-  if (outp) *outp = buf;
-  else free(buf);
-  return rc;
-}
-
-/* Best real time of RUNS runs of stmt, after setup and one run untimed
-** (the first run of a query faults in the pages and buffers that the
-** next ones reuse), in one shell. */
-static double best_time(const char *db, const char *setup, const char *stmt) {
-  char script[8192];
-  int k = snprintf(script, sizeof script, "%s\n%s\n.timer on\n", setup, stmt);
-  for (int i = 0; i < RUNS && k < (int)sizeof script; i++)
-    k += snprintf(script + k, sizeof script - (size_t)k, "%s\n", stmt);
-  char *o;
-  int rc = shell(db, script, &o);
-  double best = -1;
-  for (char *l = o; l && *l;) {
-    char *nl = strchr(l, '\n');
-    if (nl) *nl = 0;
-    const char *r = strstr(l, "Run Time: real ");
-    if (r) {
-      double t = strtod(r + 15, NULL);
-      if (best < 0 || t < best) best = t;
-    } else if (strstr(l, "rror")) {
-      fprintf(stderr, "tables: sqlite3: %s\n", l);
-    }
-    l = nl ? nl + 1 : NULL;
-  }
-  if (rc) fprintf(stderr, "tables: sqlite3 exited with %d: %.300s\n", rc, o);
-  free(o);
-  return best;
-}
+/* ---- Timing ---------------------------------------------------------------- */
 
 /* The time of one run of a point query (no ';'), to a tenth of the
 ** shell's millisecond: the best time of a statement that runs it POINT_K
@@ -166,15 +71,6 @@ static double point_time(const char *db, const char *setup, const char *query) {
   stmt[k + 1] = 0;
   double t = best_time(db, setup, stmt);
   return t < 0 ? t : t / POINT_K;
-}
-
-/* The first line the shell prints for the script, as a number. */
-static double shell_number(const char *db, const char *script) {
-  char *o;
-  double v = -1;
-  if (shell(db, script, &o) == 0) v = strtod(o, NULL);
-  free(o);
-  return v;
 }
 
 /* ---- The page cache ------------------------------------------------------- */
@@ -227,13 +123,6 @@ static long long cold_bytes(const char *path, const char *script) {
 
 /* ---- DuckDB -------------------------------------------------------------- */
 
-static double json_num(const char *s, const char *key) {
-  char pat[96];
-  snprintf(pat, sizeof pat, "\"%s\":", key);
-  const char *p = strstr(s, pat);
-  return p ? strtod(p + strlen(pat), NULL) : -1;
-}
-
 /* The figure of one query ("sum") over "file" or "table". */
 static double duck_of(const char *json, const char *query, const char *where) {
   if (!json) return -1;
@@ -250,114 +139,7 @@ static double duck_of(const char *json, const char *query, const char *where) {
   return json_num(obj, where);
 }
 
-static char *run_node(const char *cmd) {
-  FILE *p = popen(cmd, "r");
-  if (!p) return NULL;
-  char line[8192];
-  char *last = NULL;
-  while (fgets(line, sizeof line, p)) {
-    if (line[0] == '{') {
-      free(last);
-      last = strdup(line);
-    } else {
-      fprintf(stderr, "tables: node: %s", line);
-    }
-  }
-  if (pclose(p)) {
-    fprintf(stderr, "tables: %s failed\n", cmd);
-  }
-  return last;
-}
-
-/* ---- Memory ------------------------------------------------------------- */
-
-/* VmHWM (KiB) of a sqlite3 shell after each "-- mark" of the script,
-** which prints it.  Returns how many marks were read. */
-static int hwm_marks(const char *script, long *kib, int max) {
-  char *o;
-  if (shell(":memory:", script, &o)) {
-    fprintf(stderr, "tables: memory script failed: %.300s\n", o);
-    free(o);
-    return 0;
-  }
-  int n = 0;
-  for (char *l = strstr(o, "VmHWM:"); l && n < max; l = strstr(l + 1, "VmHWM:"))
-    kib[n++] = strtol(l + 6, NULL, 10);
-  free(o);
-  return n;
-}
-
 /* ---- Main ------------------------------------------------------------------ */
-
-static const char *arg_value(int argc, char **argv, const char *name,
-                             const char *def) {
-  for (int i = 1; i + 1 < argc; i++)
-    if (strcmp(argv[i], name) == 0) return argv[i + 1];
-  return def;
-}
-static int has_flag(int argc, char **argv, const char *name) {
-  for (int i = 1; i < argc; i++)
-    if (strcmp(argv[i], name) == 0) return 1;
-  return 0;
-}
-
-static void machine(char *buf, size_t cap) {
-  char model[256] = "unknown CPU";
-  FILE *f = fopen("/proc/cpuinfo", "r");
-  char line[512];
-  while (f && fgets(line, sizeof line, f)) {
-    if (strncmp(line, "model name", 10) == 0) {
-      char *p = strchr(line, ':');
-      if (p) {
-        snprintf(model, sizeof model, "%s", p + 2);
-        model[strcspn(model, "\n")] = 0;
-      }
-      break;
-    }
-  }
-  if (f) fclose(f);
-  struct utsname u;
-  uname(&u);
-  snprintf(buf, cap, "%s, %ld CPUs, %s %s", model, sysconf(_SC_NPROCESSORS_ONLN),
-           u.sysname, u.release);
-}
-
-/* Writes the section at the end of the results file, in place of the
-** one a run before wrote. */
-static void write_results(const char *path) {
-  FILE *f = fopen(path, "r");
-  char *old = NULL;
-  size_t len = 0;
-  if (f) {
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    old = malloc((size_t)(n > 0 ? n : 0) + 1);
-    len = fread(old, 1, (size_t)(n > 0 ? n : 0), f);
-    old[len] = 0;
-    fclose(f);
-    char *at = strstr(old, "\n" HEADING "\n");
-    if (at) len = (size_t)(at - old);
-    while (len && old[len - 1] == '\n') len--;
-  }
-  f = fopen(path, "w");
-  if (!f) {
-    fprintf(stderr, "tables: cannot write %s: %s\n", path, strerror(errno));
-    free(old);
-    return;
-  }
-  if (len) {
-    fwrite(old, 1, len, f);
-    fputs("\n\n", f);
-  }
-  fputs(section, f);
-  fclose(f);
-  free(old);
-}
-
-static const char *met(double x, double target) {
-  return x >= 0 && x <= target ? "met" : "MISSED";
-}
 
 int main(int argc, char **argv) {
   const char *only = arg_value(argc, argv, "--only", NULL);
@@ -421,35 +203,14 @@ int main(int argc, char **argv) {
     free(run_node(cmd));
   }
   int have_pi = pwdir && file_exists(pifile);
-  struct stat st_t, st_n;
-  stat(tfile, &st_t);
-  if (stat(native, &st_n) != 0 || st_n.st_mtime < st_t.st_mtime) {
-    char tmp[1300], *o;
-    snprintf(tmp, sizeof tmp, "%s.tmp", native);
-    unlink(tmp);
-    double t0 = (double)time(NULL);
-    snprintf(script, sizeof script,
-             "CREATE VIRTUAL TABLE temp.t USING parquet('%s');\n"
-             "CREATE TABLE native AS SELECT * FROM t;\n",
-             tfile);
-    if (shell(tmp, script, &o) || rename(tmp, native)) {
-      fprintf(stderr, "tables: making %s failed: %.300s\n", native, o);
-      free(o);
-      return 1;
-    }
-    free(o);
-    fprintf(stderr, "tables: %s made in %.0f s\n", native, (double)time(NULL) - t0);
-  }
+  if (make_native(tfile, native)) return 1;
 
   char mach[512], date[64];
   machine(mach, sizeof mach);
   time_t now = time(NULL);
   strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
-  char command[1024] = "";
-  for (int i = 0; i < argc; i++) {
-    strncat(command, i ? " " : "", sizeof command - strlen(command) - 1);
-    strncat(command, argv[i], sizeof command - strlen(command) - 1);
-  }
+  char command[1024];
+  command_line(argc, argv, command, sizeof command);
 
   /* ---- Ours, and the native table ---- */
   char setup[2800], q[512];
@@ -665,6 +426,6 @@ int main(int argc, char **argv) {
                 "not the kernel's readahead around it (read_ahead_kb)"
               : " (the kernel's readahead around each touched page counts too)");
   free(duck);
-  if (resfile) write_results(resfile);
+  if (resfile) write_results(resfile, HEADING);
   return 0;
 }
