@@ -561,8 +561,9 @@ static char *w_batch(Writer *wr) {
     /* Offsets into the heap become pointers now that it stays put. */
     if (c->p.type == PQ_BYTE_ARRAY) {
       pq_bytes *b = (pq_bytes *)(void *)c->values;
+      const uint8_t *heap = c->heap.data ? c->heap.data : (const uint8_t *)"";
       for (size_t k = 0; k < c->nvalues; k++)
-        b[k].ptr = c->heap.data + (size_t)(uintptr_t)b[k].ptr;
+        b[k].ptr = heap + (size_t)(uintptr_t)b[k].ptr;
     } else if (c->p.type == PQ_FIXED_LEN_BYTE_ARRAY) {
       /* gather the fixed values, in order, into their own run */
       size_t len = (size_t)c->p.type_length;

@@ -812,8 +812,9 @@ char *pqx_nested_flush(Writer *wr, int col) {
     pq_buf_init(&run);
     if (l->p.type == PQ_BYTE_ARRAY) {
       pq_bytes *b = (pq_bytes *)(void *)l->vals.data;
+      const uint8_t *heap = l->heap.data ? l->heap.data : (const uint8_t *)"";
       for (size_t i = 0; i < l->nvals; i++)
-        b[i].ptr = l->heap.data + (size_t)(uintptr_t)b[i].ptr;
+        b[i].ptr = heap + (size_t)(uintptr_t)b[i].ptr;
     } else if (l->p.type == PQ_FIXED_LEN_BYTE_ARRAY) {
       for (size_t i = 0; i < l->nvals; i++) {
         size_t off;

@@ -954,7 +954,8 @@ static int page_index(col_writer *c, chunk_info *ci, int64_t at,
   }
   pq_tw_stop(&tw);
   if (c->o.statistics && c->p.type != PQ_INT96 && !c->pi_no_ci) {
-    const uint8_t *b = c->pi_bounds.data;
+    /* (no bytes at all when every bound is empty) */
+    const uint8_t *b = c->pi_bounds.data ? c->pi_bounds.data : (const uint8_t *)"";
     /* ASCENDING when no page's bounds are below the last non-null page's,
     ** DESCENDING when none are above, else UNORDERED. */
     int up = 1, down = 1;
@@ -1165,7 +1166,7 @@ static int col_put(pq_writer *w, col_writer *c, const uint8_t *v,
     if (rc) break;
     rc = slice_done(w, c, v, k, nv, k, err);
     if (rc) break;
-    v += nv * c->vsize;
+    if (nv) v += nv * c->vsize; /* v may be NULL when no entry has a value */
     i += k;
     if (rc == PQ_OK && w->group_size > 0 && c->chunk_rows >= w->group_size) {
       rc = end_row_group(w, err);
@@ -1212,8 +1213,9 @@ static int auto_decide(pq_writer *w, col_writer *c, pq_error *err) {
   /* BYTE_ARRAY offsets into the heap become pointers. */
   if (c->p.type == PQ_BYTE_ARRAY) {
     pq_bytes *b = (pq_bytes *)(void *)c->ab_vals.data;
+    const uint8_t *heap = c->ab_heap.data ? c->ab_heap.data : (const uint8_t *)"";
     for (int64_t i = 0; i < c->ab_nv; i++)
-      b[i].ptr = c->ab_heap.data + (size_t)(uintptr_t)b[i].ptr;
+      b[i].ptr = heap + (size_t)(uintptr_t)b[i].ptr;
   }
   pq_params best = c->base;
   size_t best_size = SIZE_MAX;
@@ -1323,7 +1325,7 @@ int pq_writer_put_column(pq_writer *w, int col, const void *values,
       for (size_t j = 0; j < used; j++) nv += present[j] != 0;
       present += used;
     }
-    v += nv * c->vsize;
+    if (nv) v += nv * c->vsize; /* v may be NULL when no entry has a value */
     n -= used;
   }
   if (rc) w->failed = 1;
@@ -1378,7 +1380,7 @@ int pq_writer_put_levels(pq_writer *w, int col, const void *values,
     if (rc) break;
     /* Slices end with records: a page may close after any of them. */
     rc = slice_done(w, c, v, k, nv, recs, err);
-    v += nv * c->vsize;
+    if (nv) v += nv * c->vsize; /* v may be NULL when no entry has a value */
     i += k;
   }
   if (rc) w->failed = 1;
