@@ -1016,6 +1016,8 @@ static int end_row_group(pq_writer *w, pq_error *err) {
     for (int i = 0; i < w->ncols; i++) {
       chunk_info *ci = realloc(w->cols[i].chunks, cap * sizeof *ci);
       if (!ci) return pq_nomem(err, LABEL);
+      /* zeroed: a row group that fails half done is freed as far as it got */
+      memset(ci + w->cap_groups, 0, (cap - w->cap_groups) * sizeof *ci);
       w->cols[i].chunks = ci;
     }
     w->cap_groups = cap;
@@ -1660,7 +1662,9 @@ void pq_writer_free(pq_writer *w) {
     stats_free(&c->chunk_stats);
     pq_buf_free(&c->pages);
     pq_buf_free(&c->dictpage);
-    for (uint32_t g = 0; g < w->n_groups; g++) {
+    /* the row groups closed, and one that failed half done */
+    uint32_t ng = w->n_groups < w->cap_groups ? w->n_groups + 1 : w->n_groups;
+    for (uint32_t g = 0; g < ng; g++) {
       stats_free(&c->chunks[g].st);
       pq_buf_free(&c->chunks[g].cidx);
       pq_buf_free(&c->chunks[g].oidx);
