@@ -21,7 +21,9 @@
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
-WARN    = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes
+# -ffp-contract=off: arithmetic as written, no fused multiply-adds (ALP's
+# values must come out bit for bit as its spec computes them).
+WARN    = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -ffp-contract=off
 PIC     = -fPIC -fvisibility=hidden
 BUILD   ?= build
 SAN     =
@@ -161,7 +163,8 @@ FUZZ_FLAGS  = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
               -fno-sanitize-recover=all
 FUZZ_ENCS   = plain:0 group_var_int:1 plain_dictionary:2 rle:3 bit_packed:4 \
               delta_binary_packed:5 delta_length_byte_array:6 \
-              delta_byte_array:7 rle_dictionary:8 byte_stream_split:9
+              delta_byte_array:7 rle_dictionary:8 byte_stream_split:9 \
+              alp:10
 FUZZ_NAMES  = $(foreach e,$(FUZZ_ENCS),$(firstword $(subst :, ,$(e))))
 FUZZ_TARGETS = $(FUZZ_NAMES:%=decode_%) $(FUZZ_NAMES:%=roundtrip_%) \
                explain file thrift page

@@ -121,6 +121,12 @@ typedef struct pq_params {
   int binary;          /* BYTE_ARRAY: report values as bytes, not text */
   int lenient;         /* a page of a file: read what a major writer gets
                        ** wrong as it reads it back (doc/limits.md) */
+  int64_t vector_size; /* encoding ALP: values per vector, a power of two
+                       ** from 8 to 32768; -1 = 1024 */
+  int exponent;        /* encoding ALP: the exponent of every vector, 0..18
+                       ** (FLOAT: 0..10); -1 = searched */
+  int factor;          /* encoding ALP: the factor of every vector, at most
+                       ** the exponent; -1 = searched */
 } pq_params;
 
 PQ_API void pq_params_init(pq_params *p);

@@ -922,8 +922,8 @@ static void test_errors(void) {
                    "only BOOLEAN"), "RLE INT64");
   CHECK(open_fails(PQ_DELTA_BINARY_PACKED, PQ_DOUBLE, PQ_UNCOMPRESSED, 1, -1,
                    PQ_MISUSE, "not supported"), "DELTA DOUBLE");
-  CHECK(open_fails(PQ_ALP, PQ_DOUBLE, PQ_UNCOMPRESSED, 1, -1, PQ_UNSUPPORTED,
-                   "not implemented"), "ALP");
+  CHECK(open_fails(PQ_ALP, PQ_INT64, PQ_UNCOMPRESSED, 1, -1, PQ_MISUSE,
+                   "not supported"), "ALP INT64");
   CHECK(open_fails(PQ_PLAIN, PQ_INT64, PQ_LZO, 1, -1, PQ_UNSUPPORTED, "LZO"),
         "LZO");
   CHECK(open_fails(PQ_PLAIN, PQ_INT64, (pq_codec)99, 1, -1, PQ_MISUSE, "99"),

@@ -34,6 +34,7 @@ int pq_decoder_open(pq_decoder **out, const pq_params *params,
     case PQ_BYTE_STREAM_SPLIT:
       rc = pq_bss_decoder(&d, &p, buf, len, err);
       break;
+    case PQ_ALP: rc = pq_alp_decoder(&d, &p, buf, len, err); break;
     default:
       return pq_fail(err, PQ_UNSUPPORTED, pq_encoding_name(p.encoding),
                      "not implemented in this version");

@@ -21,6 +21,7 @@ int pq_encoder_open(pq_encoder **out, const pq_params *params, pq_error *err) {
     case PQ_DELTA_LENGTH_BYTE_ARRAY: rc = pq_dlba_encoder(&e, &p, err); break;
     case PQ_DELTA_BYTE_ARRAY: rc = pq_dba_encoder(&e, &p, err); break;
     case PQ_BYTE_STREAM_SPLIT: rc = pq_bss_encoder(&e, &p, err); break;
+    case PQ_ALP: rc = pq_alp_encoder(&e, &p, err); break;
     default:
       return pq_fail(err, PQ_UNSUPPORTED, pq_encoding_name(p.encoding),
                      "not implemented in this version");

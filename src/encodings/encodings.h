@@ -80,6 +80,8 @@ int pq_bss_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
                    size_t len, pq_error *err);
 int pq_gvi_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
                    size_t len, pq_error *err);
+int pq_alp_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
+                   size_t len, pq_error *err);
 
 /* ---- The RLE/bit-packing hybrid run reader, shared by RLE, the dictionary
 ** index streams and (later) page levels. */
@@ -210,6 +212,11 @@ int pq_dlba_encoder(pq_encoder **out, const pq_params *p, pq_error *err);
 int pq_dba_encoder(pq_encoder **out, const pq_params *p, pq_error *err);
 int pq_bss_encoder(pq_encoder **out, const pq_params *p, pq_error *err);
 int pq_gvi_encoder(pq_encoder **out, const pq_params *p, pq_error *err);
+int pq_alp_encoder(pq_encoder **out, const pq_params *p, pq_error *err);
+/* ALP's powers of ten, 10^0..10^18 (negative: 10^-0..10^-18), and FLOAT's,
+** 10^0..10^10 and 10^-0..10^-10: what its decoding multiplies by. */
+const double *pq_alp_pow10(int negative);
+const float *pq_alp_pow10f(int negative);
 
 /* Reads the 4-byte length prefix of an RLE stream at buf (offset base in
 ** the caller's stream): the runs are buf[*start .. *start + *runs_len). */

@@ -14,6 +14,9 @@ void pq_params_init(pq_params *p) {
   p->length_prefix = -1;
   p->block_size = -1;
   p->miniblocks = -1;
+  p->vector_size = -1;
+  p->exponent = -1;
+  p->factor = -1;
 }
 
 /* ---- Options (doc/options.md) ------------------------------------------- */
@@ -38,6 +41,18 @@ int pq_params_option(pq_params *p, const char *key, const pq_jvalue *v,
     x = p->miniblocks;
     rc = pq_option_int(v, key, 1, INT64_MAX, &x, err);
     p->miniblocks = x;
+  } else if (strcmp(key, "vector_size") == 0) {
+    x = p->vector_size;
+    rc = pq_option_int(v, key, 1, INT64_MAX, &x, err);
+    p->vector_size = x;
+  } else if (strcmp(key, "exponent") == 0) {
+    x = p->exponent;
+    rc = pq_option_int(v, key, 0, 18, &x, err);
+    p->exponent = (int)x;
+  } else if (strcmp(key, "factor") == 0) {
+    x = p->factor;
+    rc = pq_option_int(v, key, 0, 18, &x, err);
+    p->factor = (int)x;
   } else if (strcmp(key, "length_prefix") == 0) {
     rc = pq_option_bool(v, key, &p->length_prefix, err);
   } else if (strcmp(key, "binary") == 0) {

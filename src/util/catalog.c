@@ -58,8 +58,8 @@ static const pq_encoding_info encodings[PQ_ENCODING_COUNT] = {
      "Encodings.md#BYTESTREAMSPLIT", 1},
     {10, "ALP", "FLOAT, DOUBLE", "preview",
      "adaptive lossless floating point: decimal scaling to integers, frame "
-     "of reference, bit packing, exceptions (not implemented yet)",
-     "AlpEncoding.md", 0},
+     "of reference, bit packing, exceptions",
+     "AlpEncoding.md", 1},
 };
 
 const char *pq_type_name(pq_type t) {
@@ -88,6 +88,7 @@ int pq_encoding_supports(pq_encoding e, pq_type t) {
     case PQ_BYTE_STREAM_SPLIT:
       return t == PQ_FLOAT || t == PQ_DOUBLE || t == PQ_INT32 ||
              t == PQ_INT64 || t == PQ_FIXED_LEN_BYTE_ARRAY;
+    case PQ_ALP: return t == PQ_FLOAT || t == PQ_DOUBLE;
     default: return 0;
   }
 }

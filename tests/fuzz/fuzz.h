@@ -52,7 +52,9 @@ static inline pq_type fz_type(pq_encoding e, uint8_t pick) {
 
 /* Parameters of a stream from 6 bytes: the type, a count (or none), the
 ** bit width, the length prefix, the bit order, FIXED_LEN_BYTE_ARRAY's
-** length, the delta block shape. */
+** length, the delta block shape; for ALP the vector size (the flags'
+** high bits) and, when the bit width byte's top bit is set, an exponent
+** and factor forced (from it and the length byte). */
 static inline void fz_params(fuzz_in *in, pq_encoding e, pq_params *p) {
   pq_params_init(p);
   p->encoding = e;
@@ -71,6 +73,13 @@ static inline void fz_params(fuzz_in *in, pq_encoding e, pq_params *p) {
       e == PQ_DELTA_BYTE_ARRAY) {
     p->block_size = 128 * (1 + (flags >> 4) % 4);
     p->miniblocks = 1 << ((flags >> 6) % 3);
+  }
+  if (e == PQ_ALP) {
+    p->vector_size = (int64_t)8 << ((flags >> 4) % 13);
+    if (w & 0x80) {
+      p->exponent = (w & 0x7f) % (p->type == PQ_DOUBLE ? 19 : 11);
+      p->factor = p->type_length % (p->exponent + 1);
+    }
   }
 }
 

@@ -1,0 +1,1159 @@
+/*
+** alp.c -- ALP, adaptive lossless floating point (spec/AlpEncoding.md),
+** for FLOAT and DOUBLE.
+**
+** A page: a 7-byte header (mode, integer encoding, log2 of the vector
+** size, the value count), one 4-byte offset per vector, then the vectors.
+** A vector of n values: exponent e, factor f, the exception count; the
+** frame of reference (int32 or int64) and a bit width; n deltas from the
+** frame, bit-packed LSB first; the exceptions' positions (uint16) and
+** their values, bit for bit.  A value decodes as
+**
+**     value = (float or double) integer * 10^f * 10^-e
+**
+** two multiplications in the value's own precision by correctly rounded
+** powers of ten ("Encoding Formula", normative), then the exceptions
+** overwrite their positions.
+**
+** The decoder unpacks a vector 32 deltas at a time into a small buffer
+** and turns each group into values in one loop (AVX2 where the machine
+** has it), then patches the exceptions; a vector goes straight into the
+** caller's array when it fits, else into the decoder's own buffer, from
+** which later reads continue.  Every offset, width, count and position is
+** checked before it is used.
+**
+** The encoder follows the spec's informative search ("Parameter
+** Selection"): from samples of the page's first vectors it keeps up to 5
+** (e, f) pairs, the preset; each vector then tries those pairs on 32 of
+** its values and takes the one whose estimated size (packed bits plus
+** exceptions) is least.  A vector whose best pair leaves many exceptions
+** searches every pair on its sample again, so that data whose scale
+** changes after the first vectors does not keep a stale preset.
+*/
+#include <float.h>
+
+#include "encodings.h"
+
+#if defined(__FAST_MATH__)
+#error "alp.c needs IEEE arithmetic: build it without -ffast-math"
+#endif
+#if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
+#error "alp.c needs FLOAT arithmetic in FLOAT precision (FLT_EVAL_METHOD 0)"
+#endif
+
+#if PQ_X86_SIMD
+#include <immintrin.h>
+#endif
+
+static const char ALP[] = "ALP";
+
+#define HEADER 7          /* the page header */
+#define LOG_VS_MIN 3      /* log2 of the vector size, inclusive bounds */
+#define LOG_VS_MAX 15
+#define LOG_VS_DEFAULT 10 /* 1024 values */
+#define MAX_E_FLOAT 10
+#define MAX_E_DOUBLE 18
+
+/* ---- Powers of ten ---------------------------------------------------------
+** The correctly rounded binary values of the decimal literals 1e0..1e18
+** and 1e-1..1e-18 (binary32 for FLOAT: 1e0..1e10, 1e-1..1e-10), as the
+** spec requires: the positive powers are exact, the negative ones are
+** written in hexadecimal so that no compiler's conversion is trusted.
+** tests/unit_alp.c compares each with strtod/strtof of its decimal text. */
+static const double P10[MAX_E_DOUBLE + 1] = {
+    1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8, 1e9,
+    1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18};
+static const double N10[MAX_E_DOUBLE + 1] = {
+    0x1p+0,                /* 1e-0 */
+    0x1.999999999999ap-4,  /* 1e-1 */
+    0x1.47ae147ae147bp-7,  /* 1e-2 */
+    0x1.0624dd2f1a9fcp-10, /* 1e-3 */
+    0x1.a36e2eb1c432dp-14, /* 1e-4 */
+    0x1.4f8b588e368f1p-17, /* 1e-5 */
+    0x1.0c6f7a0b5ed8dp-20, /* 1e-6 */
+    0x1.ad7f29abcaf48p-24, /* 1e-7 */
+    0x1.5798ee2308c3ap-27, /* 1e-8 */
+    0x1.12e0be826d695p-30, /* 1e-9 */
+    0x1.b7cdfd9d7bdbbp-34, /* 1e-10 */
+    0x1.5fd7fe1796495p-37, /* 1e-11 */
+    0x1.19799812dea11p-40, /* 1e-12 */
+    0x1.c25c268497682p-44, /* 1e-13 */
+    0x1.6849b86a12b9bp-47, /* 1e-14 */
+    0x1.203af9ee75616p-50, /* 1e-15 */
+    0x1.cd2b297d889bcp-54, /* 1e-16 */
+    0x1.70ef54646d497p-57, /* 1e-17 */
+    0x1.2725dd1d243acp-60, /* 1e-18 */
+};
+static const float P10F[MAX_E_FLOAT + 1] = {
+    1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f, 1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
+static const float N10F[MAX_E_FLOAT + 1] = {
+    0x1p+0f,        /* 1e-0 */
+    0x1.99999ap-4f, /* 1e-1 */
+    0x1.47ae14p-7f, /* 1e-2 */
+    0x1.0624dep-10f, /* 1e-3 */
+    0x1.a36e2ep-14f, /* 1e-4 */
+    0x1.4f8b58p-17f, /* 1e-5 */
+    0x1.0c6f7ap-20f, /* 1e-6 */
+    0x1.ad7f2ap-24f, /* 1e-7 */
+    0x1.5798eep-27f, /* 1e-8 */
+    0x1.12e0bep-30f, /* 1e-9 */
+    0x1.b7cdfep-34f, /* 1e-10 */
+};
+
+const double *pq_alp_pow10(int negative) { return negative ? N10 : P10; }
+const float *pq_alp_pow10f(int negative) { return negative ? N10F : P10F; }
+
+static inline unsigned load16(const uint8_t *p) {
+  return (unsigned)p[0] | (unsigned)p[1] << 8;
+}
+static inline uint64_t dbits(double x) {
+  uint64_t u;
+  memcpy(&u, &x, 8);
+  return u;
+}
+static inline uint32_t fbits(float x) {
+  uint32_t u;
+  memcpy(&u, &x, 4);
+  return u;
+}
+
+/* ---- Decoding ---------------------------------------------------------- */
+
+/* An integer as a double by the "magic number" identity: for |v| <= 2^51,
+** the bits of 1.5 * 2^52 plus v are the double 1.5 * 2^52 + v exactly, and
+** subtracting 1.5 * 2^52 leaves (double)v exactly, in vector registers
+** that have no int64 conversion. */
+#define MAGIC_D 0x1.8p52
+#define MAGIC_D_BITS 0x4338000000000000ull
+#define MAGIC_SPAN ((int64_t)1 << 51)
+
+typedef struct alp_dec {
+  pq_decoder base;
+  int dbl;          /* DOUBLE, else FLOAT */
+  size_t vsz;       /* bytes of a value */
+  size_t vhdr;      /* bytes of a vector's header: 13 or 9 */
+  int max_e, max_w; /* the largest exponent and bit width of the type */
+  uint32_t vs;      /* values per vector */
+  uint32_t total;   /* values in the page */
+  uint32_t nvec;
+  uint32_t vec;     /* the next vector to decode */
+  size_t next_min;  /* where it may start at the earliest (stream offset) */
+  uint8_t *vals;    /* a decoded vector the caller has not had all of */
+  uint32_t vpos, vlen;
+  unsigned cpu;
+  const pq_unpack32_fn *unpack32;
+} alp_dec;
+
+/* 32 deltas of width w from in, which holds `have` bytes of them (fewer
+** than 4*w for a vector's last group): the rest read as zeros. */
+static void unpack_group32(const alp_dec *s, int w, const uint8_t *in,
+                           size_t have, uint32_t *out) {
+  if (have >= (size_t)4 * w) {
+    s->unpack32[w](in, out);
+  } else {
+    uint8_t tmp[4 * 32];
+    memset(tmp, 0, sizeof tmp);
+    memcpy(tmp, in, have);
+    s->unpack32[w](tmp, out);
+  }
+}
+static void unpack_group64(int w, const uint8_t *in, size_t have,
+                           uint64_t *out) {
+  if (have >= (size_t)4 * w) {
+    pq_unpack64(w, in, out);
+  } else {
+    uint8_t tmp[8 * 32];
+    memset(tmp, 0, sizeof tmp);
+    memcpy(tmp, in, have);
+    pq_unpack64(w, tmp, out);
+  }
+}
+
+/* The groups' conversions: m (<= 32) values from deltas and the frame,
+** multiplied by mf = 10^f, then by me = 10^-e. */
+static void conv_d32(const uint32_t *u, size_t m, int64_t ref, double mf,
+                     double me, double *out) {
+  for (size_t j = 0; j < m; j++)
+    out[j] = (double)(int64_t)((uint64_t)ref + u[j]) * mf * me;
+}
+static void conv_d64(const uint64_t *u, size_t m, int64_t ref, double mf,
+                     double me, double *out) {
+  for (size_t j = 0; j < m; j++)
+    out[j] = (double)(int64_t)((uint64_t)ref + u[j]) * mf * me;
+}
+static void conv_f(const uint32_t *u, size_t m, int32_t ref, float mf,
+                   float me, float *out) {
+  for (size_t j = 0; j < m; j++)
+    out[j] = (float)(int32_t)((uint32_t)ref + u[j]) * mf * me;
+}
+
+#if PQ_X86_SIMD
+/* The same for 32 values, where every integer lies within +-2^51 (the
+** double forms): exact conversions, so the results are the scalar ones
+** bit for bit.  FLOAT converts int32 directly, rounding as the scalar
+** conversion does (to nearest, the default mode). */
+__attribute__((target("avx2"))) static void conv_d32_avx2(const uint32_t *u,
+                                                          int64_t ref,
+                                                          double mf, double me,
+                                                          double *out) {
+  __m256i b = _mm256_set1_epi64x((long long)(MAGIC_D_BITS + (uint64_t)ref));
+  __m256d m = _mm256_set1_pd(MAGIC_D), vf = _mm256_set1_pd(mf),
+          ve = _mm256_set1_pd(me);
+  for (int j = 0; j < 32; j += 4) {
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(u + j));
+    __m256i w = _mm256_add_epi64(_mm256_cvtepu32_epi64(x), b);
+    __m256d d = _mm256_sub_pd(_mm256_castsi256_pd(w), m);
+    _mm256_storeu_pd(out + j, _mm256_mul_pd(_mm256_mul_pd(d, vf), ve));
+  }
+}
+__attribute__((target("avx2"))) static void conv_d64_avx2(const uint64_t *u,
+                                                          int64_t ref,
+                                                          double mf, double me,
+                                                          double *out) {
+  __m256i b = _mm256_set1_epi64x((long long)(MAGIC_D_BITS + (uint64_t)ref));
+  __m256d m = _mm256_set1_pd(MAGIC_D), vf = _mm256_set1_pd(mf),
+          ve = _mm256_set1_pd(me);
+  for (int j = 0; j < 32; j += 4) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(u + j));
+    __m256d d = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(x, b)), m);
+    _mm256_storeu_pd(out + j, _mm256_mul_pd(_mm256_mul_pd(d, vf), ve));
+  }
+}
+__attribute__((target("avx2"))) static void conv_f_avx2(const uint32_t *u,
+                                                        int32_t ref, float mf,
+                                                        float me, float *out) {
+  __m256i b = _mm256_set1_epi32(ref);
+  __m256 vf = _mm256_set1_ps(mf), ve = _mm256_set1_ps(me);
+  for (int j = 0; j < 32; j += 8) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(u + j));
+    __m256 d = _mm256_cvtepi32_ps(_mm256_add_epi32(x, b));
+    _mm256_storeu_ps(out + j, _mm256_mul_ps(_mm256_mul_ps(d, vf), ve));
+  }
+}
+#endif
+
+/* Fails with the vector and the stream offset of what is wrong. */
+#define VFAIL(fmt, ...)                                                 \
+  pq_fail(err, PQ_CORRUPT, ALP, "vector %u at byte %zu: " fmt, k, at, \
+          __VA_ARGS__)
+
+/* Decodes vector k into out (room for its values). */
+static int decode_vector(alp_dec *s, uint32_t k, void *out, pq_error *err) {
+  const uint8_t *buf = s->base.buf;
+  size_t len = s->base.len;
+  uint32_t n = k + 1 < s->nvec ? s->vs : s->total - k * s->vs;
+  uint32_t rel = pq_load32(buf + HEADER + (size_t)4 * k);
+  size_t at = HEADER + (size_t)rel;
+  if (at < s->next_min) {
+    return pq_fail(err, PQ_CORRUPT, ALP,
+                   "vector %u: offset %u (byte %zu) is before the end of %s "
+                   "(byte %zu)",
+                   k, rel, at, k ? "the vector before it" : "the offsets",
+                   s->next_min);
+  }
+  if (at > len || len - at < s->vhdr) {
+    return pq_fail(err, PQ_CORRUPT, ALP,
+                   "vector %u: offset %u (byte %zu) leaves no room for its "
+                   "%zu-byte header in a stream of %zu bytes",
+                   k, rel, at, s->vhdr, len);
+  }
+  const uint8_t *h = buf + at;
+  unsigned e = h[0], f = h[1], nexc = (unsigned)h[2] | (unsigned)h[3] << 8;
+  int w = h[s->vhdr - 1];
+  if ((int)e > s->max_e)
+    return VFAIL("exponent %u is above %d, the largest for %s", e, s->max_e,
+                 s->dbl ? "DOUBLE" : "FLOAT");
+  if (f > e) return VFAIL("factor %u is above the exponent %u", f, e);
+  if (nexc > n)
+    return VFAIL("%u exceptions in a vector of %u values", nexc, n);
+  if (w > s->max_w)
+    return VFAIL("bit width %d is above %d", w, s->max_w);
+  size_t packed = ((size_t)n * (size_t)w + 7) / 8;
+  size_t need = packed + (size_t)nexc * (2 + s->vsz);
+  size_t left = len - at - s->vhdr;
+  if (need > left) {
+    return VFAIL("%u values of %d bits and %u exceptions take %zu bytes "
+                 "after the header, %zu remain",
+                 n, w, nexc, need, left);
+  }
+  const uint8_t *pk = h + s->vhdr;
+  const uint8_t *pos = pk + packed, *exc = pos + (size_t)nexc * 2;
+  for (unsigned j = 0; j < nexc; j++) {
+    unsigned p = load16(pos + 2 * j);
+    if (p >= n) {
+      return VFAIL("exception %u is at position %u, past the vector's %u "
+                   "values",
+                   j, p, n);
+    }
+  }
+  s->next_min = at + s->vhdr + need;
+
+  uint32_t u32[32];
+  uint64_t u64[32];
+  if (s->dbl) {
+    double *o = out;
+    int64_t ref = (int64_t)pq_load64(h + 4);
+    double mf = P10[f], me = N10[e];
+    /* Exact conversions in vector registers when every integer of the
+    ** vector is within +-2^51. */
+    int magic = w <= 51 && ref >= -MAGIC_SPAN &&
+                ref <= MAGIC_SPAN - (int64_t)(((uint64_t)1 << w) - 1);
+    (void)magic;
+    if (w == 0) {
+      double v = (double)ref * mf * me;
+      for (uint32_t i = 0; i < n; i++) o[i] = v;
+    } else {
+      for (uint32_t i = 0; i < n; i += 32) {
+        size_t m = n - i < 32 ? n - i : 32;
+        size_t off = (size_t)i / 8 * (size_t)w; /* i is a multiple of 32 */
+        size_t have = packed - off;
+        if (w <= 32) {
+          unpack_group32(s, w, pk + off, have, u32);
+#if PQ_X86_SIMD
+          if (magic && m == 32 && (s->cpu & PQ_CPU_AVX2)) {
+            conv_d32_avx2(u32, ref, mf, me, o + i);
+            continue;
+          }
+#endif
+          conv_d32(u32, m, ref, mf, me, o + i);
+        } else {
+          unpack_group64(w, pk + off, have, u64);
+#if PQ_X86_SIMD
+          if (magic && m == 32 && (s->cpu & PQ_CPU_AVX2)) {
+            conv_d64_avx2(u64, ref, mf, me, o + i);
+            continue;
+          }
+#endif
+          conv_d64(u64, m, ref, mf, me, o + i);
+        }
+      }
+    }
+    for (unsigned j = 0; j < nexc; j++) {
+      uint64_t b = pq_load64(exc + 8 * (size_t)j);
+      memcpy(&o[load16(pos + 2 * j)], &b, 8);
+    }
+  } else {
+    float *o = out;
+    int32_t ref = (int32_t)pq_load32(h + 4);
+    float mf = P10F[f], me = N10F[e];
+    if (w == 0) {
+      float v = (float)ref * mf * me;
+      for (uint32_t i = 0; i < n; i++) o[i] = v;
+    } else {
+      for (uint32_t i = 0; i < n; i += 32) {
+        size_t m = n - i < 32 ? n - i : 32;
+        size_t off = (size_t)i / 8 * (size_t)w;
+        unpack_group32(s, w, pk + off, packed - off, u32);
+#if PQ_X86_SIMD
+        if (m == 32 && (s->cpu & PQ_CPU_AVX2)) {
+          conv_f_avx2(u32, ref, mf, me, o + i);
+          continue;
+        }
+#endif
+        conv_f(u32, m, ref, mf, me, o + i);
+      }
+    }
+    for (unsigned j = 0; j < nexc; j++) {
+      uint32_t b = pq_load32(exc + 4 * (size_t)j);
+      memcpy(&o[load16(pos + 2 * j)], &b, 4);
+    }
+  }
+  return PQ_OK;
+}
+#undef VFAIL
+
+static int alp_read(pq_decoder *d, void *out, size_t max, size_t *n,
+                    pq_error *err) {
+  alp_dec *s = (alp_dec *)d;
+  uint8_t *o = out;
+  size_t got = 0;
+  while (got < max) {
+    if (s->vpos < s->vlen) {
+      size_t m = s->vlen - s->vpos;
+      if (m > max - got) m = max - got;
+      memcpy(o + got * s->vsz, s->vals + (size_t)s->vpos * s->vsz,
+             m * s->vsz);
+      s->vpos += (uint32_t)m;
+      got += m;
+      continue;
+    }
+    if (s->vec >= s->nvec) break;
+    uint32_t k = s->vec;
+    uint32_t cnt = k + 1 < s->nvec ? s->vs : s->total - k * s->vs;
+    int rc;
+    if (max - got >= cnt) {
+      rc = decode_vector(s, k, o + got * s->vsz, err);
+      got += cnt;
+    } else {
+      if (!s->vals) {
+        /* At most one vector (the page may hold fewer values). */
+        uint32_t cap = s->total < s->vs ? s->total : s->vs;
+        s->vals = malloc((size_t)cap * s->vsz);
+        if (!s->vals) return pq_nomem(err, ALP);
+      }
+      rc = decode_vector(s, k, s->vals, err);
+      s->vpos = 0;
+      s->vlen = cnt;
+    }
+    if (rc) {
+      s->vlen = s->vpos = 0;
+      s->vec = s->nvec; /* no more values after a fault */
+      return rc;
+    }
+    s->vec++;
+  }
+  *n = got;
+  return PQ_OK;
+}
+
+static void alp_dec_destroy(pq_decoder *d) { free(((alp_dec *)d)->vals); }
+
+int pq_alp_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
+                   size_t len, pq_error *err) {
+  if (len < HEADER) {
+    return pq_fail(err, PQ_CORRUPT, ALP,
+                   "header: the stream has %zu bytes, the header takes %d",
+                   len, HEADER);
+  }
+  if (buf[0] != 0) {
+    return pq_fail(err, PQ_UNSUPPORTED, ALP,
+                   "header: compression mode %u is not 0 (ALP), the only "
+                   "one the spec defines",
+                   buf[0]);
+  }
+  if (buf[1] != 0) {
+    return pq_fail(err, PQ_UNSUPPORTED, ALP,
+                   "header: integer encoding %u is not 0 (frame of "
+                   "reference and bit packing), the only one the spec "
+                   "defines",
+                   buf[1]);
+  }
+  int log_vs = buf[2];
+  if (log_vs < LOG_VS_MIN || log_vs > LOG_VS_MAX) {
+    return pq_fail(err, PQ_CORRUPT, ALP,
+                   "header: log_vector_size %d is not from %d to %d", log_vs,
+                   LOG_VS_MIN, LOG_VS_MAX);
+  }
+  int32_t total = (int32_t)pq_load32(buf + 3);
+  if (total < 0) {
+    return pq_fail(err, PQ_CORRUPT, ALP, "header: the value count %d is "
+                   "negative", total);
+  }
+  int dbl = p->type == PQ_DOUBLE;
+  size_t vhdr = dbl ? 13 : 9;
+  uint32_t vs = (uint32_t)1 << log_vs;
+  uint32_t nvec = (uint32_t)(((uint64_t)total + vs - 1) / vs);
+  /* Each vector takes its offset and its header at least: a count the
+  ** bytes cannot hold fails before anything is allocated. */
+  if ((uint64_t)nvec * (4 + vhdr) > len - HEADER) {
+    return pq_fail(err, PQ_CORRUPT, ALP,
+                   "header: %d values make %u vectors of %u, whose offsets "
+                   "and headers take %llu bytes, %zu remain",
+                   total, nvec, vs, (unsigned long long)nvec * (4 + vhdr),
+                   len - HEADER);
+  }
+  if (p->count >= 0 && (uint64_t)p->count > (uint64_t)total) {
+    return pq_fail(err, PQ_CORRUPT, ALP,
+                   "the count is %lld, the header says %d values",
+                   (long long)p->count, total);
+  }
+  alp_dec *s = (alp_dec *)pq_decoder_alloc(sizeof *s, p, buf, len);
+  if (!s) return pq_nomem(err, ALP);
+  s->dbl = dbl;
+  s->vsz = dbl ? 8 : 4;
+  s->vhdr = vhdr;
+  s->max_e = dbl ? MAX_E_DOUBLE : MAX_E_FLOAT;
+  s->max_w = dbl ? 64 : 32;
+  s->vs = vs;
+  s->total = (uint32_t)total;
+  s->nvec = nvec;
+  s->next_min = HEADER + (size_t)nvec * 4;
+  s->cpu = pq_cpu();
+  s->unpack32 = pq_unpack32_table(s->cpu);
+  s->base.read = alp_read;
+  s->base.destroy = alp_dec_destroy;
+  *out = &s->base;
+  return PQ_OK;
+}
+
+/* ---- Encoding ------------------------------------------------------------
+** Rounding (spec "Fast Rounding", informative): adding and subtracting
+** 2^52 (2^23) with the value's sign rounds to the nearest integer, ties to
+** even, in the value's precision; values at least that large are integers
+** already.  Whatever the rounding, an integer is kept only when the
+** normative decode gives the value back bit for bit. */
+
+static inline double round_d(double t) {
+  double m = t < 0 ? -0x1p52 : 0x1p52;
+  return t < 0x1p52 && t > -0x1p52 ? (t + m) - m : t;
+}
+static inline float round_f(float t) {
+  float m = t < 0 ? -0x1p23f : 0x1p23f;
+  return t < 0x1p23f && t > -0x1p23f ? (t + m) - m : t;
+}
+
+/* The integer of x under (e, f), and whether it decodes to x exactly. */
+static inline int to_int_d(double x, int e, int f, int64_t *q) {
+  double r = round_d(x * P10[e] * N10[f]);
+  if (!(r >= -0x1p63 && r < 0x1p63)) return 0; /* NaN, inf, too large */
+  *q = (int64_t)r;
+  return dbits((double)*q * P10[f] * N10[e]) == dbits(x);
+}
+static inline int to_int_f(float x, int e, int f, int64_t *q) {
+  float r = round_f(x * P10F[e] * N10F[f]);
+  if (!(r >= -0x1p31f && r < 0x1p31f)) return 0;
+  int32_t i = (int32_t)r;
+  *q = i;
+  return fbits((float)i * P10F[f] * N10F[e]) == fbits(x);
+}
+
+#define PRESET_MAX 5        /* pairs kept for the page */
+#define PRESET_CHUNKS 8     /* parts of the first values sampled */
+#define PRESET_SAMPLE 64    /* values sampled from each */
+#define PRESET_SPAN 8192    /* values the preset is chosen from, at least */
+#define VECTOR_SAMPLE 32    /* values a vector tries its pairs on */
+#define RESEARCH_WAIT_MAX 64
+
+typedef struct alp_pair {
+  uint8_t e, f;
+} alp_pair;
+
+/* How often a pair won a sample of choose_preset, and its bits there. */
+typedef struct alp_tally {
+  alp_pair p;
+  int wins;
+  uint64_t bits;
+} alp_tally;
+
+typedef struct alp_enc {
+  pq_encoder base;
+  int dbl;
+  size_t vsz;
+  int max_e;
+  uint32_t vs;
+  int log_vs;
+  int fe, ff;          /* forced exponent and factor; -1 = searched */
+  uint8_t *pend;       /* values not yet encoded */
+  size_t npend, span;  /* how many; how many are gathered before encoding */
+  int have_preset;
+  alp_pair preset[PRESET_MAX];
+  int npreset;
+  int research_wait, research_backoff; /* vectors before a full search */
+  int64_t *ints;       /* a vector's integers */
+  uint16_t *exc;       /* its exceptions' positions */
+  pq_buf body;         /* the encoded vectors */
+  uint32_t *sizes;     /* their sizes */
+  size_t nvec, cap_vec;
+  unsigned cpu;        /* pq_cpu() at open */
+} alp_enc;
+
+/* Estimated bits of m sampled values under (e, f): their width from the
+** frame times m, plus each exception's position and value. */
+static uint64_t sample_bits(const alp_enc *s, const uint8_t *v, size_t m,
+                            int e, int f, size_t *nexc) {
+  int64_t mn = INT64_MAX, mx = INT64_MIN, q = 0;
+  size_t bad = 0;
+  for (size_t i = 0; i < m; i++) {
+    int ok;
+    if (s->dbl) {
+      double x;
+      memcpy(&x, v + 8 * i, 8);
+      ok = to_int_d(x, e, f, &q);
+    } else {
+      float x;
+      memcpy(&x, v + 4 * i, 4);
+      ok = to_int_f(x, e, f, &q);
+    }
+    if (!ok) {
+      bad++;
+      continue;
+    }
+    if (q < mn) mn = q;
+    if (q > mx) mx = q;
+  }
+  int w = bad < m ? pq_bit_width64((uint64_t)mx - (uint64_t)mn) : 0;
+  *nexc = bad;
+  return (uint64_t)m * (uint64_t)w + (uint64_t)bad * (16 + 8 * s->vsz);
+}
+
+/* The best pair for m sampled values among every allowed one: the least
+** bits, the smaller exponent then factor on a tie. */
+static alp_pair search_all(const alp_enc *s, const uint8_t *v, size_t m,
+                           uint64_t *bits) {
+  alp_pair best = {0, 0};
+  uint64_t bb = UINT64_MAX;
+  int e_lo = s->fe >= 0 ? s->fe : 0, e_hi = s->fe >= 0 ? s->fe : s->max_e;
+  for (int e = e_lo; e <= e_hi; e++) {
+    int f_lo = s->ff >= 0 ? s->ff : 0, f_hi = s->ff >= 0 ? s->ff : e;
+    for (int f = f_lo; f <= f_hi && f <= e; f++) {
+      size_t nexc;
+      uint64_t b = sample_bits(s, v, m, e, f, &nexc);
+      if (b < bb) {
+        bb = b;
+        best.e = (uint8_t)e;
+        best.f = (uint8_t)f;
+      }
+    }
+  }
+  *bits = bb;
+  return best;
+}
+
+/* Up to `cap` values of v[0..n), evenly spaced, copied to out. */
+static size_t take_sample(const alp_enc *s, const uint8_t *v, size_t n,
+                          size_t cap, uint8_t *out) {
+  if (n <= cap) {
+    memcpy(out, v, n * s->vsz);
+    return n;
+  }
+  for (size_t i = 0; i < cap; i++)
+    memcpy(out + i * s->vsz, v + (i * n / cap) * s->vsz, s->vsz);
+  return cap;
+}
+
+/* The preset from the first n values (spec "Parameter Selection"): the
+** best pair of each of PRESET_CHUNKS samples, the pairs that win most
+** often first. */
+static void choose_preset(alp_enc *s, const uint8_t *v, size_t n) {
+  s->have_preset = 1;
+  s->npreset = 0;
+  if (s->fe >= 0 && s->ff >= 0) {
+    s->preset[0].e = (uint8_t)s->fe;
+    s->preset[0].f = (uint8_t)s->ff;
+    s->npreset = 1;
+    return;
+  }
+  if (n == 0) return;
+  alp_tally tally[PRESET_CHUNKS];
+  int nt = 0;
+  uint8_t sample[PRESET_SAMPLE * 8];
+  size_t chunks = n < PRESET_CHUNKS ? n : PRESET_CHUNKS;
+  for (size_t c = 0; c < chunks; c++) {
+    size_t lo = c * n / chunks, hi = (c + 1) * n / chunks;
+    size_t m = take_sample(s, v + lo * s->vsz, hi - lo, PRESET_SAMPLE, sample);
+    uint64_t bits;
+    alp_pair p = search_all(s, sample, m, &bits);
+    int t = 0;
+    while (t < nt && (tally[t].p.e != p.e || tally[t].p.f != p.f)) t++;
+    if (t == nt) {
+      tally[nt].p = p;
+      tally[nt].wins = 0;
+      tally[nt].bits = 0;
+      nt++;
+    }
+    tally[t].wins++;
+    tally[t].bits += bits;
+  }
+  /* Most wins first; fewer bits on a tie. */
+  for (int i = 1; i < nt; i++) {
+    for (int j = i; j > 0; j--) {
+      int before = tally[j].wins > tally[j - 1].wins ||
+                   (tally[j].wins == tally[j - 1].wins &&
+                    tally[j].bits < tally[j - 1].bits);
+      if (!before) break;
+      alp_tally x = tally[j];
+      tally[j] = tally[j - 1];
+      tally[j - 1] = x;
+    }
+  }
+  for (int i = 0; i < nt && i < PRESET_MAX; i++) s->preset[s->npreset++] = tally[i].p;
+}
+
+/* The pair for a vector: the preset's best on a sample of it, or a new
+** one when the preset leaves too many exceptions. */
+static alp_pair choose_pair(alp_enc *s, const uint8_t *v, size_t n) {
+  if (s->npreset == 1 && s->fe >= 0 && s->ff >= 0) return s->preset[0];
+  uint8_t sample[VECTOR_SAMPLE * 8];
+  size_t m = take_sample(s, v, n, VECTOR_SAMPLE, sample);
+  alp_pair best = {0, 0};
+  uint64_t bb = UINT64_MAX;
+  size_t bexc = m;
+  int worse = 0;
+  for (int i = 0; i < s->npreset; i++) {
+    size_t nexc;
+    uint64_t b = sample_bits(s, sample, m, s->preset[i].e, s->preset[i].f,
+                             &nexc);
+    if (b < bb) {
+      bb = b;
+      bexc = nexc;
+      best = s->preset[i];
+      worse = 0;
+    } else if (++worse == 2) {
+      break; /* two worse in a row: the paper's early exit */
+    }
+  }
+  if (s->npreset > 0 && bexc * 4 <= m) return best;
+  if (s->research_wait > 0) {
+    s->research_wait--;
+    if (s->npreset > 0) return best;
+  }
+  /* A quarter or more exceptions: every pair, on this sample. */
+  uint64_t b;
+  alp_pair p = search_all(s, sample, m, &b);
+  if (b < bb) {
+    /* The pair goes first, the others keep their order; one the early
+    ** exit skipped moves up, else the last is dropped when all are
+    ** taken. */
+    int at = 0;
+    while (at < s->npreset &&
+           (s->preset[at].e != p.e || s->preset[at].f != p.f))
+      at++;
+    if (at == s->npreset) {
+      if (s->npreset < PRESET_MAX)
+        s->npreset++;
+      else
+        at = PRESET_MAX - 1;
+    }
+    memmove(&s->preset[1], &s->preset[0], (size_t)at * sizeof s->preset[0]);
+    s->preset[0] = p;
+    s->research_backoff = 0;
+    return p;
+  }
+  /* Nothing better: wait longer before the next full search. */
+  s->research_backoff = s->research_backoff ? s->research_backoff * 2 : 1;
+  if (s->research_backoff > RESEARCH_WAIT_MAX)
+    s->research_backoff = RESEARCH_WAIT_MAX;
+  s->research_wait = s->research_backoff;
+  return best;
+}
+
+/* ---- A vector's integers ----------------------------------------------
+** For values v[from..n) under (e, f): each one's integer into q[], the
+** positions of those without one appended to exc[] (ascending), and the
+** least and greatest integer folded into *mn and *mx.  Returns the count
+** of exceptions in exc[]. */
+static size_t ints_scalar(int dbl, const uint8_t *v, size_t from, size_t n,
+                          int e, int f, int64_t *q, uint16_t *exc, size_t k,
+                          int64_t *mn, int64_t *mx) {
+  int64_t lo = *mn, hi = *mx;
+  for (size_t i = from; i < n; i++) {
+    int64_t qi = 0;
+    int ok;
+    if (dbl) {
+      double x;
+      memcpy(&x, v + 8 * i, 8);
+      ok = to_int_d(x, e, f, &qi);
+    } else {
+      float x;
+      memcpy(&x, v + 4 * i, 4);
+      ok = to_int_f(x, e, f, &qi);
+    }
+    q[i] = qi;
+    exc[k] = (uint16_t)i;
+    k += !ok;
+    if (ok) {
+      lo = qi < lo ? qi : lo;
+      hi = qi > hi ? qi : hi;
+    }
+  }
+  *mn = lo;
+  *mx = hi;
+  return k;
+}
+
+#if PQ_X86_SIMD
+/* The AVX2 forms leave in cand[] the positions without an integer
+** (ascending), those they could not settle marked with RECHECK, for
+** ints_recheck to finish outside AVX code: calling SSE code from here
+** would pay for the transition on every value.  They return how many
+** there are; *mn and *mx are those of the others.  (Positions are below
+** 32768, so bit 15 is free.) */
+#define RECHECK 0x8000u
+
+/* Four DOUBLE values at a time: rounding and the decode check as
+** to_int_d computes them, the integer by the magic-number identity, which
+** holds within +-2^51; an integer beyond that but within int64 is left to
+** the recheck. */
+__attribute__((target("avx2"))) static size_t ints_d_avx2(
+    const uint8_t *v, size_t n, int e, int f, int64_t *q, uint16_t *cand,
+    int64_t *mn, int64_t *mx) {
+  const __m256d me = _mm256_set1_pd(P10[e]), mf = _mm256_set1_pd(N10[f]),
+                df = _mm256_set1_pd(P10[f]), de = _mm256_set1_pd(N10[e]);
+  const __m256d sign = _mm256_set1_pd(-0.0), m52 = _mm256_set1_pd(0x1p52),
+                lim = _mm256_set1_pd(0x1p51), magic = _mm256_set1_pd(MAGIC_D),
+                lim63 = _mm256_set1_pd(0x1p63), zero = _mm256_setzero_pd(),
+                pinf = _mm256_set1_pd(0x1p1023), ninf = _mm256_set1_pd(-0x1p1023);
+  const __m256i mbits = _mm256_set1_epi64x((long long)MAGIC_D_BITS);
+  __m256d lo = pinf, hi = ninf;
+  size_t k = 0, i = 0;
+  for (; i + 4 <= n; i += 4) {
+    __m256d x = _mm256_loadu_pd((const double *)(const void *)(v + 8 * i));
+    __m256d t = _mm256_mul_pd(_mm256_mul_pd(x, me), mf);
+    __m256d sm = _mm256_or_pd(_mm256_and_pd(t, sign), m52);
+    __m256d r0 = _mm256_sub_pd(_mm256_add_pd(t, sm), sm);
+    __m256d small = _mm256_cmp_pd(_mm256_andnot_pd(sign, t), m52, _CMP_LT_OQ);
+    __m256d r = _mm256_blendv_pd(t, r0, small);
+    __m256d fits = _mm256_cmp_pd(_mm256_andnot_pd(sign, r), lim, _CMP_LE_OQ);
+    __m256i qi = _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(r, magic)),
+                                  mbits);
+    __m256d dec = _mm256_mul_pd(_mm256_mul_pd(r, df), de);
+    __m256i eq = _mm256_cmpeq_epi64(_mm256_castpd_si256(dec),
+                                    _mm256_castpd_si256(x));
+    __m256d ok = _mm256_and_pd(fits, _mm256_castsi256_pd(eq));
+    _mm256_storeu_si256((__m256i *)(void *)(q + i), qi);
+    lo = _mm256_min_pd(lo, _mm256_blendv_pd(pinf, r, ok));
+    hi = _mm256_max_pd(hi, _mm256_blendv_pd(ninf, r, ok));
+    unsigned mask = (unsigned)_mm256_movemask_pd(ok) ^ 0xfu;
+    if (PQ_UNLIKELY(mask)) {
+      __m256d in64 =
+          _mm256_and_pd(_mm256_cmp_pd(r, _mm256_sub_pd(zero, lim63), _CMP_GE_OQ),
+                        _mm256_cmp_pd(r, lim63, _CMP_LT_OQ));
+      __m256d big = _mm256_andnot_pd(fits, in64);
+      unsigned again = (unsigned)_mm256_movemask_pd(big);
+      do {
+        unsigned j = (unsigned)__builtin_ctz(mask);
+        cand[k++] = (uint16_t)((i + j) | ((again >> j & 1) ? RECHECK : 0));
+        mask &= mask - 1;
+      } while (mask);
+    }
+  }
+  for (; i < n; i++) cand[k++] = (uint16_t)(i | RECHECK);
+  double l[4], h[4];
+  _mm256_storeu_pd(l, lo);
+  _mm256_storeu_pd(h, hi);
+  int64_t a = INT64_MAX, b = INT64_MIN;
+  for (int j = 0; j < 4; j++) {
+    /* Whole numbers within +-2^51: exact as int64. */
+    if (l[j] <= h[j]) {
+      a = (int64_t)l[j] < a ? (int64_t)l[j] : a;
+      b = (int64_t)h[j] > b ? (int64_t)h[j] : b;
+    }
+  }
+  *mn = a;
+  *mx = b;
+  return k;
+}
+
+/* Eight FLOAT values at a time; the int32 conversion is exact for whole
+** numbers within the range to_int_f allows. */
+__attribute__((target("avx2"))) static size_t ints_f_avx2(
+    const uint8_t *v, size_t n, int e, int f, int64_t *q, uint16_t *cand,
+    int64_t *mn, int64_t *mx) {
+  const __m256 me = _mm256_set1_ps(P10F[e]), mf = _mm256_set1_ps(N10F[f]),
+               df = _mm256_set1_ps(P10F[f]), de = _mm256_set1_ps(N10F[e]);
+  const __m256 sign = _mm256_set1_ps(-0.0f), m23 = _mm256_set1_ps(0x1p23f),
+               lim_lo = _mm256_set1_ps(-0x1p31f),
+               lim_hi = _mm256_set1_ps(0x1p31f);
+  __m256i lo = _mm256_set1_epi32(INT32_MAX), hi = _mm256_set1_epi32(INT32_MIN);
+  size_t k = 0, i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256 x = _mm256_loadu_ps((const float *)(const void *)(v + 4 * i));
+    __m256 t = _mm256_mul_ps(_mm256_mul_ps(x, me), mf);
+    __m256 sm = _mm256_or_ps(_mm256_and_ps(t, sign), m23);
+    __m256 r0 = _mm256_sub_ps(_mm256_add_ps(t, sm), sm);
+    __m256 small = _mm256_cmp_ps(_mm256_andnot_ps(sign, t), m23, _CMP_LT_OQ);
+    __m256 r = _mm256_blendv_ps(t, r0, small);
+    __m256 fits = _mm256_and_ps(_mm256_cmp_ps(r, lim_lo, _CMP_GE_OQ),
+                                _mm256_cmp_ps(r, lim_hi, _CMP_LT_OQ));
+    __m256i qi = _mm256_cvttps_epi32(r);
+    __m256 dec = _mm256_mul_ps(_mm256_mul_ps(r, df), de);
+    __m256i eq = _mm256_cmpeq_epi32(_mm256_castps_si256(dec),
+                                    _mm256_castps_si256(x));
+    __m256i ok = _mm256_and_si256(_mm256_castps_si256(fits), eq);
+    _mm256_storeu_si256((__m256i *)(void *)(q + i),
+                        _mm256_cvtepi32_epi64(_mm256_castsi256_si128(qi)));
+    _mm256_storeu_si256((__m256i *)(void *)(q + i + 4),
+                        _mm256_cvtepi32_epi64(_mm256_extracti128_si256(qi, 1)));
+    lo = _mm256_min_epi32(lo, _mm256_blendv_epi8(lo, qi, ok));
+    hi = _mm256_max_epi32(hi, _mm256_blendv_epi8(hi, qi, ok));
+    /* The range is to_int_f's: a value out of it or whose check fails
+    ** has no integer. */
+    unsigned mask =
+        (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(ok)) ^ 0xffu;
+    while (PQ_UNLIKELY(mask)) {
+      cand[k++] = (uint16_t)(i + (size_t)__builtin_ctz(mask));
+      mask &= mask - 1;
+    }
+  }
+  for (; i < n; i++) cand[k++] = (uint16_t)(i | RECHECK);
+  int32_t l[8], h[8];
+  _mm256_storeu_si256((__m256i *)(void *)l, lo);
+  _mm256_storeu_si256((__m256i *)(void *)h, hi);
+  int64_t a = INT64_MAX, b = INT64_MIN;
+  for (int j = 0; j < 8; j++) {
+    if (l[j] <= h[j]) {
+      a = l[j] < a ? l[j] : a;
+      b = h[j] > b ? h[j] : b;
+    }
+  }
+  *mn = a;
+  *mx = b;
+  return k;
+}
+#endif
+
+/* Settles the k positions in exc[] that an AVX2 form left: those with an
+** integer after all get it, the rest stay, in order.  Returns their
+** count. */
+static size_t ints_recheck(int dbl, const uint8_t *v, int e, int f,
+                           int64_t *q, uint16_t *exc, size_t k, int64_t *mn,
+                           int64_t *mx) {
+  size_t kept = 0;
+  for (size_t j = 0; j < k; j++) {
+    size_t i = exc[j] & ~RECHECK;
+    if (exc[j] & RECHECK)
+      kept = ints_scalar(dbl, v, i, i + 1, e, f, q, exc, kept, mn, mx);
+    else
+      exc[kept++] = (uint16_t)i;
+  }
+  return kept;
+}
+
+/* Encodes one vector of n values onto s->body. */
+static int encode_vector(alp_enc *s, const uint8_t *v, size_t n,
+                         pq_error *err) {
+  alp_pair p = choose_pair(s, v, n);
+  int e = p.e, f = p.f;
+  int64_t *q = s->ints;
+  uint16_t *exc = s->exc;
+  int64_t mn = INT64_MAX, mx = INT64_MIN;
+  size_t k;
+#if PQ_X86_SIMD
+  if (s->cpu & PQ_CPU_AVX2) {
+    k = s->dbl ? ints_d_avx2(v, n, e, f, q, exc, &mn, &mx)
+               : ints_f_avx2(v, n, e, f, q, exc, &mn, &mx);
+    k = ints_recheck(s->dbl, v, e, f, q, exc, k, &mn, &mx);
+  } else
+#endif
+    k = ints_scalar(s->dbl, v, 0, n, e, f, q, exc, 0, &mn, &mx);
+  /* Exceptions take the first other value's integer (spec "Exception
+  ** Detection"), within the range of the others; positions are
+  ** ascending. */
+  if (k) {
+    size_t first = 0;
+    while (first < k && exc[first] == first) first++;
+    int64_t hold = first < n ? q[first] : 0;
+    for (size_t j = 0; j < k; j++) q[exc[j]] = hold;
+    if (k == n) mn = mx = 0;
+  }
+  int w = pq_bit_width64((uint64_t)mx - (uint64_t)mn);
+  size_t vhdr = s->dbl ? 13 : 9;
+  size_t packed = (n * (size_t)w + 7) / 8;
+  size_t size = vhdr + packed + k * (2 + s->vsz);
+  if (k < n && vhdr + n * (2 + s->vsz) < size) {
+    /* The few values that have integers are so far apart that every value
+    ** is smaller as an exception (random bits, mostly). */
+    for (size_t i = 0; i < n; i++) exc[i] = (uint16_t)i;
+    k = n;
+    mn = 0;
+    w = 0;
+    packed = 0;
+    size = vhdr + n * (2 + s->vsz);
+  }
+  if (pq_buf_reserve(&s->body, size + (size_t)4 * w)) return pq_nomem(err, ALP);
+  uint8_t *o = s->body.data + s->body.len;
+  o[0] = (uint8_t)e;
+  o[1] = (uint8_t)f;
+  o[2] = (uint8_t)k;
+  o[3] = (uint8_t)(k >> 8);
+  if (s->dbl) {
+    pq_store64(o + 4, (uint64_t)mn);
+  } else {
+    pq_store32(o + 4, (uint32_t)(int32_t)mn);
+  }
+  o[vhdr - 1] = (uint8_t)w;
+  uint8_t *pk = o + vhdr;
+  /* 32 deltas at a time; a last group short of 32 is padded with zeros
+  ** and packed whole into the slack reserved past the vector. */
+  for (size_t i = 0; w > 0 && i < n; i += 32) {
+    const int64_t *qi = q + i;
+    uint8_t *dst = pk + i / 8 * (size_t)w;
+    if (w <= 32) {
+      uint32_t d[32];
+      if (n - i >= 32) {
+        for (int j = 0; j < 32; j++)
+          d[j] = (uint32_t)((uint64_t)qi[j] - (uint64_t)mn);
+      } else {
+        memset(d, 0, sizeof d);
+        for (size_t j = 0; j < n - i; j++)
+          d[j] = (uint32_t)((uint64_t)qi[j] - (uint64_t)mn);
+      }
+      pq_pack32(w, d, dst);
+    } else {
+      uint64_t d[32];
+      if (n - i >= 32) {
+        for (int j = 0; j < 32; j++) d[j] = (uint64_t)qi[j] - (uint64_t)mn;
+      } else {
+        memset(d, 0, sizeof d);
+        for (size_t j = 0; j < n - i; j++)
+          d[j] = (uint64_t)qi[j] - (uint64_t)mn;
+      }
+      pq_pack64(w, d, dst);
+    }
+  }
+  uint8_t *po = pk + packed, *vo = po + 2 * k;
+  for (size_t j = 0; j < k; j++) {
+    po[2 * j] = (uint8_t)exc[j];
+    po[2 * j + 1] = (uint8_t)(exc[j] >> 8);
+  }
+  /* The values' bits, little-endian. */
+  if (s->dbl) {
+    for (size_t j = 0; j < k; j++) {
+      uint64_t b;
+      memcpy(&b, v + 8 * (size_t)exc[j], 8);
+      pq_store64(vo + 8 * j, b);
+    }
+  } else {
+    for (size_t j = 0; j < k; j++) {
+      uint32_t b;
+      memcpy(&b, v + 4 * (size_t)exc[j], 4);
+      pq_store32(vo + 4 * j, b);
+    }
+  }
+  s->body.len += size;
+  if (s->nvec == s->cap_vec) {
+    size_t cap = s->cap_vec ? s->cap_vec * 2 : 16;
+    uint32_t *z = realloc(s->sizes, cap * sizeof *z);
+    if (!z) return pq_nomem(err, ALP);
+    s->sizes = z;
+    s->cap_vec = cap;
+  }
+  s->sizes[s->nvec++] = (uint32_t)size;
+  return PQ_OK;
+}
+
+/* Encodes the whole vectors of the pending values (all of them when
+** `last`), choosing the preset first if it is not. */
+static int flush_pending(alp_enc *s, int last, pq_error *err) {
+  if (!s->have_preset) choose_preset(s, s->pend, s->npend);
+  size_t i = 0;
+  while (s->npend - i >= s->vs || (last && i < s->npend)) {
+    size_t m = s->npend - i < s->vs ? s->npend - i : s->vs;
+    int rc = encode_vector(s, s->pend + i * s->vsz, m, err);
+    if (rc) return rc;
+    i += m;
+  }
+  memmove(s->pend, s->pend + i * s->vsz, (s->npend - i) * s->vsz);
+  s->npend -= i;
+  return PQ_OK;
+}
+
+static int alp_alloc(alp_enc *s, pq_error *err) {
+  s->pend = malloc(s->span * s->vsz);
+  s->ints = malloc(s->vs * sizeof *s->ints);
+  s->exc = malloc(s->vs * sizeof *s->exc);
+  if (!s->pend || !s->ints || !s->exc) return pq_nomem(err, ALP);
+  return PQ_OK;
+}
+
+static int alp_put(pq_encoder *e, const void *v, size_t n, pq_error *err) {
+  alp_enc *s = (alp_enc *)e;
+  if (n > (uint64_t)INT32_MAX - e->count) {
+    return pq_fail(err, PQ_RANGE, ALP,
+                   "a page holds at most 2147483647 values (its header's "
+                   "count is an int32)");
+  }
+  if (!s->pend) {
+    int rc = alp_alloc(s, err);
+    if (rc) return rc;
+  }
+  const uint8_t *in = v;
+  while (n > 0) {
+    size_t room = s->span - s->npend;
+    size_t m = n < room ? n : room;
+    memcpy(s->pend + s->npend * s->vsz, in, m * s->vsz);
+    s->npend += m;
+    in += m * s->vsz;
+    n -= m;
+    if (s->npend == s->span || (s->have_preset && s->npend >= s->vs)) {
+      int rc = flush_pending(s, 0, err);
+      if (rc) return rc;
+    }
+  }
+  return PQ_OK;
+}
+
+static int alp_finish(pq_encoder *e, pq_buf *out, pq_buf *dict,
+                      pq_error *err) {
+  (void)dict;
+  alp_enc *s = (alp_enc *)e;
+  if (s->npend) {
+    int rc = flush_pending(s, 1, err);
+    if (rc) return rc;
+  }
+  uint64_t total = (uint64_t)s->nvec * 4 + s->body.len;
+  if (total > UINT32_MAX) {
+    return pq_fail(err, PQ_RANGE, ALP,
+                   "the vectors take %llu bytes, more than the 4-byte "
+                   "offsets reach",
+                   (unsigned long long)total);
+  }
+  if (s->body.oom || pq_buf_reserve(out, HEADER + (size_t)total)) {
+    out->oom = 1;
+    return PQ_OK;
+  }
+  uint8_t *o = out->data + out->len;
+  o[0] = 0; /* ALP */
+  o[1] = 0; /* frame of reference and bit packing */
+  o[2] = (uint8_t)s->log_vs;
+  pq_store32(o + 3, (uint32_t)e->count);
+  uint32_t off = (uint32_t)(s->nvec * 4);
+  for (size_t k = 0; k < s->nvec; k++) {
+    pq_store32(o + HEADER + 4 * k, off);
+    off += s->sizes[k];
+  }
+  if (s->body.len)
+    memcpy(o + HEADER + 4 * s->nvec, s->body.data, s->body.len);
+  out->len += HEADER + (size_t)total;
+  return PQ_OK;
+}
+
+static size_t alp_size(const pq_encoder *e) {
+  const alp_enc *s = (const alp_enc *)e;
+  return HEADER + s->nvec * 4 + s->body.len + s->npend * s->vsz;
+}
+
+static void alp_enc_destroy(pq_encoder *e) {
+  alp_enc *s = (alp_enc *)e;
+  free(s->pend);
+  free(s->ints);
+  free(s->exc);
+  free(s->sizes);
+  pq_buf_free(&s->body);
+}
+
+int pq_alp_encoder(pq_encoder **out, const pq_params *p, pq_error *err) {
+  int dbl = p->type == PQ_DOUBLE;
+  int max_e = dbl ? MAX_E_DOUBLE : MAX_E_FLOAT;
+  int64_t vs = p->vector_size < 0 ? (int64_t)1 << LOG_VS_DEFAULT
+                                  : p->vector_size;
+  int log_vs = 0;
+  while (log_vs < 62 && ((int64_t)1 << log_vs) < vs) log_vs++;
+  if (vs < 8 || vs > 32768 || ((int64_t)1 << log_vs) != vs) {
+    return pq_fail(err, PQ_MISUSE, ALP,
+                   "vector_size %lld is not a power of two from 8 to 32768",
+                   (long long)vs);
+  }
+  if (p->exponent > max_e) {
+    return pq_fail(err, PQ_MISUSE, ALP,
+                   "exponent %d is above %d, the largest for %s", p->exponent,
+                   max_e, pq_type_name(p->type));
+  }
+  if (p->factor > max_e) {
+    return pq_fail(err, PQ_MISUSE, ALP,
+                   "factor %d is above %d, the largest exponent for %s",
+                   p->factor, max_e, pq_type_name(p->type));
+  }
+  if (p->exponent >= 0 && p->factor > p->exponent) {
+    return pq_fail(err, PQ_MISUSE, ALP, "factor %d is above the exponent %d",
+                   p->factor, p->exponent);
+  }
+  alp_enc *s = (alp_enc *)pq_encoder_alloc(sizeof *s, p);
+  if (!s) return pq_nomem(err, ALP);
+  s->dbl = dbl;
+  s->vsz = dbl ? 8 : 4;
+  s->max_e = max_e;
+  s->vs = (uint32_t)vs;
+  s->log_vs = log_vs;
+  s->fe = p->exponent < 0 ? -1 : p->exponent;
+  s->ff = p->factor < 0 ? -1 : p->factor;
+  s->span = vs >= PRESET_SPAN ? (size_t)vs : PRESET_SPAN;
+  s->cpu = pq_cpu();
+  pq_buf_init(&s->body);
+  s->base.put = alp_put;
+  s->base.finish = alp_finish;
+  s->base.destroy = alp_enc_destroy;
+  s->base.size = alp_size;
+  *out = &s->base;
+  return PQ_OK;
+}
