@@ -16,14 +16,21 @@
 ** half-written is ever at `path`.  With a NULL path the file is returned
 ** as a BLOB, bounded by parquet_max_alloc.  Returns the rows written.
 */
-#define _POSIX_C_SOURCE 200809L /* mkstemp */
+#define _GNU_SOURCE /* mkstemp; sched_getcpu, CPU affinity (Linux) */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdatomic.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "write.h"
+
+#define ROW_FN "pqx_write_row"      /* the row function (w_wrap) */
+#define ROW_PTR "parquet_write"     /* its first argument's pointer type */
+#define ROW_MAX_COLS 100            /* a function's arguments, at most 127 */
 
 /* ---- Types ------------------------------------------------------------- */
 
@@ -290,7 +297,7 @@ static char *value_error(Writer *wr, int col, sqlite3_value *v,
   const char *k = pqx_write_type_name(&wr->cols[col].t, tn, sizeof tn);
   char *m = sqlite3_mprintf(
       FN ": column '%s', row %lld: %s %s %s %s %s column%s", wr->cols[col].name,
-      (long long)(wr->rows + (int64_t)wr->cols[col].nrows + 1),
+      (long long)(wr->rows + (int64_t)wr->cols[col].b.nrows + 1),
       class_names[sqlite3_value_type(v)], q ? q : "", what,
       strchr("AEIOU", k[0]) ? "an" : "a", k,
       wr->cols[col].explicit_type ? ""
@@ -305,13 +312,13 @@ static char *value_error(Writer *wr, int col, sqlite3_value *v,
 ** "parquet_write: column 'c', row N: <what>". */
 static char *conv_error(Writer *wr, int col, const pq_error *err) {
   return sqlite3_mprintf(FN ": column '%s', row %lld%s", wr->cols[col].name,
-                         (long long)(wr->rows + (int64_t)wr->cols[col].nrows + 1),
+                         (long long)(wr->rows + (int64_t)wr->cols[col].b.nrows + 1),
                          err->msg);
 }
 
 static int heap_add(WCol *c, const void *p, size_t n) {
-  pq_buf_append(&c->heap, p, n);
-  return c->heap.oom ? SQLITE_NOMEM : SQLITE_OK;
+  pq_buf_append(&c->b.heap, p, n);
+  return c->b.heap.oom ? SQLITE_NOMEM : SQLITE_OK;
 }
 
 /* Appends value v of column col to its batch, converted to its type: the
@@ -320,16 +327,18 @@ static int heap_add(WCol *c, const void *p, size_t n) {
 static char *w_put_value(Writer *wr, int col, sqlite3_value *v, int *nomem) {
   WCol *c = &wr->cols[col];
   int vt = sqlite3_value_type(v);
-  size_t at = c->nrows;
+  size_t at = c->b.nrows;
   if (vt == SQLITE_NULL) {
-    c->present[at] = 0;
-    c->nrows++;
+    c->b.present[at] = 0;
+    c->b.nrows++;
     return NULL;
   }
-  c->present[at] = 1;
-  uint8_t *slot = c->values + c->nvalues * c->vsize;
+  c->b.present[at] = 1;
+  uint8_t *slot = c->b.values + c->b.nvalues * c->vsize;
   int strict = !c->explicit_type;
-  pq_error err = {0};
+  pq_error err; /* set by a conversion that fails (zeroing it per value cost
+                ** a tenth of the time) */
+  err.code = 0;
   /* The conversions' messages take their place (column, row) from
   ** conv_error, only when one fails. */
   const char *label = "";
@@ -386,7 +395,7 @@ static char *w_put_value(Writer *wr, int col, sqlite3_value *v, int *nomem) {
       size_t n = (size_t)sqlite3_value_bytes(v);
       pq_bytes pb = {NULL, n};
       /* The pointer is made when the batch goes: the heap may move. */
-      pb.ptr = (const uint8_t *)(uintptr_t)c->heap.len;
+      pb.ptr = (const uint8_t *)(uintptr_t)c->b.heap.len;
       if (n && heap_add(c, b, n)) {
         *nomem = 1;
         return NULL;
@@ -402,7 +411,7 @@ static char *w_put_value(Writer *wr, int col, sqlite3_value *v, int *nomem) {
       int n = sqlite3_value_bytes(v);
       if (n != c->t.length)
         return value_error(wr, col, v, "is not of the length of");
-      size_t off = c->heap.len;
+      size_t off = c->b.heap.len;
       if (heap_add(c, b, (size_t)n)) {
         *nomem = 1;
         return NULL;
@@ -443,9 +452,14 @@ static char *w_put_value(Writer *wr, int col, sqlite3_value *v, int *nomem) {
       } else {
         return value_error(wr, col, v, "in");
       }
-      if (c->p.type == PQ_INT32) {
-        if (x < 0 || x >= 86400000)
+      if (c->t.kind == WK_TIME) { /* a time of day */
+        int64_t day = 86400LL * (c->t.unit == PQ_UNIT_MILLIS   ? 1000
+                                 : c->t.unit == PQ_UNIT_MICROS ? 1000000
+                                                               : 1000000000);
+        if (x < 0 || x >= day)
           return value_error(wr, col, v, "is out of range for");
+      }
+      if (c->p.type == PQ_INT32) {
         int32_t y = (int32_t)x;
         memcpy(slot, &y, 4);
       } else {
@@ -474,7 +488,7 @@ static char *w_put_value(Writer *wr, int col, sqlite3_value *v, int *nomem) {
       }
       if (rc) return conv_error(wr, col, &err);
       if (c->p.type == PQ_FIXED_LEN_BYTE_ARRAY) {
-        size_t off = c->heap.len;
+        size_t off = c->b.heap.len;
         if (heap_add(c, out, len)) {
           *nomem = 1;
           return NULL;
@@ -496,7 +510,7 @@ static char *w_put_value(Writer *wr, int col, sqlite3_value *v, int *nomem) {
       } else {
         return value_error(wr, col, v, "in");
       }
-      size_t off = c->heap.len;
+      size_t off = c->b.heap.len;
       if (heap_add(c, u, 16)) {
         *nomem = 1;
         return NULL;
@@ -521,8 +535,8 @@ static char *w_put_value(Writer *wr, int col, sqlite3_value *v, int *nomem) {
     default:
       return value_error(wr, col, v, "in");
   }
-  c->nvalues++;
-  c->nrows++;
+  c->b.nvalues++;
+  c->b.nrows++;
   return NULL;
 }
 
@@ -545,52 +559,50 @@ static char *w_flush(Writer *wr) {
   return (char *)"";
 }
 
-/* Hands the batch of every column to the writer. */
+/* Hands column c's batch f to the writer; NULL when out of memory, else
+** "" or a message. */
+static char *w_put_fill(Writer *wr, WCol *c, WFill *f, pq_error *err) {
+  if (f->nrows == 0) return (char *)"";
+  /* Offsets into the heap become pointers now that it stays put. */
+  if (c->p.type == PQ_BYTE_ARRAY) {
+    pq_bytes *b = (pq_bytes *)(void *)f->values;
+    const uint8_t *heap = f->heap.data ? f->heap.data : (const uint8_t *)"";
+    for (size_t k = 0; k < f->nvalues; k++)
+      b[k].ptr = heap + (size_t)(uintptr_t)b[k].ptr;
+  }
+  const uint8_t *vals = f->values;
+  pq_buf run;
+  pq_buf_init(&run);
+  if (c->p.type == PQ_FIXED_LEN_BYTE_ARRAY) {
+    /* gather the fixed values, in order, into their own run */
+    size_t len = (size_t)c->p.type_length;
+    for (size_t k = 0; k < f->nvalues; k++) {
+      size_t off;
+      memcpy(&off, f->values + k * c->vsize, sizeof off);
+      pq_buf_append(&run, f->heap.data + off, len);
+    }
+    if (run.oom) {
+      pq_buf_free(&run);
+      return NULL;
+    }
+    vals = run.data;
+  }
+  int rc = pq_writer_put_column(wr->w, c->wcol, vals, f->present, f->nrows,
+                                err);
+  pq_buf_free(&run);
+  if (rc) return pqx_core_error(FN, rc, err);
+  f->nrows = f->nvalues = 0;
+  f->heap.len = 0;
+  return (char *)"";
+}
+
+/* Hands the batch being filled of every column to the writer. */
 static char *w_batch(Writer *wr) {
   pq_error err = {0};
-  wr->rows += (int64_t)wr->batch_rows;
-  wr->batch_rows = 0;
   for (int i = 0; i < wr->ncols; i++) {
     WCol *c = &wr->cols[i];
-    if (c->tree) {
-      char *m = pqx_nested_flush(wr, i);
-      if (!m || *m) return m;
-      continue;
-    }
-    if (c->nrows == 0) continue;
-    /* Offsets into the heap become pointers now that it stays put. */
-    if (c->p.type == PQ_BYTE_ARRAY) {
-      pq_bytes *b = (pq_bytes *)(void *)c->values;
-      const uint8_t *heap = c->heap.data ? c->heap.data : (const uint8_t *)"";
-      for (size_t k = 0; k < c->nvalues; k++)
-        b[k].ptr = heap + (size_t)(uintptr_t)b[k].ptr;
-    } else if (c->p.type == PQ_FIXED_LEN_BYTE_ARRAY) {
-      /* gather the fixed values, in order, into their own run */
-      size_t len = (size_t)c->p.type_length;
-      pq_buf run;
-      pq_buf_init(&run);
-      for (size_t k = 0; k < c->nvalues; k++) {
-        size_t off;
-        memcpy(&off, c->values + k * c->vsize, sizeof off);
-        pq_buf_append(&run, c->heap.data + off, len);
-      }
-      if (run.oom) {
-        pq_buf_free(&run);
-        return NULL;
-      }
-      int rc = pq_writer_put_column(wr->w, c->wcol, run.data, c->present,
-                                    c->nrows, &err);
-      pq_buf_free(&run);
-      if (rc) return pqx_core_error(FN, rc, &err);
-      c->nrows = c->nvalues = 0;
-      c->heap.len = 0;
-      continue;
-    }
-    int rc = pq_writer_put_column(wr->w, c->wcol, c->values, c->present,
-                                  c->nrows, &err);
-    if (rc) return pqx_core_error(FN, rc, &err);
-    c->nrows = c->nvalues = 0;
-    c->heap.len = 0;
+    char *m = c->tree ? pqx_nested_flush(wr, i) : w_put_fill(wr, c, &c->b, &err);
+    if (!m || *m) return m;
   }
   return (char *)"";
 }
@@ -617,8 +629,242 @@ static char *w_group(Writer *wr) {
   int rc = pq_writer_end_row_group(wr->w, &err);
   if (rc) return w_core_error(wr, rc, &err);
   pq_writer_drain(wr->w, &wr->out);
-  wr->group_rows = 0;
   return w_flush(wr);
+}
+
+
+/* ---- The worker ------------------------------------------------------------------
+** With a worker thread, the calling thread steps the query and converts
+** its values into one batch while the worker encodes, compresses and
+** writes the columns of the batch before it (each column's spare) that are
+** in its lane (pq_writer_set_lane, lane 0), and closes the row groups; the
+** calling thread writes the spare's other columns (lane 1) itself, between
+** batches, so that both threads are busy: the columns go to the lanes by
+** the time their batches took, against the time the calling thread spends
+** on the query's rows and the worker on closing row groups.  They meet once
+** a batch: the caller waits for the worker to be idle, swaps each column's
+** batch with its spare and posts the job; to close a row group it waits
+** once more, then posts the closing.  Each waits by spinning a little
+** before sleeping: a wakeup per batch lets the scheduler put both threads
+** on one CPU, where they take turns.  The worker touches the core writer's
+** lane 0 columns and the output only, the caller the rest (the worker's
+** messages are made with sqlite3_mprintf: only when SQLite is threadsafe
+** is there a worker).  Nested columns and row_group_bytes (which looks at
+** the writer after each batch) are written on the calling thread. */
+
+enum { JOB_NONE, JOB_BATCH, JOB_GROUP };
+#define SPIN_SECONDS 0.00005 /* spinning before sleeping */
+
+static double w_clock(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Writes lane k's columns of the spare batch, each's time added to its
+** cost. */
+static char *w_lane(Writer *wr, int k) {
+  pq_error err = {0};
+  for (int i = 0; i < wr->ncols; i++) {
+    WCol *c = &wr->cols[i];
+    if (c->lane != k) continue;
+    double t0 = w_clock();
+    char *m = w_put_fill(wr, c, &c->sp, &err);
+    c->cost += w_clock() - t0;
+    if (!m || *m) return m;
+  }
+  return (char *)"";
+}
+
+/* Spins until *flag is `want` or the spell is over; 1 when it is. */
+static int w_spin(atomic_int *flag, int want) {
+  double until = w_clock() + SPIN_SECONDS;
+  for (int i = 1;; i++) {
+    if (atomic_load_explicit(flag, memory_order_acquire) == want) return 1;
+    if (i % 64 == 0 && w_clock() > until) return 0;
+  }
+}
+
+static void *w_worker(void *arg) {
+  Writer *wr = arg;
+  for (;;) {
+    if (!w_spin(&wr->job, JOB_NONE + 1) && atomic_load(&wr->job) == JOB_NONE) {
+      pthread_mutex_lock(&wr->mu);
+      while (atomic_load(&wr->job) == JOB_NONE && !wr->quit)
+        pthread_cond_wait(&wr->cv, &wr->mu);
+      pthread_mutex_unlock(&wr->mu);
+    }
+    int job = atomic_load_explicit(&wr->job, memory_order_acquire);
+    if (job == JOB_NONE) break; /* quit */
+    char *m = (char *)"";
+    if (!wr->th_failed) {
+      if (job == JOB_GROUP) {
+        double t0 = w_clock();
+        m = w_group(wr);
+        wr->group_cost += w_clock() - t0;
+      } else {
+        m = w_lane(wr, 0);
+      }
+    }
+    if (!m || *m) {
+      if (!wr->th_failed) {
+        wr->th_failed = 1;
+        wr->th_msg = m;
+      } else if (m) {
+        sqlite3_free(m);
+      }
+    }
+    pthread_mutex_lock(&wr->mu);
+    atomic_store_explicit(&wr->job, JOB_NONE, memory_order_release);
+    pthread_cond_broadcast(&wr->cv);
+    pthread_mutex_unlock(&wr->mu);
+  }
+  return NULL;
+}
+
+/* Waits for the worker to be idle; its fault, taken (NULL: out of memory). */
+static char *w_wait(Writer *wr) {
+  if (!w_spin(&wr->job, JOB_NONE)) {
+    pthread_mutex_lock(&wr->mu);
+    while (atomic_load(&wr->job) != JOB_NONE) pthread_cond_wait(&wr->cv, &wr->mu);
+    pthread_mutex_unlock(&wr->mu);
+  }
+  char *m = (char *)"";
+  if (wr->th_failed) {
+    m = wr->th_msg;
+    wr->th_msg = NULL;
+  }
+  return m;
+}
+
+static void w_post(Writer *wr, int job) {
+  pthread_mutex_lock(&wr->mu);
+  atomic_store_explicit(&wr->job, job, memory_order_release);
+  pthread_cond_broadcast(&wr->cv);
+  pthread_mutex_unlock(&wr->mu);
+}
+
+/* Stops the worker (idle or not) and joins it. */
+static void w_stop(Writer *wr) {
+  if (!wr->th_started) return;
+  char *m = w_wait(wr); /* a fault not reported: the write failed before */
+  if (m && *m) sqlite3_free(m);
+  pthread_mutex_lock(&wr->mu);
+  wr->quit = 1;
+  pthread_cond_broadcast(&wr->cv);
+  pthread_mutex_unlock(&wr->mu);
+  pthread_join(wr->th, NULL);
+  pthread_cond_destroy(&wr->cv);
+  pthread_mutex_destroy(&wr->mu);
+  wr->th_started = 0;
+  sqlite3_free(wr->th_msg);
+  wr->th_msg = NULL;
+}
+
+/* Starts the worker, with each column's spare batch; 1 when it runs. */
+static int w_start_worker(Writer *wr) {
+  for (int i = 0; i < wr->ncols; i++) {
+    WCol *c = &wr->cols[i];
+    c->sp.values = sqlite3_malloc64((size_t)WRITE_BATCH * c->vsize);
+    c->sp.present = sqlite3_malloc64(WRITE_BATCH);
+    if (!c->sp.values || !c->sp.present) return 0;
+  }
+  atomic_init(&wr->job, JOB_NONE);
+  if (pthread_mutex_init(&wr->mu, NULL)) return 0;
+  if (pthread_cond_init(&wr->cv, NULL)) {
+    pthread_mutex_destroy(&wr->mu);
+    return 0;
+  }
+  if (pthread_create(&wr->th, NULL, w_worker, wr)) {
+    pthread_cond_destroy(&wr->cv);
+    pthread_mutex_destroy(&wr->mu);
+    return 0;
+  }
+  wr->th_started = 1;
+#if defined(__linux__) && defined(CPU_SET)
+  /* Off the caller's CPU: the handovers wake one thread while the other
+  ** goes on or goes to sleep, and the scheduler, waking the worker where
+  ** the caller runs, can keep both there taking turns (seen on a 2-CPU
+  ** machine: no migration in 10 s).  The worker may run on any CPU the
+  ** caller may but the one it is on now. */
+  cpu_set_t set;
+  int cpu = sched_getcpu();
+  if (cpu >= 0 && sched_getaffinity(0, sizeof set, &set) == 0 &&
+      CPU_ISSET(cpu, &set) && CPU_COUNT(&set) > 1) {
+    CPU_CLR(cpu, &set);
+    pthread_setaffinity_np(wr->th, sizeof set, &set);
+  }
+#endif
+  wr->mark = w_clock();
+  return 1;
+}
+
+/* Spreads the columns over the lanes by the time their batches took so
+** far, the costliest first, each to the side with less: the caller's side
+** starting from its time on the rows, the worker's from its time closing
+** row groups. */
+static void w_balance(Writer *wr) {
+  double load[2] = {wr->group_cost, wr->own_cost};
+  if (wr->threads == 2) load[1] = 1e300; /* threads 2: the worker writes all */
+  for (int i = 0; i < wr->ncols; i++) wr->cols[i].placed = 0;
+  for (int r = 0; r < wr->ncols; r++) {
+    WCol *best = NULL;
+    for (int i = 0; i < wr->ncols; i++) {
+      WCol *c = &wr->cols[i];
+      if (!c->placed && (!best || c->cost > best->cost)) best = c;
+    }
+    best->placed = 1;
+    int k = load[1] < load[0] ? 1 : 0;
+    best->lane = k;
+    pq_writer_set_lane(wr->w, best->wcol, k);
+    load[k] += best->cost;
+  }
+}
+
+/* The batch filled (the rows since the last) goes to be written, and then
+** (group) the row group closes: with the worker, or here. */
+static char *w_hand(Writer *wr, int group) {
+  wr->rows += (int64_t)wr->batch_rows;
+  wr->batch_rows = 0;
+  if (wr->threaded && !wr->th_started && !w_start_worker(wr))
+    wr->threaded = 0; /* no thread to be had: the calling thread writes */
+  if (!wr->threaded) {
+    char *m = w_batch(wr);
+    if (m && *m == 0 && group) m = w_group(wr);
+    return m;
+  }
+  double t0 = w_clock();
+  wr->own_cost += t0 - wr->mark; /* the rows of the batch */
+  char *m = w_wait(wr);
+  if (!m || *m) return m;
+  for (int i = 0; i < wr->ncols; i++) {
+    WCol *c = &wr->cols[i];
+    WFill t = c->b;
+    c->b = c->sp;
+    c->sp = t;
+  }
+  /* the lanes balanced after 4, 16 and 64 batches, then left: a column
+  ** that moves takes its buffers to the other thread's heap */
+  wr->handed++;
+  if (wr->handed == 4 || wr->handed == 16 || wr->handed == 64) w_balance(wr);
+  w_post(wr, JOB_BATCH);
+  m = w_lane(wr, 1);
+  if ((!m || *m) || !group) {
+    wr->mark = w_clock();
+    return m;
+  }
+  m = w_wait(wr);
+  if (m && *m == 0) w_post(wr, JOB_GROUP);
+  wr->mark = w_clock();
+  return m;
+}
+
+/* The last batch written, the worker stopped: what remains is the footer. */
+static char *w_last(Writer *wr) {
+  char *m = w_hand(wr, 0);
+  if (m && *m == 0 && wr->th_started) m = w_wait(wr);
+  w_stop(wr);
+  return m;
 }
 
 /* ---- Options ----------------------------------------------------------------- */
@@ -829,6 +1075,14 @@ static char *top_pair(Writer *wr, void *arg, const char *key,
     wr->group_size = atoll(text);
     return NULL;
   }
+  if (strcmp(key, "threads") == 0) {
+    if (strcmp(jtype, "integer") || atoll(text) < 1 || atoll(text) > 2)
+      return sqlite3_mprintf(FN ": options: \"threads\" must be 1 (the "
+                                "calling thread only) or 2 (and a worker, "
+                                "the default)");
+    wr->threads = (int)atoll(text);
+    return NULL;
+  }
   if (strcmp(key, "row_group_bytes") == 0) {
     if (strcmp(jtype, "integer") || atoll(text) < 1)
       return sqlite3_mprintf(FN ": options: \"row_group_bytes\" must be an "
@@ -973,9 +1227,9 @@ static char *w_columns(Writer *wr) {
     c->vsize = c->p.type == PQ_BYTE_ARRAY ? sizeof(pq_bytes)
                : c->p.type == PQ_FIXED_LEN_BYTE_ARRAY ? sizeof(size_t)
                                                       : pq_value_size(c->p.type, 0);
-    c->values = sqlite3_malloc64((size_t)WRITE_BATCH * c->vsize);
-    c->present = sqlite3_malloc64(WRITE_BATCH);
-    if (!c->values || !c->present) msg = sqlite3_mprintf(FN ": out of memory");
+    c->b.values = sqlite3_malloc64((size_t)WRITE_BATCH * c->vsize);
+    c->b.present = sqlite3_malloc64(WRITE_BATCH);
+    if (!c->b.values || !c->b.present) msg = sqlite3_mprintf(FN ": out of memory");
     if (c->tree && !msg) msg = pqx_nested_leaves(c, &c->p, &c->o);
     ps[i] = c->p;
     os[i] = c->o;
@@ -1015,14 +1269,18 @@ static char *w_columns(Writer *wr) {
 /* ---- The function ------------------------------------------------------------- */
 
 static void w_free(Writer *wr) {
+  w_stop(wr);
   if (wr->look) {
     for (int i = 0; i < wr->nlook * wr->ncols; i++) sqlite3_value_free(wr->look[i]);
     sqlite3_free(wr->look);
   }
   for (int i = 0; i < wr->ncols; i++) {
-    sqlite3_free(wr->cols[i].values);
-    sqlite3_free(wr->cols[i].present);
-    pq_buf_free(&wr->cols[i].heap);
+    sqlite3_free(wr->cols[i].b.values);
+    sqlite3_free(wr->cols[i].b.present);
+    pq_buf_free(&wr->cols[i].b.heap);
+    sqlite3_free(wr->cols[i].sp.values);
+    sqlite3_free(wr->cols[i].sp.present);
+    pq_buf_free(&wr->cols[i].sp.heap);
     pqx_nested_free_leaves(&wr->cols[i]);
   }
   pqx_json_free(&wr->json);
@@ -1036,6 +1294,7 @@ static void w_free(Writer *wr) {
   sqlite3_free(wr->created_by);
   sqlite3_free(wr->columns_json);
   pq_writer_free(wr->w);
+  sqlite3_finalize(wr->qw);
   sqlite3_finalize(wr->q);
   if (wr->f) fclose(wr->f);
   if (wr->tmp) {
@@ -1064,17 +1323,124 @@ static char *w_row(Writer *wr, sqlite3_value **vals) {
   }
   wr->group_rows++;
   wr->batch_rows++;
-  char *m = (char *)"";
-  int batch = wr->batch_rows == WRITE_BATCH;
-  if (batch || wr->group_rows == wr->group_size) m = w_batch(wr);
-  /* A row group closes at row_group_size rows, or (looked at after each
-  ** batch) once it takes row_group_bytes encoded. */
-  if (m && *m == 0 &&
-      (wr->group_rows == wr->group_size ||
-       (batch && wr->group_bytes > 0 &&
-        pq_writer_group_bytes(wr->w) >= wr->group_bytes)))
+  /* row_group_bytes is looked at after each batch: smaller ones then */
+  int batch = wr->batch_rows == (wr->group_bytes > 0 ? WRITE_BATCH_BYTES
+                                                     : WRITE_BATCH);
+  int group = wr->group_rows == wr->group_size;
+  if (!batch && !group) return (char *)"";
+  if (group) wr->group_rows = 0;
+  char *m = w_hand(wr, group);
+  /* A row group also closes (looked at after each batch, on the calling
+  ** thread) once it takes row_group_bytes encoded. */
+  if (m && *m == 0 && !group && wr->group_bytes > 0 &&
+      pq_writer_group_bytes(wr->w) >= wr->group_bytes) {
+    wr->group_rows = 0;
     m = w_group(wr);
+  }
   return m;
+}
+
+/* Types the columns (by the rows read ahead), opens the output, and
+** writes the rows read ahead.  NULL when out of memory, "" when done. */
+static char *w_start(Writer *wr) {
+  wr->started = 1;
+  char *msg = w_columns(wr);
+  if (msg) return msg;
+  wr->threaded = wr->threads != 1 && !wr->nested && wr->group_bytes == 0 &&
+                 sqlite3_threadsafe();
+  if (wr->out_null) {
+    wr->limit = pqx_db_limit(wr->db);
+  } else {
+    wr->tmp = sqlite3_mprintf("%s.tmp-XXXXXX", wr->path);
+    if (!wr->tmp) return NULL;
+    int fd = mkstemp(wr->tmp);
+    if (fd < 0) {
+      msg = sqlite3_mprintf(FN ": cannot write beside '%s': %s", wr->path,
+                            strerror(errno));
+      sqlite3_free(wr->tmp);
+      wr->tmp = NULL;
+      return msg;
+    }
+    wr->f = fdopen(fd, "wb");
+    if (!wr->f) {
+      close(fd);
+      return NULL;
+    }
+    pq_writer_set_sink(wr->w, w_sink, wr);
+  }
+  for (int r = 0; r < wr->nlook; r++) {
+    msg = w_row(wr, wr->look + r * wr->ncols);
+    if (!msg || *msg) return msg;
+  }
+  return (char *)"";
+}
+
+/* One row of the query: kept until WRITE_LOOK rows have typed the
+** columns, then written. */
+static char *w_take(Writer *wr, sqlite3_value **vals) {
+  if (wr->started) return w_row(wr, vals);
+  sqlite3_value **row = wr->look + wr->nlook * wr->ncols;
+  for (int i = 0; i < wr->ncols; i++) {
+    row[i] = sqlite3_value_dup(vals[i]);
+    if (!row[i]) {
+      for (int k = 0; k < i; k++) sqlite3_value_free(row[k]);
+      return NULL;
+    }
+  }
+  if (++wr->nlook == WRITE_LOOK) return w_start(wr);
+  return (char *)"";
+}
+
+/* The row function, pqx_write_row(writer, v1, ..., vn), which the query
+** wrapped by w_wrap calls on each row: the values come as its arguments,
+** not one sqlite3_column_value() (and its mutex) at a time. */
+static void rowFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  /* The pointer's type is compared once: a bound parameter keeps its
+  ** auxiliary data from row to row. */
+  Writer *wr = sqlite3_get_auxdata(ctx, 0);
+  if (!wr) {
+    wr = sqlite3_value_pointer(argv[0], ROW_PTR);
+    if (wr) sqlite3_set_auxdata(ctx, 0, wr, NULL);
+  }
+  if (!wr || argc != wr->ncols + 1) {
+    sqlite3_result_error(ctx, ROW_FN ": for parquet_write only", -1);
+    return;
+  }
+  char *msg = w_take(wr, argv + 1);
+  if (msg && *msg == 0) return;
+  wr->row_msg = msg ? msg : (char *)"";
+  if (msg) sqlite3_result_error(ctx, msg, -1);
+  else sqlite3_result_error_nomem(ctx);
+}
+
+/* Prepares the query sql[0..tail) wrapped as
+**   WITH q(c1, ..., cn) AS (<query>) SELECT pqx_write_row(?1, c1, ..., cn) FROM q
+** into wr->qw.  A query that is not a read-only SELECT, or has more
+** columns than a function takes, is left to be stepped as it is (wr->qw
+** NULL).  Returns NULL when out of memory, else "". */
+static char *w_wrap(Writer *wr, const char *sql, const char *tail) {
+  if (!sqlite3_stmt_readonly(wr->q) || wr->ncols > ROW_MAX_COLS)
+    return (char *)"";
+  size_t n = tail ? (size_t)(tail - sql) : strlen(sql);
+  while (n && (sql[n - 1] == ';' || sql[n - 1] == ' ' || sql[n - 1] == '\n' ||
+               sql[n - 1] == '\t' || sql[n - 1] == '\r'))
+    n--;
+  sqlite3_str *s = sqlite3_str_new(wr->db);
+  sqlite3_str_appendall(s, "WITH pqx_q(");
+  for (int i = 0; i < wr->ncols; i++) sqlite3_str_appendf(s, "%sc%d", i ? "," : "", i);
+  sqlite3_str_appendf(s, ") AS (%.*s\n) SELECT " ROW_FN "(?1", (int)n, sql);
+  for (int i = 0; i < wr->ncols; i++) sqlite3_str_appendf(s, ",c%d", i);
+  sqlite3_str_appendall(s, ") FROM pqx_q");
+  char *w = sqlite3_str_finish(s);
+  if (!w) return NULL;
+  if (sqlite3_prepare_v2(wr->db, w, -1, &wr->qw, NULL) != SQLITE_OK) {
+    sqlite3_finalize(wr->qw);
+    wr->qw = NULL;
+  } else {
+    sqlite3_bind_pointer(wr->qw, 1, wr, ROW_PTR, NULL);
+  }
+  sqlite3_free(w);
+  return (char *)"";
 }
 
 static void writeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -1150,70 +1516,37 @@ static void writeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
                               wr.cols[i].name);
         goto fail;
       }
-    pq_buf_init(&wr.cols[i].heap);
+    pq_buf_init(&wr.cols[i].b.heap);
+    pq_buf_init(&wr.cols[i].sp.heap);
   }
-  /* Rows read ahead, for the columns typed by their values. */
   wr.look = sqlite3_malloc64((size_t)WRITE_LOOK * (size_t)wr.ncols * sizeof *wr.look);
   if (!wr.look) goto nomem;
-  while (wr.nlook < WRITE_LOOK) {
-    int rc = sqlite3_step(wr.q);
-    if (rc == SQLITE_DONE) {
-      wr.done = 1;
-      break;
-    }
-    if (rc != SQLITE_ROW) {
-      msg = sqlite3_mprintf(FN ": query: %s", sqlite3_errmsg(wr.db));
-      goto fail;
-    }
-    for (int i = 0; i < wr.ncols; i++) {
-      sqlite3_value *v = sqlite3_value_dup(sqlite3_column_value(wr.q, i));
-      if (!v) {
-        for (int k = 0; k < i; k++) sqlite3_value_free(wr.look[wr.nlook * wr.ncols + k]);
-        goto nomem;
-      }
-      wr.look[wr.nlook * wr.ncols + i] = v;
-    }
-    wr.nlook++;
-  }
-  msg = w_columns(&wr);
-  if (msg) goto fail;
-  /* Where the file goes. */
-  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
-    size_t lim = pqx_db_limit(wr.db);
-    wr.limit = lim;
-  } else {
+  wr.out_null = sqlite3_value_type(argv[0]) == SQLITE_NULL;
+  if (!wr.out_null) {
     const char *path = (const char *)sqlite3_value_text(argv[0]);
     wr.path = sqlite3_mprintf("%s", path ? path : "");
-    wr.tmp = sqlite3_mprintf("%s.tmp-XXXXXX", path ? path : "");
-    if (!wr.path || !wr.tmp) goto nomem;
-    int fd = mkstemp(wr.tmp);
-    if (fd < 0) {
-      msg = sqlite3_mprintf(FN ": cannot write beside '%s': %s", wr.path,
-                            strerror(errno));
-      sqlite3_free(wr.tmp);
-      wr.tmp = NULL;
-      goto fail;
-    }
-    wr.f = fdopen(fd, "wb");
-    if (!wr.f) {
-      close(fd);
-      goto nomem;
-    }
-    pq_writer_set_sink(wr.w, w_sink, &wr);
+    if (!wr.path) goto nomem;
   }
-  /* The rows. */
-  for (int r = 0; r < wr.nlook; r++) {
-    msg = w_row(&wr, wr.look + r * wr.ncols);
-    if (msg == NULL) goto nomem_or;
-    if (*msg) goto fail;
-  }
-  while (!wr.done) {
-    int rc = sqlite3_step(wr.q);
+  /* The rows: through the row function when the query can be wrapped in
+  ** one, else stepped here. */
+  msg = w_wrap(&wr, sql, tail);
+  if (msg && *msg) goto fail;
+  if (msg == NULL) goto nomem;
+  sqlite3_stmt *run = wr.qw ? wr.qw : wr.q;
+  for (;;) {
+    int rc = sqlite3_step(run);
     if (rc == SQLITE_DONE) break;
     if (rc != SQLITE_ROW) {
+      if (wr.row_msg) {
+        msg = wr.row_msg;
+        wr.row_msg = NULL;
+        if (*msg) goto fail;
+        goto nomem_or;
+      }
       msg = sqlite3_mprintf(FN ": query: %s", sqlite3_errmsg(wr.db));
       goto fail;
     }
+    if (run == wr.qw) continue;
     sqlite3_value *vals[64];
     sqlite3_value **vp = vals;
     if (wr.ncols > 64) {
@@ -1221,12 +1554,17 @@ static void writeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
       if (!vp) goto nomem;
     }
     for (int i = 0; i < wr.ncols; i++) vp[i] = sqlite3_column_value(wr.q, i);
-    msg = w_row(&wr, vp);
+    msg = w_take(&wr, vp);
     if (vp != vals) sqlite3_free(vp);
     if (msg == NULL) goto nomem_or;
     if (*msg) goto fail;
   }
-  msg = w_batch(&wr);
+  if (!wr.started) {
+    msg = w_start(&wr);
+    if (msg == NULL) goto nomem_or;
+    if (*msg) goto fail;
+  }
+  msg = w_last(&wr);
   if (msg == NULL) goto nomem_or;
   if (*msg) goto fail;
   {
@@ -1268,7 +1606,9 @@ fail:
 }
 
 int pqx_register_write(sqlite3 *db) {
-  int rc = SQLITE_OK;
+  int rc = sqlite3_create_function(db, ROW_FN, -1,
+                                   SQLITE_UTF8 | SQLITE_DIRECTONLY, NULL,
+                                   rowFunc, NULL, NULL);
   for (int n = 2; n <= 3 && rc == SQLITE_OK; n++)
     rc = sqlite3_create_function(db, FN, n, SQLITE_UTF8 | SQLITE_DIRECTONLY,
                                  NULL, writeFunc, NULL, NULL);

@@ -6,6 +6,8 @@
 #ifndef PQX_WRITE_H
 #define PQX_WRITE_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 
 #include "ext.h"
@@ -38,7 +40,8 @@ void pqx_json_free(wj_doc *d);
 
 #define FN "parquet_write"
 #define WRITE_LOOK 1024  /* rows read ahead to type columns by their values */
-#define WRITE_BATCH 1024 /* rows handed to the writer at once */
+#define WRITE_BATCH 8192 /* rows handed to the writer at once */
+#define WRITE_BATCH_BYTES 1024 /* ... when row groups close by their bytes */
 #define WRITE_GROUP 1000000 /* rows of a row group unless row_group_size */
 
 /* What a column holds, as the writer is given it. */
@@ -71,6 +74,14 @@ typedef struct WType {
   int32_t length;         /* FIXED */
 } WType;
 
+/* A flat column's batch: its rows' values, as the writer takes them. */
+typedef struct WFill {
+  uint8_t *values;        /* fixed-width values, or pq_bytes */
+  uint8_t *present;
+  size_t nvalues, nrows;
+  pq_buf heap;            /* bytes of BYTE_ARRAY and FIXED values */
+} WFill;
+
 typedef struct WCol {
   char *name;
   WType t;
@@ -83,18 +94,22 @@ typedef struct WCol {
   struct WLeaf *leaves;   /* ... and its leaves */
   int nleaves;
   int wcol;               /* the writer's column (a flat column's leaf) */
-  /* the batch */
-  uint8_t *values;        /* fixed-width values, or pq_bytes */
-  uint8_t *present;
-  size_t nvalues, nrows;
-  pq_buf heap;            /* bytes of BYTE_ARRAY and FIXED values */
+  WFill b;                /* the batch being filled */
+  WFill sp;               /* the batch the worker writes (write.c) */
   size_t vsize;
+  int lane;               /* who writes it: 0 the worker, 1 the caller */
+  int placed;             /* (balancing the lanes) */
+  double cost;            /* seconds its batches took the workers */
 } WCol;
 
 typedef struct Writer {
   sqlite3_context *ctx;
   sqlite3 *db;
-  sqlite3_stmt *q;
+  sqlite3_stmt *q;         /* the query */
+  sqlite3_stmt *qw;        /* the query wrapped to call the row function */
+  int started;             /* the columns are typed, the output open */
+  int out_null;            /* the file goes back as a BLOB */
+  char *row_msg;           /* the row function's fault ("" out of memory) */
   int ncols;
   WCol *cols;
   pq_writer *w;
@@ -121,6 +136,21 @@ typedef struct Writer {
   int io_errno;           /* of the file's failed write */
   int nested;             /* a column is LIST, STRUCT or MAP */
   wj_doc json;            /* a nested column's value, parsed */
+  /* the worker, which writes one batch while the next is filled (write.c) */
+  int threads;            /* the option: 1, or 2 (the default) */
+  int threaded;           /* batches go to the worker */
+  int th_started;
+  pthread_t th;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  atomic_int job;         /* JOB_NONE, JOB_BATCH, JOB_GROUP */
+  int quit;
+  int th_failed;          /* the worker's, read once it is idle */
+  char *th_msg;           /* its first fault (NULL: out of memory) */
+  int64_t handed;         /* batches handed over */
+  double mark;            /* when the caller last handed one */
+  double own_cost;        /* seconds the caller spent on rows */
+  double group_cost;      /* ... and the worker closing row groups */
   /* rows read ahead */
   sqlite3_value **look;
   int nlook;

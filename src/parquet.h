@@ -773,6 +773,14 @@ PQ_API int pq_writer_put_column(pq_writer *w, int col, const void *values,
                                 const uint8_t *present, size_t n,
                                 pq_error *err);
 PQ_API int pq_writer_end_row_group(pq_writer *w, pq_error *err);
+/* Lanes, for writing columns on two threads: each column is in lane 0 (at
+** first) or 1, and each lane makes its pages in buffers of its own, so
+** pq_writer_put_column may run on two threads at once for columns of
+** different lanes (and on no two threads for one lane).  Nothing else may
+** run meanwhile, and the lanes may change only between such calls.
+** PQ_MISUSE for a column or lane out of range. */
+#define PQ_WRITER_LANES 2
+PQ_API int pq_writer_set_lane(pq_writer *w, int col, int lane);
 PQ_API void pq_writer_set_column_string(pq_writer *w, int col, int is_string);
 /* What the footer says besides the columns: copied; PQ_NOMEM or PQ_OK. */
 PQ_API int pq_writer_set_footer(pq_writer *w, const pq_footer_extra *x,

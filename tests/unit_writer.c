@@ -17,6 +17,7 @@
 ** "N passed, N failed".
 */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -382,6 +383,72 @@ static void test_random(void) {
 ** the file drained after some of them: every column reads back as written,
 ** with its statistics, and the drained pieces and the rest are the file. */
 
+/* One lane's columns of a row group, put on a thread of its own. */
+typedef struct lane_job {
+  pq_writer *w;
+  const column *c;
+  int ncols, lane;
+  size_t i, k;  /* the group's entries */
+  size_t *v;    /* each column's values put so far */
+  int rc;
+  pq_error err;
+} lane_job;
+
+static void *lane_put(void *arg) {
+  lane_job *j = arg;
+  j->rc = PQ_OK;
+  for (int col = 0; col < j->ncols && j->rc == PQ_OK; col++) {
+    if (col % 2 != j->lane) continue;
+    const column *c = &j->c[col];
+    size_t vs = pq_value_size(c->type, c->type_length), nv = 0;
+    for (size_t x = 0; x < j->k; x++) nv += c->present[j->i + x];
+    j->rc = pq_writer_put_column(j->w, col, c->values + j->v[col] * vs,
+                                 c->present + j->i, j->k, &j->err);
+    j->v[col] += nv;
+  }
+  return NULL;
+}
+
+/* The file of test_columns written again with the odd columns in lane 1,
+** put on a second thread while the first puts the even ones: the same
+** bytes. */
+static void check_lanes(const char *what, const column *c, int ncols,
+                        size_t n, int64_t group, const pq_params *p,
+                        const pq_write_options *o, const pq_buf *want) {
+  pq_writer *w;
+  pq_error err = {0};
+  pq_buf file;
+  pq_buf_init(&file);
+  int rc = pq_writer_open_columns(&w, ncols, p, o, &err);
+  for (int col = 0; col < ncols && rc == PQ_OK; col++)
+    rc = pq_writer_set_lane(w, col, col % 2);
+  size_t v[8] = {0};
+  for (size_t i = 0; i < n && rc == PQ_OK; i += (size_t)group) {
+    size_t k = n - i < (size_t)group ? n - i : (size_t)group;
+    lane_job j[2];
+    for (int l = 0; l < 2; l++) {
+      memset(&j[l], 0, sizeof j[l]);
+      j[l].w = w, j[l].c = c, j[l].ncols = ncols, j[l].lane = l;
+      j[l].i = i, j[l].k = k, j[l].v = v;
+    }
+    pthread_t th;
+    int threaded = pthread_create(&th, NULL, lane_put, &j[1]) == 0;
+    lane_put(&j[0]);
+    if (threaded) pthread_join(th, NULL);
+    else lane_put(&j[1]);
+    rc = j[0].rc ? j[0].rc : j[1].rc;
+    if (rc) err = j[0].rc ? j[0].err : j[1].err;
+    if (rc == PQ_OK) rc = pq_writer_end_row_group(w, &err);
+  }
+  if (rc == PQ_OK) rc = pq_writer_finish(w, &file, &err);
+  pq_writer_free(w);
+  CHECK(rc == PQ_OK && file.len == want->len &&
+            memcmp(file.data, want->data, file.len) == 0,
+        "%s: two lanes on two threads: rc %d (%s), %zu bytes against %zu", what,
+        rc, err.msg, file.len, want->len);
+  pq_buf_free(&file);
+}
+
 static void test_columns(void) {
   enum { MAXC = 8 };
   int fallbacks = 0, fell = 0, autos = 0;
@@ -477,6 +544,7 @@ static void test_columns(void) {
         }
       pq_file_free(ff);
     }
+    if (rc == PQ_OK) check_lanes(what, c, ncols, n, group, p, o, &file);
     for (int k = 0; k < ncols && rc == PQ_OK; k++) {
       char cw[200];
       snprintf(cw, sizeof cw, "%s: column %d (%s %s)", what, k,

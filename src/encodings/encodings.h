@@ -192,6 +192,8 @@ struct pq_encoder {
   void (*destroy)(pq_encoder *e);
   /* Bytes the stream has grown to (see pq_encoder_size). */
   size_t (*size)(const pq_encoder *e);
+  /* After finish, puts start a new stream (keeping the encoder's memory). */
+  int reusable;
 };
 
 pq_encoder *pq_encoder_alloc(size_t size, const pq_params *p);
@@ -240,6 +242,8 @@ void pq_rle_writer_init(pq_rle_writer *w, pq_buf *out, int bit_width);
 void pq_rle_writer_put(pq_rle_writer *w, uint32_t v);
 /* The same as pq_rle_writer_put for each of n values, faster. */
 void pq_rle_writer_put_n(pq_rle_writer *w, const uint32_t *v, size_t n);
+/* The same as pq_rle_writer_put of v, n times, faster. */
+void pq_rle_writer_put_repeat(pq_rle_writer *w, uint32_t v, size_t n);
 /* Flushes everything; a last partial group is padded with zeros. */
 void pq_rle_writer_flush(pq_rle_writer *w);
 

@@ -320,8 +320,19 @@ static int plain_finish(pq_encoder *e, pq_buf *out, pq_buf *dict,
   plain_enc *s = (plain_enc *)e;
   if (s->nbits) pq_buf_byte(&s->out, s->bits); /* zero padding */
   s->nbits = 0;
-  /* Handing over the memory saves a copy, and touching fresh pages. */
-  pq_buf_move(out, &s->out);
+  s->bits = 0;
+  /* Handing over the memory saves a copy; taking out's in exchange keeps
+  ** the next stream from touching fresh pages. */
+  if (out->len == 0 && !out->oom && !s->out.oom) {
+    pq_buf t = *out;
+    *out = s->out;
+    s->out = t;
+  } else {
+    pq_buf_append(out, s->out.data, s->out.len);
+    if (s->out.oom) out->oom = 1;
+  }
+  s->out.len = 0;
+  s->out.oom = 0;
   return PQ_OK;
 }
 
@@ -341,6 +352,7 @@ int pq_plain_encoder(pq_encoder **out, const pq_params *p, pq_error *err) {
   s->base.finish = plain_finish;
   s->base.destroy = plain_destroy;
   s->base.size = plain_size;
+  s->base.reusable = 1;
   *out = &s->base;
   return PQ_OK;
 }

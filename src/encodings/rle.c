@@ -457,6 +457,22 @@ void pq_rle_writer_put(pq_rle_writer *w, uint32_t v) {
   if (w->npending == 8) flush_group(w);
 }
 
+/* The same as pq_rle_writer_put of v n times: one at a time until a
+** repeat of v is open, which then lengthens by the rest at once. */
+void pq_rle_writer_put_repeat(pq_rle_writer *w, uint32_t v, size_t n) {
+  while (n > 0) {
+    if (w->npending == 0 && w->run_len >= 8 && w->run_value == v) {
+      size_t room = RUN_MAX - 1 - w->run_len; /* put writes it at RUN_MAX */
+      size_t m = n < room ? n : room;
+      w->run_len += (uint32_t)m;
+      n -= m;
+      if (n == 0) break;
+    }
+    pq_rle_writer_put(w, v);
+    n--;
+  }
+}
+
 /* The same as pq_rle_writer_put for each value, a group of 8 or a repeat
 ** at a time where the state allows:
 **   between groups, outside a repeat (npending 0, run_len 0): 8 values

@@ -121,44 +121,58 @@ static void stats_bytes(stats *s, const uint8_t *p, size_t n) {
   if (stats_cmp(s, p, n, s->bmax.data, s->bmax.len) > 0) set_bytes(&s->bmax, p, n);
 }
 
-/* Adds n values laid out as for type t (INT96 has no order: no min, max). */
+/* The least and greatest of n integers of type T at v, into s. */
+#define STATS_INTS(NAME, T)                                              \
+  static void NAME(stats *s, const uint8_t *v, size_t n) {               \
+    if (n == 0) return;                                                  \
+    T lo, hi;                                                            \
+    memcpy(&lo, v, sizeof lo);                                           \
+    hi = lo;                                                             \
+    for (size_t i = 1; i < n; i++) {                                     \
+      T x;                                                               \
+      memcpy(&x, v + i * sizeof x, sizeof x);                            \
+      lo = x < lo ? x : lo;                                              \
+      hi = x > hi ? x : hi;                                              \
+    }                                                                    \
+    stats_int(s, lo);                                                    \
+    stats_int(s, hi);                                                    \
+  }
+STATS_INTS(stats_i32, int32_t)
+STATS_INTS(stats_i64, int64_t)
+
+/* Adds n values laid out as for type t (INT96 has no order: no min, max).
+** One loop per type. */
 static void stats_add(stats *s, pq_type t, size_t width, const uint8_t *v,
                       size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    switch (t) {
-      case PQ_BOOLEAN: stats_int(s, v[i] != 0); break;
-      case PQ_INT32: {
-        int32_t x;
-        memcpy(&x, v + 4 * i, 4);
-        stats_int(s, x);
-        break;
-      }
-      case PQ_INT64: {
-        int64_t x;
-        memcpy(&x, v + 8 * i, 8);
-        stats_int(s, x);
-        break;
-      }
-      case PQ_FLOAT: {
+  switch (t) {
+    case PQ_BOOLEAN:
+      for (size_t i = 0; i < n; i++) stats_int(s, v[i] != 0);
+      break;
+    case PQ_INT32: stats_i32(s, v, n); break;
+    case PQ_INT64: stats_i64(s, v, n); break;
+    case PQ_FLOAT:
+      for (size_t i = 0; i < n; i++) {
         float x;
         memcpy(&x, v + 4 * i, 4);
         stats_double(s, x);
-        break;
       }
-      case PQ_DOUBLE: {
+      break;
+    case PQ_DOUBLE:
+      for (size_t i = 0; i < n; i++) {
         double x;
         memcpy(&x, v + 8 * i, 8);
         stats_double(s, x);
-        break;
       }
-      case PQ_BYTE_ARRAY: {
-        const pq_bytes *b = (const pq_bytes *)v + i;
-        stats_bytes(s, b->ptr, b->len);
-        break;
-      }
-      case PQ_FIXED_LEN_BYTE_ARRAY: stats_bytes(s, v + width * i, width); break;
-      default: break;
+      break;
+    case PQ_BYTE_ARRAY: {
+      const pq_bytes *b = (const pq_bytes *)(const void *)v;
+      for (size_t i = 0; i < n; i++) stats_bytes(s, b[i].ptr, b[i].len);
+      break;
     }
+    case PQ_FIXED_LEN_BYTE_ARRAY:
+      for (size_t i = 0; i < n; i++) stats_bytes(s, v + width * i, width);
+      break;
+    default: break;
   }
 }
 
@@ -414,6 +428,9 @@ typedef struct col_writer {
   pq_buf ab_vals, ab_heap, ab_present; /* values (BYTE_ARRAY: offsets into
                                        ** ab_heap), one byte per entry */
   int64_t ab_n, ab_nv;
+  int lane;   /* whose page scratch it uses (pq_writer_set_lane) */
+  int failed; /* a put of it failed (the writer's flag, kept apart so that
+              ** lanes write nothing they share) */
 } col_writer;
 
 /* A node of a nested schema, flattened depth first (pq_writer_open_schema). */
@@ -422,6 +439,11 @@ typedef struct schema_el {
   int repetition, logical, n_children;
   int col; /* a leaf's column, -1 for a group */
 } schema_el;
+
+/* The buffers a page is made in, one set per lane (pq_writer_set_lane). */
+typedef struct page_scratch {
+  pq_buf body, packed, header, tmp;
+} page_scratch;
 
 struct pq_writer {
   col_writer *cols;
@@ -433,7 +455,8 @@ struct pq_writer {
   int64_t drained;    /* bytes pq_writer_drain gave away before them */
   uint32_t n_groups, cap_groups;
   int64_t rows;       /* of the finished row groups */
-  pq_buf body, packed, header, tmp; /* scratch of a page */
+  page_scratch sc[PQ_WRITER_LANES]; /* a lane's scratch of a page; sc[0]
+                                     ** also the footer's */
   int failed;         /* a call failed: the writer is spent */
   pq_write_fn sink;   /* pq_writer_set_sink: where the file goes */
   void *sink_ctx;
@@ -512,6 +535,13 @@ static int col_open(col_writer *c, const pq_params *params,
         fb.encoding == PQ_BIT_PACKED) {
       return pq_fail(err, PQ_MISUSE, LABEL,
                      "a dictionary falls back to a value encoding, not %s",
+                     pq_encoding_name(fb.encoding));
+    }
+    if ((unsigned)fb.encoding < PQ_ENCODING_COUNT &&
+        !pq_encoding_supports(fb.encoding, p.type)) {
+      return pq_fail(err, PQ_MISUSE, LABEL,
+                     "a dictionary of %s values falls back to an encoding of "
+                     "them, not %s", pq_type_name(p.type),
                      pq_encoding_name(fb.encoding));
     }
     rc = pq_params_resolve(&fb, 0, err);
@@ -685,24 +715,14 @@ static int compress_page(const col_writer *c, const uint8_t *src, size_t n,
 /* Closes the column's open page (if it has entries) and appends it to
 ** its `pages`. */
 static int flush_page(pq_writer *w, col_writer *c, pq_error *err) {
+  page_scratch *sc = &w->sc[c->lane];
   if (c->page_entries == 0) return PQ_OK;
   int rc = open_encoder(c, err);
   if (rc) return rc;
-  pq_buf *vals = &w->tmp;
-  vals->len = 0;
-  if (c->dict) {
-    rc = pq_dict_take_indices(c->enc, vals);
-    if (rc) return pq_nomem(err, LABEL);
-  } else {
-    rc = pq_encoder_finish(c->enc, vals, NULL, err);
-    pq_encoder_free(c->enc);
-    c->enc = NULL;
-    if (rc) return rc;
-  }
   /* Levels: repetition, then definition; each with its 4-byte length in
   ** a v1 page, its length in a v2 page's header. */
   size_t levels = 0, rep_len = 0, def_len = 0;
-  w->body.len = 0;
+  sc->body.len = 0;
   for (int k = 0; k < 2; k++) {
     int max = k ? c->max_def : c->max_rep;
     if (max == 0) continue;
@@ -712,40 +732,53 @@ static int flush_page(pq_writer *w, col_writer *c, pq_error *err) {
     if (c->o.page_version == 1) {
       uint8_t len[4];
       pq_store32(len, (uint32_t)lb->len);
-      pq_buf_append(&w->body, len, 4);
+      pq_buf_append(&sc->body, len, 4);
     }
-    pq_buf_append(&w->body, lb->data, lb->len);
+    pq_buf_append(&sc->body, lb->data, lb->len);
     *(k ? &def_len : &rep_len) = lb->len;
     lb->len = 0;
     pq_rle_writer_init(lw, lb, pq_bit_width64((uint64_t)max));
   }
-  levels = w->body.len;
-  /* The bytes after the header: v1 compresses levels and values together;
-  ** v2 only the values. */
-  int64_t uncompressed = (int64_t)(levels + vals->len);
-  w->packed.len = 0;
-  if (c->o.page_version == 1) {
-    pq_buf_append(&w->body, vals->data, vals->len);
-    rc = compress_page(c, w->body.data, w->body.len, &w->packed, err);
+  levels = sc->body.len;
+  /* The values: after the levels in a v1 page, which compresses both
+  ** together; apart in a v2 page, which compresses only the values. */
+  int v1 = c->o.page_version == 1;
+  pq_buf *vals = v1 ? &sc->body : &sc->tmp;
+  if (!v1) vals->len = 0;
+  if (c->dict) {
+    rc = pq_dict_take_indices(c->enc, vals);
+    if (rc) return pq_nomem(err, LABEL);
   } else {
-    pq_buf_append(&w->packed, w->body.data, levels);
-    rc = compress_page(c, vals->data, vals->len, &w->packed, err);
+    rc = pq_encoder_finish(c->enc, vals, NULL, err);
+    if (rc || !c->enc->reusable) {
+      pq_encoder_free(c->enc);
+      c->enc = NULL;
+    }
+    if (rc) return rc;
+  }
+  int64_t uncompressed = (int64_t)(v1 ? vals->len : levels + vals->len);
+  sc->packed.len = 0;
+  if (v1) {
+    rc = compress_page(c, sc->body.data, sc->body.len, &sc->packed, err);
+  } else {
+    pq_buf_append(&sc->packed, sc->body.data, levels);
+    rc = compress_page(c, vals->data, vals->len, &sc->packed, err);
   }
   if (rc) return rc;
-  if (w->body.oom || w->packed.oom) return pq_nomem(err, LABEL);
+  if (sc->body.oom || sc->packed.oom) return pq_nomem(err, LABEL);
   if (uncompressed > INT32_MAX) return w_fail_range(err, "a page", uncompressed);
-  if (w->packed.len > INT32_MAX)
-    return w_fail_range(err, "a page", (int64_t)w->packed.len);
+  if (sc->packed.len > INT32_MAX)
+    return w_fail_range(err, "a page", (int64_t)sc->packed.len);
 
   /* The header. */
-  pq_thrift_writer tw = {&w->header, 0, {0}};
-  w->header.len = 0;
+  pq_thrift_writer tw = {&sc->header, 0, {0}};
+  sc->header.len = 0;
   int v2 = c->o.page_version == 2;
   pq_tw_i32(&tw, 1, v2 ? PQ_DATA_PAGE_V2 : PQ_DATA_PAGE);
   pq_tw_i32(&tw, 2, (int32_t)uncompressed);
-  pq_tw_i32(&tw, 3, (int32_t)w->packed.len);
+  pq_tw_i32(&tw, 3, (int32_t)sc->packed.len);
   if (c->o.crc)
-    pq_tw_i32(&tw, 4, (int32_t)pq_crc32(0, w->packed.data, w->packed.len));
+    pq_tw_i32(&tw, 4, (int32_t)pq_crc32(0, sc->packed.data, sc->packed.len));
   int32_t n = (int32_t)c->page_entries;
   if (!v2) {
     pq_tw_struct_begin(&tw, 5);
@@ -754,7 +787,7 @@ static int flush_page(pq_writer *w, col_writer *c, pq_error *err) {
     pq_tw_i32(&tw, 3, PQ_RLE);
     pq_tw_i32(&tw, 4, PQ_RLE);
     if (c->o.statistics)
-      stats_write(&tw, 5, &c->page_stats, c->p.type, &w->body);
+      stats_write(&tw, 5, &c->page_stats, c->p.type, &sc->body);
     pq_tw_struct_end(&tw);
   } else {
     pq_tw_struct_begin(&tw, 8);
@@ -766,7 +799,7 @@ static int flush_page(pq_writer *w, col_writer *c, pq_error *err) {
     pq_tw_i32(&tw, 6, (int32_t)rep_len);
     if (c->o.codec == PQ_UNCOMPRESSED) pq_tw_bool(&tw, 7, 0);
     if (c->o.statistics)
-      stats_write(&tw, 8, &c->page_stats, c->p.type, &w->body);
+      stats_write(&tw, 8, &c->page_stats, c->p.type, &sc->body);
     pq_tw_struct_end(&tw);
   }
   pq_tw_stop(&tw);
@@ -775,18 +808,18 @@ static int flush_page(pq_writer *w, col_writer *c, pq_error *err) {
     page_rec r;
     memset(&r, 0, sizeof r);
     r.offset = (int64_t)c->pages.len;
-    r.size = (int32_t)(w->header.len + w->packed.len);
+    r.size = (int32_t)(sc->header.len + sc->packed.len);
     r.first_row = c->chunk_rows - c->page_rows;
     r.nulls = c->page_entries - c->page_values;
     r.null_page = c->page_values == 0;
     if (c->page_stats.has) {
       for (int is_max = 0; is_max < 2; is_max++) {
-        stats_bound(&c->page_stats, c->p.type, is_max, &w->body);
-        bound_cut(&w->body, c->p.type == PQ_BYTE_ARRAY ? c->p.type : PQ_INT32,
+        stats_bound(&c->page_stats, c->p.type, is_max, &sc->body);
+        bound_cut(&sc->body, c->p.type == PQ_BYTE_ARRAY ? c->p.type : PQ_INT32,
                   is_max);
         *(is_max ? &r.max_at : &r.min_at) = c->pi_bounds.len;
-        *(is_max ? &r.max_len : &r.min_len) = w->body.len;
-        pq_buf_append(&c->pi_bounds, w->body.data, w->body.len);
+        *(is_max ? &r.max_len : &r.min_len) = sc->body.len;
+        pq_buf_append(&c->pi_bounds, sc->body.data, sc->body.len);
       }
     } else if (!r.null_page) {
       c->pi_no_ci = 1;
@@ -794,11 +827,11 @@ static int flush_page(pq_writer *w, col_writer *c, pq_error *err) {
     pq_buf_append(&c->pi_recs, &r, sizeof r);
     if (c->pi_recs.oom || c->pi_bounds.oom) return pq_nomem(err, LABEL);
   }
-  pq_buf_append(&c->pages, w->header.data, w->header.len);
-  pq_buf_append(&c->pages, w->packed.data, w->packed.len);
-  if (c->pages.oom || w->header.oom) return pq_nomem(err, LABEL);
-  c->chunk_uncompressed += (int64_t)w->header.len + uncompressed;
-  c->chunk_compressed += (int64_t)(w->header.len + w->packed.len);
+  pq_buf_append(&c->pages, sc->header.data, sc->header.len);
+  pq_buf_append(&c->pages, sc->packed.data, sc->packed.len);
+  if (c->pages.oom || sc->header.oom) return pq_nomem(err, LABEL);
+  c->chunk_uncompressed += (int64_t)sc->header.len + uncompressed;
+  c->chunk_compressed += (int64_t)(sc->header.len + sc->packed.len);
   c->chunk_encodings |= 1u << c->p.encoding;
   if (c->max_def || c->max_rep) c->chunk_encodings |= 1u << PQ_RLE;
   stats_merge(&c->chunk_stats, &c->page_stats, c->p.type);
@@ -810,29 +843,30 @@ static int flush_page(pq_writer *w, col_writer *c, pq_error *err) {
 /* Writes the chunk's dictionary page at the head of `chunk` (which holds
 ** nothing yet) and lets the dictionary go. */
 static int write_dict_page(pq_writer *w, col_writer *c, pq_error *err) {
+  page_scratch *sc = &w->sc[c->lane];
   int rc = open_encoder(c, err);
   if (rc) return rc;
   uint32_t entries = pq_dict_entries(c->enc);
-  w->tmp.len = 0;
-  w->body.len = 0;
-  rc = pq_encoder_finish(c->enc, &w->tmp, &w->body, err);
+  sc->tmp.len = 0;
+  sc->body.len = 0;
+  rc = pq_encoder_finish(c->enc, &sc->tmp, &sc->body, err);
   pq_encoder_free(c->enc);
   c->enc = NULL;
   if (rc) return rc;
-  w->packed.len = 0;
-  rc = compress_page(c, w->body.data, w->body.len, &w->packed, err);
+  sc->packed.len = 0;
+  rc = compress_page(c, sc->body.data, sc->body.len, &sc->packed, err);
   if (rc) return rc;
-  if (w->body.len > INT32_MAX)
-    return w_fail_range(err, "the dictionary page", (int64_t)w->body.len);
-  if (w->packed.len > INT32_MAX)
-    return w_fail_range(err, "the dictionary page", (int64_t)w->packed.len);
-  pq_thrift_writer tw = {&w->header, 0, {0}};
-  w->header.len = 0;
+  if (sc->body.len > INT32_MAX)
+    return w_fail_range(err, "the dictionary page", (int64_t)sc->body.len);
+  if (sc->packed.len > INT32_MAX)
+    return w_fail_range(err, "the dictionary page", (int64_t)sc->packed.len);
+  pq_thrift_writer tw = {&sc->header, 0, {0}};
+  sc->header.len = 0;
   pq_tw_i32(&tw, 1, PQ_DICTIONARY_PAGE);
-  pq_tw_i32(&tw, 2, (int32_t)w->body.len);
-  pq_tw_i32(&tw, 3, (int32_t)w->packed.len);
+  pq_tw_i32(&tw, 2, (int32_t)sc->body.len);
+  pq_tw_i32(&tw, 3, (int32_t)sc->packed.len);
   if (c->o.crc)
-    pq_tw_i32(&tw, 4, (int32_t)pq_crc32(0, w->packed.data, w->packed.len));
+    pq_tw_i32(&tw, 4, (int32_t)pq_crc32(0, sc->packed.data, sc->packed.len));
   pq_tw_struct_begin(&tw, 7);
   pq_tw_i32(&tw, 1, (int32_t)entries);
   /* PLAIN_DICTIONARY names its dictionary page's encoding too. */
@@ -841,10 +875,10 @@ static int write_dict_page(pq_writer *w, col_writer *c, pq_error *err) {
                         : PQ_PLAIN);
   pq_tw_struct_end(&tw);
   pq_tw_stop(&tw);
-  pq_buf_append(&c->dictpage, w->header.data, w->header.len);
-  pq_buf_append(&c->dictpage, w->packed.data, w->packed.len);
-  c->dict_bytes = (int64_t)(w->header.len + w->packed.len);
-  c->chunk_uncompressed += (int64_t)(w->header.len + w->body.len);
+  pq_buf_append(&c->dictpage, sc->header.data, sc->header.len);
+  pq_buf_append(&c->dictpage, sc->packed.data, sc->packed.len);
+  c->dict_bytes = (int64_t)(sc->header.len + sc->packed.len);
+  c->chunk_uncompressed += (int64_t)(sc->header.len + sc->body.len);
   c->chunk_compressed += c->dict_bytes;
   c->chunk_encodings |=
       1u << (c->p.encoding == PQ_PLAIN_DICTIONARY ? PQ_PLAIN_DICTIONARY
@@ -871,6 +905,10 @@ static int fall_back(pq_writer *w, col_writer *c, pq_error *err) {
 static int flush_chunk(pq_writer *w, col_writer *c, pq_error *err) {
   int rc = flush_page(w, c, err);
   if (rc) return rc;
+  if (!c->dict) { /* an encoder kept from page to page goes with its chunk */
+    pq_encoder_free(c->enc);
+    c->enc = NULL;
+  }
   if (c->dict && c->chunk_rows > 0) {
     rc = write_dict_page(w, c, err);
     if (rc) return rc;
@@ -926,7 +964,7 @@ static int bloom_filter(col_writer *c, chunk_info *ci, pq_error *err) {
   for (size_t i = 0; i < h->cap; i++)
     if (h->slots[i]) pq_bloom_insert(bits, bytes, h->slots[i]);
   if (h->has_zero) pq_bloom_insert(bits, bytes, 0);
-  memset(h->slots, 0, h->cap * sizeof *h->slots);
+  if (h->slots) memset(h->slots, 0, h->cap * sizeof *h->slots);
   h->n = 0;
   h->has_zero = 0;
   return PQ_OK;
@@ -1079,8 +1117,15 @@ static int end_row_group(pq_writer *w, pq_error *err) {
   return PQ_OK;
 }
 
+/* Whether a call failed: the writer's flag, or a column's. */
+static int writer_failed(pq_writer *w) {
+  for (int i = 0; i < w->ncols && !w->failed; i++)
+    if (w->cols[i].failed) w->failed = 1;
+  return w->failed;
+}
+
 int pq_writer_end_row_group(pq_writer *w, pq_error *err) {
-  if (w->failed) {
+  if (writer_failed(w)) {
     return pq_fail(err, PQ_MISUSE, LABEL, "the writer failed before");
   }
   int rc = end_row_group(w, err);
@@ -1088,11 +1133,21 @@ int pq_writer_end_row_group(pq_writer *w, pq_error *err) {
   return rc;
 }
 
-/* The entries of the next slice, of the left: at most 64, and, by the
+/* The entries of the next slice, of the left: at most 64 (1024 once the
+** page has some), and, by the
 ** bytes an entry of the page has taken so far, about what fits in
 ** page_size, and no more than page_values allows; at least one. */
 static size_t slice_size(const col_writer *c, size_t left) {
-  size_t k = left < 64 ? left : 64;
+  /* 64 until the page's entries give their size, then up to 1024, unless
+  ** 1024 more entries like the dictionary's could take it past its page
+  ** size (where it falls back, which should not be overshot by much) */
+  size_t most = c->page_entries > 0 ? 1024 : 64;
+  if (c->dict && c->o.fallback >= 0 && c->enc) {
+    size_t db = pq_dict_bytes(c->enc), de = pq_dict_entries(c->enc);
+    if (db + 1024 * (de ? db / de + 1 : 16) > (size_t)c->o.dictionary_page_size)
+      most = 64;
+  }
+  size_t k = left < most ? left : most;
   size_t cur = (c->enc ? pq_encoder_size(c->enc) : 0) + c->def.len + c->rep.len;
   size_t per = c->page_entries > 0 ? cur / (size_t)c->page_entries + 1 : 16;
   size_t room = (size_t)c->o.page_size > cur ? (size_t)c->o.page_size - cur : 0;
@@ -1132,11 +1187,16 @@ static int slice_done(pq_writer *w, col_writer *c, const uint8_t *v, size_t k,
   return PQ_OK;
 }
 
-/* Appends n entries to column c, in pages of its encoding. */
+/* Appends n entries to column c, in pages of its encoding; *used (when
+** not NULL) says how many: all, unless a row group it closes (the writer's
+** row_group_size) leaves the next chunk's encoding to be chosen ("auto"),
+** when the rest must be buffered for that first. */
 static int col_put(pq_writer *w, col_writer *c, const uint8_t *v,
-                   const uint8_t *present, size_t n, pq_error *err) {
+                   const uint8_t *present, size_t n, size_t *used,
+                   pq_error *err) {
   int rc = PQ_OK;
   size_t i = 0;
+  if (used) *used = 0;
   while (i < n && rc == PQ_OK) {
     /* A slice that stays inside the page and the row group. */
     size_t k = slice_size(c, n - i);
@@ -1149,15 +1209,19 @@ static int col_put(pq_writer *w, col_writer *c, const uint8_t *v,
       if (nv < k && !c->o.nullable) {
         size_t j = 0;
         while (present[i + j]) j++;
+        /* chunk_rows counts this call's slices before this one */
         rc = pq_fail(err, PQ_RANGE, LABEL,
-                     "entry %lld is NULL in a column that is not nullable",
-                     (long long)(w->rows + c->chunk_rows + (int64_t)(i + j)));
+                     "column '%s' is not nullable: entry %lld is NULL",
+                     c->o.name, (long long)(w->rows + c->chunk_rows + (int64_t)j));
         break;
       }
     }
     if (c->o.nullable) {
-      for (size_t j = 0; j < k; j++)
-        pq_rle_writer_put(&c->defw, present ? present[i + j] != 0 : 1);
+      if (nv == k || nv == 0)
+        pq_rle_writer_put_repeat(&c->defw, nv == k, k);
+      else
+        for (size_t j = 0; j < k; j++)
+          pq_rle_writer_put(&c->defw, present[i + j] != 0);
       if (c->def.oom) {
         rc = pq_nomem(err, LABEL);
         break;
@@ -1172,8 +1236,10 @@ static int col_put(pq_writer *w, col_writer *c, const uint8_t *v,
     i += k;
     if (rc == PQ_OK && w->group_size > 0 && c->chunk_rows >= w->group_size) {
       rc = end_row_group(w, err);
+      if (rc == PQ_OK && c->auto_pending) break;
     }
   }
+  if (used) *used = i;
   return rc;
 }
 
@@ -1183,22 +1249,23 @@ static int col_put(pq_writer *w, col_writer *c, const uint8_t *v,
 ** dictionary's page included); SIZE_MAX when p cannot encode them. */
 static size_t auto_size(pq_writer *w, col_writer *c, const pq_params *p,
                         const void *vals) {
+  page_scratch *sc = &w->sc[c->lane];
   pq_encoder *e;
   pq_error err;
   if (pq_encoder_open(&e, p, &err)) return SIZE_MAX;
   size_t size = SIZE_MAX;
-  w->tmp.len = 0;
-  w->body.len = 0;
+  sc->tmp.len = 0;
+  sc->body.len = 0;
   int dict = p->encoding == PQ_RLE_DICTIONARY;
   if (pq_encoder_put(e, vals, (size_t)c->ab_nv, &err) == PQ_OK &&
-      pq_encoder_finish(e, &w->tmp, dict ? &w->body : NULL, &err) == PQ_OK) {
-    w->packed.len = 0;
-    if (compress_page(c, w->tmp.data, w->tmp.len, &w->packed, &err) == PQ_OK)
-      size = w->packed.len;
+      pq_encoder_finish(e, &sc->tmp, dict ? &sc->body : NULL, &err) == PQ_OK) {
+    sc->packed.len = 0;
+    if (compress_page(c, sc->tmp.data, sc->tmp.len, &sc->packed, &err) == PQ_OK)
+      size = sc->packed.len;
     if (dict && size != SIZE_MAX) {
-      w->packed.len = 0;
-      if (compress_page(c, w->body.data, w->body.len, &w->packed, &err) == PQ_OK)
-        size += w->packed.len;
+      sc->packed.len = 0;
+      if (compress_page(c, sc->body.data, sc->body.len, &sc->packed, &err) == PQ_OK)
+        size += sc->packed.len;
       else
         size = SIZE_MAX;
     }
@@ -1253,9 +1320,14 @@ static int auto_decide(pq_writer *w, col_writer *c, pq_error *err) {
   } else {
     c->o.fallback = -1;
   }
+  /* (the buffered entries end at the row group's end at the latest) */
   int rc = col_put(w, c, c->ab_vals.data, c->ab_present.data, (size_t)c->ab_n,
-                   err);
-  c->ab_vals.len = c->ab_heap.len = c->ab_present.len = 0;
+                   NULL, err);
+  /* The first page's copy goes: kept for the next chunk it would stand
+  ** beside the chunk's pages all along (memory follows the row group). */
+  pq_buf_free(&c->ab_vals);
+  pq_buf_free(&c->ab_heap);
+  pq_buf_free(&c->ab_present);
   c->ab_n = c->ab_nv = 0;
   return rc;
 }
@@ -1271,6 +1343,10 @@ static int auto_put(pq_writer *w, col_writer *c, const uint8_t *v,
     room = w->group_size - c->chunk_rows;
   for (; i < n && c->ab_n < room; i++) {
     int here = present ? present[i] != 0 : 1;
+    if (!here && !c->o.nullable)
+      return pq_fail(err, PQ_RANGE, LABEL,
+                     "column '%s' is not nullable: entry %lld is NULL", c->o.name,
+                     (long long)(w->rows + c->chunk_rows + c->ab_n));
     pq_buf_byte(&c->ab_present, (uint8_t)here);
     if (here) {
       if (c->p.type == PQ_BYTE_ARRAY) {
@@ -1302,9 +1378,16 @@ static int auto_put(pq_writer *w, col_writer *c, const uint8_t *v,
   return full ? auto_decide(w, c, err) : PQ_OK;
 }
 
+int pq_writer_set_lane(pq_writer *w, int col, int lane) {
+  if (col < 0 || col >= w->ncols || lane < 0 || lane >= PQ_WRITER_LANES)
+    return PQ_MISUSE;
+  w->cols[col].lane = lane;
+  return PQ_OK;
+}
+
 int pq_writer_put_column(pq_writer *w, int col, const void *values,
                          const uint8_t *present, size_t n, pq_error *err) {
-  if (w->failed) {
+  if (w->failed || (col >= 0 && col < w->ncols && w->cols[col].failed)) {
     return pq_fail(err, PQ_MISUSE, LABEL, "the writer failed before");
   }
   if (col < 0 || col >= w->ncols) {
@@ -1315,12 +1398,11 @@ int pq_writer_put_column(pq_writer *w, int col, const void *values,
   const uint8_t *v = values;
   int rc = PQ_OK;
   while (n > 0 && rc == PQ_OK) {
-    if (!c->auto_pending) {
-      rc = col_put(w, c, v, present, n, err);
-      break;
-    }
     size_t used = 0;
-    rc = auto_put(w, c, v, present, n, &used, err);
+    if (!c->auto_pending)
+      rc = col_put(w, c, v, present, n, &used, err);
+    else
+      rc = auto_put(w, c, v, present, n, &used, err);
     size_t nv = used;
     if (present) {
       nv = 0;
@@ -1330,7 +1412,7 @@ int pq_writer_put_column(pq_writer *w, int col, const void *values,
     if (nv) v += nv * c->vsize; /* v may be NULL when no entry has a value */
     n -= used;
   }
-  if (rc) w->failed = 1;
+  if (rc) c->failed = 1;
   return rc;
 }
 
@@ -1559,7 +1641,7 @@ static void write_chunk(pq_writer *w, pq_thrift_writer *tw,
   pq_tw_i64(tw, 7, c->compressed);
   pq_tw_i64(tw, 9, c->data_offset);
   if (c->dictionary_offset >= 0) pq_tw_i64(tw, 11, c->dictionary_offset);
-  if (cw->o.statistics) stats_write(tw, 12, &c->st, cw->p.type, &w->tmp);
+  if (cw->o.statistics) stats_write(tw, 12, &c->st, cw->p.type, &w->sc[0].tmp);
   if (c->bloom_len) {
     pq_tw_i64(tw, 14, c->bloom_at);
     pq_tw_i32(tw, 15, (int32_t)c->bloom_len);
@@ -1577,7 +1659,7 @@ static void write_chunk(pq_writer *w, pq_thrift_writer *tw,
 }
 
 int pq_writer_finish(pq_writer *w, pq_buf *out, pq_error *err) {
-  if (w->failed) {
+  if (writer_failed(w)) {
     return pq_fail(err, PQ_MISUSE, LABEL, "the writer failed before");
   }
   w->failed = 1; /* spent, whatever happens */
@@ -1686,10 +1768,12 @@ void pq_writer_free(pq_writer *w) {
   for (int i = 0; i < w->nschema; i++) free(w->schema[i].name);
   free(w->schema);
   pq_buf_free(&w->file);
-  pq_buf_free(&w->body);
-  pq_buf_free(&w->packed);
-  pq_buf_free(&w->header);
-  pq_buf_free(&w->tmp);
+  for (int k = 0; k < PQ_WRITER_LANES; k++) {
+    pq_buf_free(&w->sc[k].body);
+    pq_buf_free(&w->sc[k].packed);
+    pq_buf_free(&w->sc[k].header);
+    pq_buf_free(&w->sc[k].tmp);
+  }
   pq_buf_free(&w->extra);
   free(w);
 }

@@ -2,7 +2,8 @@
 ** seeds.c DIR [PARQUET_TESTING] -- writes the fuzz targets' seed corpora
 ** into DIR/<target>/: streams of every encoding made by the encoders
 ** (with the parameter bytes fuzz.h reads in front), the spec's worked
-** examples, and from the files of parquet-testing (when given) whole
+** examples, files for the writer to write and texts for its value
+** conversions, and from the files of parquet-testing (when given) whole
 ** files, footers and column chunks.
 */
 #define _POSIX_C_SOURCE 200809L
@@ -128,6 +129,89 @@ static void stream_seeds(int e) {
   }
 }
 
+/* The writer's target (fuzz_write.c), in the layout it reads.  Files: the
+** mode byte (even; 4: options as JSON follow the columns), the columns
+** less one, the column the options go to, how the file is read back, 13
+** bytes a column (type, value and NULL modes; encoding, 0x80 + its
+** number; length; logical type, 0x80: one that fits; precision; scale;
+** unit and flags; codec; page size; page values; fallback; dictionary
+** size; rows a row group), then operations: 0 a put into a column (its
+** index, the count, then NULL bytes and values), 9 the end of a row group,
+** 11 a drain, 15 the finish.  Values: the mode byte (odd), then pieces: a
+** decimal spec (4 bytes), an integer, a real (8 bytes each), a text (its
+** length, its bytes). */
+static void write_seeds(void) {
+  for (int t = 0; t < 8; t++) {
+    for (int e = 0; e < PQ_ENCODING_COUNT; e++) {
+      int ok = e == PQ_RLE ? t == PQ_BOOLEAN
+                           : e != PQ_BIT_PACKED &&
+                                 pq_encoding_supports((pq_encoding)e, (pq_type)t);
+      if (!ok) continue;
+      uint8_t buf[512];
+      size_t n = 0;
+      int dict = e == PQ_PLAIN_DICTIONARY || e == PQ_RLE_DICTIONARY;
+      buf[n++] = (uint8_t)(rnd() % 2 ? 0 : 4); /* mode: JSON or not */
+      buf[n++] = 0;                           /* one column */
+      buf[n++] = 0;
+      buf[n++] = (uint8_t)rnd();
+      uint8_t col[13] = {(uint8_t)(t | (rnd() % 4) << 3 | 1 << 6),
+                         (uint8_t)(0x80 | e),
+                         15, /* FIXED_LEN_BYTE_ARRAY(16) */
+                         (uint8_t)(rnd() % 2 ? 0x80 : 0),
+                         (uint8_t)rnd(),
+                         2,
+                         (uint8_t)(rnd() % 2 ? 0x20 : 0),
+                         (uint8_t)(rnd() % 4),
+                         (uint8_t)(1 + rnd() % 64),
+                         (uint8_t)(rnd() % 64),
+                         (uint8_t)(dict ? 0 : 0x80),
+                         (uint8_t)(16 + rnd() % 64),
+                         0};
+      memcpy(buf + n, col, sizeof col);
+      n += sizeof col;
+      if (buf[0] & 4) { /* {"page_version":2,"page_index":true} as picked */
+        static const uint8_t json[] = {1 << 2 | 1, 1, 2, 18, 18};
+        memcpy(buf + n, json, sizeof json);
+        n += sizeof json;
+      }
+      for (int op = 0; op < 3 && n + 140 < sizeof buf; op++) {
+        buf[n++] = 0;
+        buf[n++] = 0;
+        buf[n++] = 40;
+        for (int i = 0; i < 130; i++) buf[n++] = (uint8_t)(rnd() % 4 ? rnd() % 8 : rnd());
+        buf[n++] = op == 1 ? 11 : 9;
+      }
+      buf[n++] = 15;
+      char name[64];
+      snprintf(name, sizeof name, "file-%s-%s", pq_type_name((pq_type)t),
+               enc_names[e]);
+      put("write", name, buf, n, NULL, 0);
+    }
+  }
+  static const char *const texts[] = {
+      "2024-03-01", "2024-03-01 12:00:00.25", "1970-01-03T00:00:00+01:00",
+      "-0001-12-31 23:59:59.999999999Z", "12:34:56.789", "23:59:59.999999",
+      "123.45", "-1.5e3", ".5", "00112233-4455-6677-8899-aabbccddeeff",
+      "00112233445566778899AABBCCDDEEFF", "99999999999999999999.99"};
+  uint8_t buf[1024];
+  size_t n = 0;
+  buf[n++] = 1;
+  for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+    size_t len = strlen(texts[i]);
+    /* DECIMAL(precision, scale) of INT32, INT64, FIXED(9), BYTE_ARRAY: the
+    ** type is the byte mod 6, 0x80 keeps the scale within the precision. */
+    uint8_t spec[4] = {(uint8_t)(0x80 + (i % 4 + 4) % 6), 10,
+                       (uint8_t)(1 + 5 * (i % 8)), (uint8_t)(1 + i % 4)};
+    memcpy(buf + n, spec, 4);
+    n += 4;
+    for (int k = 0; k < 16; k++) buf[n++] = (uint8_t)rnd();
+    buf[n++] = (uint8_t)len;
+    memcpy(buf + n, texts[i], len);
+    n += len;
+  }
+  put("write", "values", buf, n, NULL, 0);
+}
+
 /* The spec's worked examples, with the parameter bytes in front. */
 static void spec_seeds(void) {
   static const struct {
@@ -247,8 +331,9 @@ int main(int argc, char **argv) {
   }
   dir = argv[1];
   mkdir(dir, 0777);
-  for (int e = 0; e < 10; e++) stream_seeds(e);
+  for (int e = 0; e < PQ_ENCODING_COUNT; e++) stream_seeds(e);
   spec_seeds();
+  write_seeds();
   if (argc > 2) {
     char sub[2048];
     snprintf(sub, sizeof sub, "%s/data", argv[2]);
