@@ -130,7 +130,8 @@ $(BUILD)/bench/bench: bench/bench.c bench/reference.c bench/reference.h $(BUILD)
 
 BENCH_ARGS ?=
 bench: test-deps interop-deps $(BUILD)/$(EXT) $(BUILD)/bench/bench \
-       $(BUILD)/bench/tables $(BUILD)/bench/mmap_random.so $(BUILD)/bench/write
+       $(BUILD)/bench/tables $(BUILD)/bench/mmap_random.so $(BUILD)/bench/write \
+       $(BUILD)/bench/step.so
 	$(BUILD)/bench/bench --extension $(BUILD)/$(EXT) --work $(BUILD)/bench \
 	  --duckdb "$$(sh tools/duckdb.sh --dir)" \
 	  $(if $(BENCH_ARGS),$(BENCH_ARGS),--results bench/RESULTS.md --notes bench/NOTES.md)
@@ -152,6 +153,9 @@ $(BUILD)/bench/tables: bench/tables.c bench/shell.h
 $(BUILD)/bench/write: bench/write.c bench/shell.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) -o $@ bench/write.c
+$(BUILD)/bench/step.so: bench/step.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) -fPIC -shared -o $@ bench/step.c
 $(BUILD)/bench/mmap_random.so: bench/mmap_random.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) -fPIC -shared -o $@ bench/mmap_random.c -ldl
