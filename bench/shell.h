@@ -167,6 +167,23 @@ SH_FN double json_num(const char *s, const char *key) {
   return p ? strtod(p + strlen(pat), NULL) : -1;
 }
 
+/* The number `key` of the object `name` in a line of JSON
+** ({..., "name": {..., "key": 1.5, ...}, ...}); -1 when it has none. */
+SH_FN double json_obj_num(const char *json, const char *name, const char *key) {
+  if (!json) return -1;
+  char pat[96];
+  snprintf(pat, sizeof pat, "\"%s\":{", name);
+  const char *p = strstr(json, pat);
+  if (!p) return -1;
+  char obj[256];
+  const char *e = strchr(p, '}');
+  size_t n = e ? (size_t)(e - p) : strlen(p);
+  if (n >= sizeof obj) n = sizeof obj - 1;
+  memcpy(obj, p, n);
+  obj[n] = 0;
+  return json_num(obj, key);
+}
+
 /* Runs the command; the last line it prints that starts with '{' (to
 ** free), the others go to stderr. */
 SH_FN char *run_node(const char *cmd) {

@@ -123,22 +123,6 @@ static long long cold_bytes(const char *path, const char *script) {
 
 /* ---- DuckDB -------------------------------------------------------------- */
 
-/* The figure of one query ("sum") over "file" or "table". */
-static double duck_of(const char *json, const char *query, const char *where) {
-  if (!json) return -1;
-  char pat[96];
-  snprintf(pat, sizeof pat, "\"%s\":{", query);
-  const char *p = strstr(json, pat);
-  if (!p) return -1;
-  char obj[256];
-  const char *e = strchr(p, '}');
-  size_t n = e ? (size_t)(e - p) : strlen(p);
-  if (n >= sizeof obj) n = sizeof obj - 1;
-  memcpy(obj, p, n);
-  obj[n] = 0;
-  return json_num(obj, where);
-}
-
 /* ---- Main ------------------------------------------------------------------ */
 
 int main(int argc, char **argv) {
@@ -343,12 +327,12 @@ int main(int argc, char **argv) {
   (void)gen_t;
   (void)gen_big;
 
-  double d_sum_f = duck_of(duck, "sum", "file"), d_sum_t = duck_of(duck, "sum", "table");
-  double d_cnt_f = duck_of(duck, "count", "file"), d_cnt_t = duck_of(duck, "count", "table");
-  double d_all_f = duck_of(duck, "all", "file"), d_all_t = duck_of(duck, "all", "table");
-  double d_pt[2][2] = {{duck_of(duck, "point", "file"), duck_of(duck, "point", "file_scan")},
-                       {duck_of(duck, "point_id", "file"), duck_of(duck, "point_id", "file_scan")}};
-  double d_pt_t = duck_of(duck, "point", "table");
+  double d_sum_f = json_obj_num(duck, "sum", "file"), d_sum_t = json_obj_num(duck, "sum", "table");
+  double d_cnt_f = json_obj_num(duck, "count", "file"), d_cnt_t = json_obj_num(duck, "count", "table");
+  double d_all_f = json_obj_num(duck, "all", "file"), d_all_t = json_obj_num(duck, "all", "table");
+  double d_pt[2][2] = {{json_obj_num(duck, "point", "file"), json_obj_num(duck, "point", "file_scan")},
+                       {json_obj_num(duck, "point_id", "file"), json_obj_num(duck, "point_id", "file_scan")}};
+  double d_pt_t = json_obj_num(duck, "point", "table");
 
   out("| query | parquet table s | native table s | ratio | target | DuckDB file s | DuckDB table s | DuckDB ratio |\n");
   out("|---|---|---|---|---|---|---|---|\n");

@@ -48,22 +48,6 @@ static double now_s(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The figure of one case ("default") of DuckDB's line. */
-static double duck_of(const char *json, const char *name, const char *key) {
-  if (!json) return -1;
-  char pat[96];
-  snprintf(pat, sizeof pat, "\"%s\":{", name);
-  const char *p = strstr(json, pat);
-  if (!p) return -1;
-  char obj[256];
-  const char *e = strchr(p, '}');
-  size_t n = e ? (size_t)(e - p) : strlen(p);
-  if (n >= sizeof obj) n = sizeof obj - 1;
-  memcpy(obj, p, n);
-  obj[n] = 0;
-  return json_num(obj, key);
-}
-
 /* ---- What a written file holds ------------------------------------------- */
 
 #define NCOLS 6
@@ -270,10 +254,10 @@ int main(int argc, char **argv) {
     snprintf(dfile, sizeof dfile, "%s/duckdb.parquet", wdir);
     layout(dfile, &dlay);
   }
-  double d_s = duck_of(duck, "default", "seconds"), d_b = duck_of(duck, "default", "bytes");
-  double d_g = duck_of(duck, "default", "row_groups");
-  double du_s = duck_of(duck, "uncompressed", "seconds");
-  double du_b = duck_of(duck, "uncompressed", "bytes");
+  double d_s = json_obj_num(duck, "default", "seconds"), d_b = json_obj_num(duck, "default", "bytes");
+  double d_g = json_obj_num(duck, "default", "row_groups");
+  double du_s = json_obj_num(duck, "uncompressed", "seconds");
+  double du_b = json_obj_num(duck, "uncompressed", "bytes");
   double d_ts = duck ? json_num(duck, "ts_chars") : -1;
   snprintf(script, sizeof script, "SELECT sum(length(ts)) FROM native;");
   double n_ts = duck ? shell_number(native, script) : -1;

@@ -676,11 +676,13 @@ static char *w_lane(Writer *wr, int k) {
   return (char *)"";
 }
 
-/* Spins until *flag is `want` or the spell is over; 1 when it is. */
-static int w_spin(atomic_int *flag, int want) {
+/* Spins until *flag is `want` (is not, with `is` 0) or the spell is over;
+** 1 when it is. */
+static int w_spin(atomic_int *flag, int want, int is) {
   double until = w_clock() + SPIN_SECONDS;
   for (int i = 1;; i++) {
-    if (atomic_load_explicit(flag, memory_order_acquire) == want) return 1;
+    if ((atomic_load_explicit(flag, memory_order_acquire) == want) == is)
+      return 1;
     if (i % 64 == 0 && w_clock() > until) return 0;
   }
 }
@@ -688,7 +690,7 @@ static int w_spin(atomic_int *flag, int want) {
 static void *w_worker(void *arg) {
   Writer *wr = arg;
   for (;;) {
-    if (!w_spin(&wr->job, JOB_NONE + 1) && atomic_load(&wr->job) == JOB_NONE) {
+    if (!w_spin(&wr->job, JOB_NONE, 0)) {
       pthread_mutex_lock(&wr->mu);
       while (atomic_load(&wr->job) == JOB_NONE && !wr->quit)
         pthread_cond_wait(&wr->cv, &wr->mu);
@@ -724,7 +726,7 @@ static void *w_worker(void *arg) {
 
 /* Waits for the worker to be idle; its fault, taken (NULL: out of memory). */
 static char *w_wait(Writer *wr) {
-  if (!w_spin(&wr->job, JOB_NONE)) {
+  if (!w_spin(&wr->job, JOB_NONE, 1)) {
     pthread_mutex_lock(&wr->mu);
     while (atomic_load(&wr->job) != JOB_NONE) pthread_cond_wait(&wr->cv, &wr->mu);
     pthread_mutex_unlock(&wr->mu);
@@ -805,7 +807,6 @@ static int w_start_worker(Writer *wr) {
 ** row groups. */
 static void w_balance(Writer *wr) {
   double load[2] = {wr->group_cost, wr->own_cost};
-  if (wr->threads == 2) load[1] = 1e300; /* threads 2: the worker writes all */
   for (int i = 0; i < wr->ncols; i++) wr->cols[i].placed = 0;
   for (int r = 0; r < wr->ncols; r++) {
     WCol *best = NULL;

@@ -154,7 +154,6 @@ typedef struct Writer {
   /* rows read ahead */
   sqlite3_value **look;
   int nlook;
-  int done;               /* the query has no more rows */
 } Writer;
 
 /* ---- Types (write.c) ------------------------------------------------------ */
