@@ -89,8 +89,24 @@ static char *encConvert(const ValueAt *s, sqlite3_value *v, uint8_t *slot,
     }
     case PQ_FLOAT:
     case PQ_DOUBLE: {
+      size_t w = s->p->type == PQ_FLOAT ? 4 : 8;
+      if (vt == SQLITE_BLOB) {
+        /* The value's bits, little endian, as PLAIN stores it: the way to
+        ** pass a NaN (with its payload), which SQL turns into NULL. */
+        if ((size_t)sqlite3_value_bytes(v) != w) {
+          return sqlite3_mprintf(
+              "%s: %s: value %llu is a BLOB of %d byte%s; as the bits of a "
+              "%s it must have %d",
+              s->fn, pq_encoding_name(s->p->encoding),
+              (unsigned long long)s->n, sqlite3_value_bytes(v),
+              sqlite3_value_bytes(v) == 1 ? "" : "s",
+              pq_type_name(s->p->type), (int)w);
+        }
+        memcpy(slot, sqlite3_value_blob(v), w);
+        return NULL;
+      }
       if (vt != SQLITE_INTEGER && vt != SQLITE_FLOAT) {
-        return wrongType(s, v, "a REAL or an INTEGER");
+        return wrongType(s, v, "a REAL, an INTEGER or a BLOB of its bits");
       }
       double d = vt == SQLITE_FLOAT ? sqlite3_value_double(v)
                                     : (double)sqlite3_value_int64(v);

@@ -129,10 +129,10 @@ static inline uint32_t fbits(float x) {
 
 typedef struct alp_dec {
   pq_decoder base;
+  pq_alp_page pg;   /* the header */
   int dbl;          /* DOUBLE, else FLOAT */
   size_t vsz;       /* bytes of a value */
   size_t vhdr;      /* bytes of a vector's header: 13 or 9 */
-  int max_e, max_w; /* the largest exponent and bit width of the type */
   uint32_t vs;      /* values per vector */
   uint32_t total;   /* values in the page */
   uint32_t nvec;
@@ -232,67 +232,26 @@ __attribute__((target("avx2"))) static void conv_f_avx2(const uint32_t *u,
 }
 #endif
 
-/* Fails with the vector and the stream offset of what is wrong. */
-#define VFAIL(fmt, ...)                                                 \
-  pq_fail(err, PQ_CORRUPT, ALP, "vector %u at byte %zu: " fmt, k, at, \
-          __VA_ARGS__)
-
 /* Decodes vector k into out (room for its values). */
 static int decode_vector(alp_dec *s, uint32_t k, void *out, pq_error *err) {
+  pq_alp_vector vec;
+  int rc = pq_alp_vector_read(&s->pg, s->base.buf, s->base.len, k,
+                              s->next_min, &vec, err);
+  if (rc) return rc;
+  s->next_min = vec.end;
   const uint8_t *buf = s->base.buf;
-  size_t len = s->base.len;
-  uint32_t n = k + 1 < s->nvec ? s->vs : s->total - k * s->vs;
-  uint32_t rel = pq_load32(buf + HEADER + (size_t)4 * k);
-  size_t at = HEADER + (size_t)rel;
-  if (at < s->next_min) {
-    return pq_fail(err, PQ_CORRUPT, ALP,
-                   "vector %u: offset %u (byte %zu) is before the end of %s "
-                   "(byte %zu)",
-                   k, rel, at, k ? "the vector before it" : "the offsets",
-                   s->next_min);
-  }
-  if (at > len || len - at < s->vhdr) {
-    return pq_fail(err, PQ_CORRUPT, ALP,
-                   "vector %u: offset %u (byte %zu) leaves no room for its "
-                   "%zu-byte header in a stream of %zu bytes",
-                   k, rel, at, s->vhdr, len);
-  }
-  const uint8_t *h = buf + at;
-  unsigned e = h[0], f = h[1], nexc = (unsigned)h[2] | (unsigned)h[3] << 8;
-  int w = h[s->vhdr - 1];
-  if ((int)e > s->max_e)
-    return VFAIL("exponent %u is above %d, the largest for %s", e, s->max_e,
-                 s->dbl ? "DOUBLE" : "FLOAT");
-  if (f > e) return VFAIL("factor %u is above the exponent %u", f, e);
-  if (nexc > n)
-    return VFAIL("%u exceptions in a vector of %u values", nexc, n);
-  if (w > s->max_w)
-    return VFAIL("bit width %d is above %d", w, s->max_w);
-  size_t packed = ((size_t)n * (size_t)w + 7) / 8;
-  size_t need = packed + (size_t)nexc * (2 + s->vsz);
-  size_t left = len - at - s->vhdr;
-  if (need > left) {
-    return VFAIL("%u values of %d bits and %u exceptions take %zu bytes "
-                 "after the header, %zu remain",
-                 n, w, nexc, need, left);
-  }
-  const uint8_t *pk = h + s->vhdr;
-  const uint8_t *pos = pk + packed, *exc = pos + (size_t)nexc * 2;
-  for (unsigned j = 0; j < nexc; j++) {
-    unsigned p = load16(pos + 2 * j);
-    if (p >= n) {
-      return VFAIL("exception %u is at position %u, past the vector's %u "
-                   "values",
-                   j, p, n);
-    }
-  }
-  s->next_min = at + s->vhdr + need;
+  uint32_t n = vec.n;
+  unsigned e = vec.e, f = vec.f, nexc = vec.nexc;
+  int w = vec.w;
+  size_t packed = vec.packed;
+  const uint8_t *pk = buf + vec.at + s->vhdr;
+  const uint8_t *pos = buf + vec.pos_at, *exc = buf + vec.exc_at;
 
   uint32_t u32[32];
   uint64_t u64[32];
   if (s->dbl) {
     double *o = out;
-    int64_t ref = (int64_t)pq_load64(h + 4);
+    int64_t ref = vec.ref;
     double mf = P10[f], me = N10[e];
     /* Exact conversions in vector registers when every integer of the
     ** vector is within +-2^51. */
@@ -334,7 +293,7 @@ static int decode_vector(alp_dec *s, uint32_t k, void *out, pq_error *err) {
     }
   } else {
     float *o = out;
-    int32_t ref = (int32_t)pq_load32(h + 4);
+    int32_t ref = (int32_t)vec.ref;
     float mf = P10F[f], me = N10F[e];
     if (w == 0) {
       float v = (float)ref * mf * me;
@@ -360,7 +319,6 @@ static int decode_vector(alp_dec *s, uint32_t k, void *out, pq_error *err) {
   }
   return PQ_OK;
 }
-#undef VFAIL
 
 static int alp_read(pq_decoder *d, void *out, size_t max, size_t *n,
                     pq_error *err) {
@@ -408,66 +366,154 @@ static int alp_read(pq_decoder *d, void *out, size_t max, size_t *n,
 
 static void alp_dec_destroy(pq_decoder *d) { free(((alp_dec *)d)->vals); }
 
-int pq_alp_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
-                   size_t len, pq_error *err) {
+/* ---- The layout, checked ------------------------------------------------ */
+
+/* Fails with the header field at byte `at`. */
+#define HFAIL(field_at, code, ...) \
+  (pg->fault_at = (field_at), pq_fail(err, code, ALP, __VA_ARGS__))
+
+int pq_alp_page_read(pq_alp_page *pg, const pq_params *p, const uint8_t *buf,
+                     size_t len, pq_error *err) {
+  memset(pg, 0, sizeof *pg);
+  pg->dbl = p->type == PQ_DOUBLE;
+  pg->vsz = pg->dbl ? 8 : 4;
+  pg->vhdr = pg->dbl ? 13 : 9;
+  pg->max_e = pg->dbl ? MAX_E_DOUBLE : MAX_E_FLOAT;
+  pg->max_w = pg->dbl ? 64 : 32;
   if (len < HEADER) {
-    return pq_fail(err, PQ_CORRUPT, ALP,
-                   "header: the stream has %zu bytes, the header takes %d",
-                   len, HEADER);
+    return HFAIL(0, PQ_CORRUPT,
+                 "header: the stream has %zu bytes, the header takes %d",
+                 len, HEADER);
   }
   if (buf[0] != 0) {
-    return pq_fail(err, PQ_UNSUPPORTED, ALP,
-                   "header: compression mode %u is not 0 (ALP), the only "
-                   "one the spec defines",
-                   buf[0]);
+    return HFAIL(0, PQ_UNSUPPORTED,
+                 "header: compression mode %u is not 0 (ALP), the only one "
+                 "the spec defines",
+                 buf[0]);
   }
   if (buf[1] != 0) {
-    return pq_fail(err, PQ_UNSUPPORTED, ALP,
-                   "header: integer encoding %u is not 0 (frame of "
-                   "reference and bit packing), the only one the spec "
-                   "defines",
-                   buf[1]);
+    return HFAIL(1, PQ_UNSUPPORTED,
+                 "header: integer encoding %u is not 0 (frame of reference "
+                 "and bit packing), the only one the spec defines",
+                 buf[1]);
   }
   int log_vs = buf[2];
   if (log_vs < LOG_VS_MIN || log_vs > LOG_VS_MAX) {
-    return pq_fail(err, PQ_CORRUPT, ALP,
-                   "header: log_vector_size %d is not from %d to %d", log_vs,
-                   LOG_VS_MIN, LOG_VS_MAX);
+    return HFAIL(2, PQ_CORRUPT,
+                 "header: log_vector_size %d is not from %d to %d", log_vs,
+                 LOG_VS_MIN, LOG_VS_MAX);
   }
   int32_t total = (int32_t)pq_load32(buf + 3);
   if (total < 0) {
-    return pq_fail(err, PQ_CORRUPT, ALP, "header: the value count %d is "
-                   "negative", total);
+    return HFAIL(3, PQ_CORRUPT, "header: the value count %d is negative",
+                 total);
   }
-  int dbl = p->type == PQ_DOUBLE;
-  size_t vhdr = dbl ? 13 : 9;
   uint32_t vs = (uint32_t)1 << log_vs;
   uint32_t nvec = (uint32_t)(((uint64_t)total + vs - 1) / vs);
   /* Each vector takes its offset and its header at least: a count the
   ** bytes cannot hold fails before anything is allocated. */
-  if ((uint64_t)nvec * (4 + vhdr) > len - HEADER) {
-    return pq_fail(err, PQ_CORRUPT, ALP,
-                   "header: %d values make %u vectors of %u, whose offsets "
-                   "and headers take %llu bytes, %zu remain",
-                   total, nvec, vs, (unsigned long long)nvec * (4 + vhdr),
-                   len - HEADER);
+  if ((uint64_t)nvec * (4 + pg->vhdr) > len - HEADER) {
+    return HFAIL(3, PQ_CORRUPT,
+                 "header: %d values make %u vector%s of %u, whose offsets "
+                 "and headers take %llu bytes, %zu remain",
+                 total, nvec, nvec == 1 ? "" : "s", vs,
+                 (unsigned long long)nvec * (4 + pg->vhdr), len - HEADER);
   }
   if (p->count >= 0 && (uint64_t)p->count > (uint64_t)total) {
-    return pq_fail(err, PQ_CORRUPT, ALP,
-                   "the count is %lld, the header says %d values",
-                   (long long)p->count, total);
+    return HFAIL(3, PQ_CORRUPT, "the count is %lld, the header says %d values",
+                 (long long)p->count, total);
   }
+  pg->log_vs = log_vs;
+  pg->vs = vs;
+  pg->total = (uint32_t)total;
+  pg->nvec = nvec;
+  return PQ_OK;
+}
+#undef HFAIL
+
+/* Fails with the vector and the stream offset of what is wrong. */
+#define VFAIL(fmt, ...)                                                 \
+  pq_fail(err, PQ_CORRUPT, ALP, "vector %u at byte %zu: " fmt, k, at, \
+          __VA_ARGS__)
+
+int pq_alp_vector_read(const pq_alp_page *pg, const uint8_t *buf, size_t len,
+                       uint32_t k, size_t next_min, pq_alp_vector *v,
+                       pq_error *err) {
+  uint32_t n = k + 1 < pg->nvec ? pg->vs : pg->total - k * pg->vs;
+  uint32_t rel = pq_load32(buf + HEADER + (size_t)4 * k);
+  size_t at = HEADER + (size_t)rel;
+  v->rel = rel;
+  v->at = at;
+  v->n = n;
+  if (at < next_min) {
+    return pq_fail(err, PQ_CORRUPT, ALP,
+                   "vector %u: offset %u (byte %zu) is before the end of %s "
+                   "(byte %zu)",
+                   k, rel, at, k ? "the vector before it" : "the offsets",
+                   next_min);
+  }
+  if (at > len || len - at < pg->vhdr) {
+    return pq_fail(err, PQ_CORRUPT, ALP,
+                   "vector %u: offset %u (byte %zu) leaves no room for its "
+                   "%zu-byte header in a stream of %zu bytes",
+                   k, rel, at, pg->vhdr, len);
+  }
+  const uint8_t *h = buf + at;
+  unsigned e = h[0], f = h[1], nexc = (unsigned)h[2] | (unsigned)h[3] << 8;
+  int w = h[pg->vhdr - 1];
+  v->e = e;
+  v->f = f;
+  v->nexc = nexc;
+  v->w = w;
+  v->ref = pg->dbl ? (int64_t)pq_load64(h + 4)
+                   : (int64_t)(int32_t)pq_load32(h + 4);
+  if ((int)e > pg->max_e)
+    return VFAIL("exponent %u is above %d, the largest for %s", e, pg->max_e,
+                 pg->dbl ? "DOUBLE" : "FLOAT");
+  if (f > e) return VFAIL("factor %u is above the exponent %u", f, e);
+  if (nexc > n)
+    return VFAIL("%u exceptions in a vector of %u values", nexc, n);
+  if (w > pg->max_w)
+    return VFAIL("bit width %d is above %d", w, pg->max_w);
+  size_t packed = ((size_t)n * (size_t)w + 7) / 8;
+  size_t need = packed + (size_t)nexc * (2 + pg->vsz);
+  size_t left = len - at - pg->vhdr;
+  if (need > left) {
+    return VFAIL("%u values of %d bits and %u exceptions take %zu bytes "
+                 "after the header, %zu remain",
+                 n, w, nexc, need, left);
+  }
+  v->packed = packed;
+  v->pos_at = at + pg->vhdr + packed;
+  v->exc_at = v->pos_at + (size_t)nexc * 2;
+  v->end = at + pg->vhdr + need;
+  for (unsigned j = 0; j < nexc; j++) {
+    unsigned p = load16(buf + v->pos_at + 2 * j);
+    if (p >= n) {
+      return VFAIL("exception %u is at position %u, past the vector's %u "
+                   "values",
+                   j, p, n);
+    }
+  }
+  return PQ_OK;
+}
+#undef VFAIL
+
+int pq_alp_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
+                   size_t len, pq_error *err) {
+  pq_alp_page pg;
+  int rc = pq_alp_page_read(&pg, p, buf, len, err);
+  if (rc) return rc;
   alp_dec *s = (alp_dec *)pq_decoder_alloc(sizeof *s, p, buf, len);
   if (!s) return pq_nomem(err, ALP);
-  s->dbl = dbl;
-  s->vsz = dbl ? 8 : 4;
-  s->vhdr = vhdr;
-  s->max_e = dbl ? MAX_E_DOUBLE : MAX_E_FLOAT;
-  s->max_w = dbl ? 64 : 32;
-  s->vs = vs;
-  s->total = (uint32_t)total;
-  s->nvec = nvec;
-  s->next_min = HEADER + (size_t)nvec * 4;
+  s->pg = pg;
+  s->dbl = pg.dbl;
+  s->vsz = pg.vsz;
+  s->vhdr = pg.vhdr;
+  s->vs = pg.vs;
+  s->total = pg.total;
+  s->nvec = pg.nvec;
+  s->next_min = HEADER + (size_t)pg.nvec * 4;
   s->cpu = pq_cpu();
   s->unpack32 = pq_unpack32_table(s->cpu);
   s->base.read = alp_read;

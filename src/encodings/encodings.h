@@ -83,6 +83,46 @@ int pq_gvi_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
 int pq_alp_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
                    size_t len, pq_error *err);
 
+/* ---- ALP's layout, read and checked as its decoder reads it (the
+** explainer walks a stream with the same checks and words). */
+typedef struct pq_alp_page {
+  int dbl;          /* DOUBLE, else FLOAT */
+  int log_vs;
+  uint32_t vs;      /* values per vector */
+  uint32_t total;   /* values in the page */
+  uint32_t nvec;
+  size_t vsz;       /* bytes of a value: 8 or 4 */
+  size_t vhdr;      /* bytes of a vector's header: 13 or 9 */
+  int max_e, max_w; /* the type's largest exponent and bit width */
+  size_t fault_at;  /* after a failed pq_alp_page_read: the field's offset */
+} pq_alp_page;
+
+typedef struct pq_alp_vector {
+  uint32_t rel;     /* its offset, from the end of the page header */
+  size_t at;        /* its header's stream offset */
+  uint32_t n;       /* its values */
+  unsigned e, f, nexc;
+  int w;
+  int64_t ref;      /* the frame of reference (FLOAT's sign-extended) */
+  size_t packed;    /* bytes of packed deltas, from at + vhdr */
+  size_t pos_at;    /* the exceptions' positions, then their values */
+  size_t exc_at;
+  size_t end;       /* just past the vector */
+} pq_alp_vector;
+
+/* Reads the 7-byte header of an ALP stream of type p->type and checks that
+** the bytes can hold its vectors' offsets and headers (and p->count, when
+** set, is within its values). */
+int pq_alp_page_read(pq_alp_page *pg, const pq_params *p, const uint8_t *buf,
+                     size_t len, pq_error *err);
+/* Reads vector k's header and checks it: its offset is at or after
+** next_min (the end of the offsets, then of the vector before it), its
+** fields are within the type's bounds, its bytes are present and its
+** exceptions' positions are within it. */
+int pq_alp_vector_read(const pq_alp_page *pg, const uint8_t *buf, size_t len,
+                       uint32_t k, size_t next_min, pq_alp_vector *v,
+                       pq_error *err);
+
 /* ---- The RLE/bit-packing hybrid run reader, shared by RLE, the dictionary
 ** index streams and (later) page levels. */
 typedef struct pq_rle_reader {

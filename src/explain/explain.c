@@ -1,6 +1,7 @@
 /*
 ** explain.c -- opening an explainer: the encoding's walker is chosen and
-** set up (explain_plain.c, explain_runs.c, explain_delta.c; files and
+** set up (explain_plain.c, explain_runs.c, explain_delta.c,
+** explain_alp.c; files and
 ** pages in explain_file.c), and then each call makes one row.
 */
 #include "explain.h"
@@ -31,6 +32,7 @@ int pq_explainer_open(pq_explainer **out, const pq_params *params,
     case PQ_DELTA_BINARY_PACKED: rc = ex_dbp_open(x, err); break;
     case PQ_DELTA_LENGTH_BYTE_ARRAY: rc = ex_dlba_open(x, err); break;
     case PQ_DELTA_BYTE_ARRAY: rc = ex_dba_open(x, err); break;
+    case PQ_ALP: rc = ex_alp_open(x, err); break;
     default:
       rc = pq_fail(err, PQ_UNSUPPORTED, x->enc,
                    "not implemented in this version");

@@ -1,7 +1,8 @@
 /*
 ** explain.h -- what the explainer's files share: explain.c (opening),
 ** explain_row.c (making rows), a walker per family of encodings
-** (explain_plain.c, explain_runs.c, explain_delta.c), Thrift structures
+** (explain_plain.c, explain_runs.c, explain_delta.c, explain_alp.c),
+** Thrift structures
 ** (explain_thrift.c), files and pages (explain_file.c, explain_context.c).
 ** The explainer stands on the file format (format/) and the encodings'
 ** own checks; nothing below it knows of it.
@@ -203,5 +204,6 @@ int ex_dict_open(pq_explainer *x, const uint8_t *dict, size_t dict_len,
 int ex_dbp_open(pq_explainer *x, pq_error *err);
 int ex_dlba_open(pq_explainer *x, pq_error *err);
 int ex_dba_open(pq_explainer *x, pq_error *err);
+int ex_alp_open(pq_explainer *x, pq_error *err);
 
 #endif /* PQ_EXPLAIN_H */

@@ -1,6 +1,8 @@
 /*
 ** fuzz_explain.c -- the explainer on any input.  The first byte picks
-** what is explained: a stream of one of the encodings (its parameters
+** what is explained: a stream of one of the encodings (0 to 9, and 12 for
+** ALP, after the page and the file, so that older inputs keep their
+** meaning; its parameters
 ** from the next bytes, fuzz.h, and for the dictionary encodings a PLAIN
 ** dictionary of a 16-bit length), a page as stored (its context from the
 ** next bytes), or a whole file.  Every row is made, and each must lie
@@ -26,15 +28,15 @@ static void walk(pq_explainer *x, size_t len) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz_in in = {data, size};
-  uint8_t mode = fz_byte(&in) % 12;
+  uint8_t mode = fz_byte(&in) % 13;
   pq_explainer *x = NULL;
   pq_error err;
   const uint8_t *dict = NULL;
   size_t dict_len = 0;
   uint8_t *buf = NULL;
-  if (mode < 10) {
+  if (mode < 10 || mode == 12) {
     pq_params p;
-    fz_params(&in, (pq_encoding)mode, &p);
+    fz_params(&in, mode == 12 ? PQ_ALP : (pq_encoding)mode, &p);
     if (mode == PQ_PLAIN_DICTIONARY || mode == PQ_RLE_DICTIONARY) {
       size_t want = fz_u16(&in);
       if (want > in.n) want = in.n;

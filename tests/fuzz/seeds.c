@@ -104,10 +104,10 @@ static void stream_seeds(int e) {
         snprintf(target, sizeof target, "decode_%s", enc_names[e]);
         put(target, name, pre, np, dict.data, dict.len);
         uint8_t epre[9];
-        epre[0] = (uint8_t)e;
+        /* The explainer's modes: 10 and 11 are pages, files; 12 ALP. */
+        epre[0] = (uint8_t)(e == PQ_ALP ? 12 : e);
         memcpy(epre + 1, pre, np);
-        if (e < 10) /* the explainer's modes: 10 and 11 are pages, files */
-          put("explain", name, epre, np + 1, dict.data, dict.len);
+        put("explain", name, epre, np + 1, dict.data, dict.len);
       }
       pq_encoder_free(en);
     }
@@ -249,8 +249,8 @@ static void spec_seeds(void) {
     snprintf(target, sizeof target, "decode_%s", enc_names[ex[i].e]);
     snprintf(name, sizeof name, "spec-%zu", i);
     put(target, name, buf, n, NULL, 0);
-    uint8_t e = (uint8_t)ex[i].e;
-    if (e < 10) put("explain", name, &e, 1, buf, n);
+    uint8_t e = (uint8_t)(ex[i].e == PQ_ALP ? 12 : ex[i].e);
+    put("explain", name, &e, 1, buf, n);
   }
 }
 
