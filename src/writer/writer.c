@@ -377,6 +377,53 @@ typedef struct page_rec {
   size_t min_at, min_len, max_at, max_len; /* in pi_bounds */
 } page_rec;
 
+/* A chunk's data pages until the chunk is written, in segments kept from
+** chunk to chunk: at most one segment partly used, and nothing copied as it
+** grows (a buffer that grows by half again holds up to a third more than
+** its bytes, and every column's is full at the end of a row group). */
+#define PAGES_SEG ((size_t)256 << 10)
+typedef struct page_store {
+  uint8_t **seg;
+  size_t nseg, capseg; /* segments allocated, and room for pointers */
+  size_t len;          /* bytes held */
+  int oom;
+} page_store;
+
+static void ps_append(page_store *s, const void *p, size_t n) {
+  const uint8_t *q = p;
+  while (n && !s->oom) {
+    size_t k = s->len / PAGES_SEG, at = s->len % PAGES_SEG;
+    if (k == s->nseg) {
+      if (s->nseg == s->capseg) {
+        size_t cap = s->capseg ? 2 * s->capseg : 8;
+        uint8_t **g = realloc(s->seg, cap * sizeof *g);
+        if (!g) {
+          s->oom = 1;
+          return;
+        }
+        s->seg = g;
+        s->capseg = cap;
+      }
+      if (!(s->seg[k] = malloc(PAGES_SEG))) {
+        s->oom = 1;
+        return;
+      }
+      s->nseg++;
+    }
+    size_t m = PAGES_SEG - at < n ? PAGES_SEG - at : n;
+    memcpy(s->seg[k] + at, q, m);
+    s->len += m;
+    q += m;
+    n -= m;
+  }
+}
+
+static void ps_free(page_store *s) {
+  for (size_t k = 0; k < s->nseg; k++) free(s->seg[k]);
+  free(s->seg);
+  memset(s, 0, sizeof *s);
+}
+
 /* A column: its open page, its open chunk, and what the footer will say
 ** of its finished chunks (one per row group). */
 typedef struct col_writer {
@@ -405,7 +452,7 @@ typedef struct col_writer {
   int64_t chunk_entries;
   stats page_stats, chunk_stats;
 
-  pq_buf pages;       /* the chunk's data pages (kept from chunk to chunk) */
+  page_store pages;   /* the chunk's data pages */
   pq_buf dictpage;    /* its dictionary page, once written */
   int64_t dict_bytes; /* of its dictionary page, header included */
   int64_t chunk_rows, chunk_uncompressed, chunk_compressed;
@@ -827,8 +874,8 @@ static int flush_page(pq_writer *w, col_writer *c, pq_error *err) {
     pq_buf_append(&c->pi_recs, &r, sizeof r);
     if (c->pi_recs.oom || c->pi_bounds.oom) return pq_nomem(err, LABEL);
   }
-  pq_buf_append(&c->pages, sc->header.data, sc->header.len);
-  pq_buf_append(&c->pages, sc->packed.data, sc->packed.len);
+  ps_append(&c->pages, sc->header.data, sc->header.len);
+  ps_append(&c->pages, sc->packed.data, sc->packed.len);
   if (c->pages.oom || sc->header.oom) return pq_nomem(err, LABEL);
   c->chunk_uncompressed += (int64_t)sc->header.len + uncompressed;
   c->chunk_compressed += (int64_t)(sc->header.len + sc->packed.len);
@@ -1086,7 +1133,10 @@ static int end_row_group(pq_writer *w, pq_error *err) {
       if (rc) return rc;
     }
     rc = emit(w, c->dictpage.data, c->dictpage.len, err);
-    if (rc == PQ_OK) rc = emit(w, c->pages.data, c->pages.len, err);
+    for (size_t k = 0; rc == PQ_OK && k * PAGES_SEG < c->pages.len; k++) {
+      size_t m = c->pages.len - k * PAGES_SEG;
+      rc = emit(w, c->pages.seg[k], m < PAGES_SEG ? m : PAGES_SEG, err);
+    }
     if (rc) return rc;
     c->dictpage.len = c->pages.len = 0;
     c->dict_bytes = 0;
@@ -1257,10 +1307,38 @@ static size_t auto_size(pq_writer *w, col_writer *c, const pq_params *p,
   sc->tmp.len = 0;
   sc->body.len = 0;
   int dict = p->encoding == PQ_RLE_DICTIONARY;
+  /* A v1 page compresses its definition levels together with its values
+  ** (flush_page): under a codec they are measured with them, as the page
+  ** will be, for the levels change what the codec makes of the values. */
+  pq_buf page;
+  pq_buf_init(&page);
+  if (c->o.page_version == 1 && c->max_def > 0 &&
+      c->o.codec != PQ_UNCOMPRESSED) {
+    pq_buf lv;
+    pq_buf_init(&lv);
+    pq_rle_writer lw;
+    pq_rle_writer_init(&lw, &lv, pq_bit_width64((uint64_t)c->max_def));
+    for (int64_t i = 0; i < c->ab_n; i++)
+      pq_rle_writer_put(&lw, c->ab_present.data[i] ? (uint32_t)c->max_def : 0);
+    pq_rle_writer_flush(&lw);
+    uint8_t len[4];
+    pq_store32(len, (uint32_t)lv.len);
+    pq_buf_append(&page, len, 4);
+    pq_buf_append(&page, lv.data, lv.len);
+    if (lv.oom) page.oom = 1;
+    pq_buf_free(&lv);
+  }
   if (pq_encoder_put(e, vals, (size_t)c->ab_nv, &err) == PQ_OK &&
       pq_encoder_finish(e, &sc->tmp, dict ? &sc->body : NULL, &err) == PQ_OK) {
+    const uint8_t *src = sc->tmp.data;
+    size_t n = sc->tmp.len;
+    if (page.len) {
+      pq_buf_append(&page, sc->tmp.data, sc->tmp.len);
+      src = page.data;
+      n = page.len;
+    }
     sc->packed.len = 0;
-    if (compress_page(c, sc->tmp.data, sc->tmp.len, &sc->packed, &err) == PQ_OK)
+    if (!page.oom && compress_page(c, src, n, &sc->packed, &err) == PQ_OK)
       size = sc->packed.len;
     if (dict && size != SIZE_MAX) {
       sc->packed.len = 0;
@@ -1270,6 +1348,7 @@ static size_t auto_size(pq_writer *w, col_writer *c, const pq_params *p,
         size = SIZE_MAX;
     }
   }
+  pq_buf_free(&page);
   pq_encoder_free(e);
   return size;
 }
@@ -1742,7 +1821,7 @@ void pq_writer_free(pq_writer *w) {
     pq_buf_free(&c->def);
     stats_free(&c->page_stats);
     stats_free(&c->chunk_stats);
-    pq_buf_free(&c->pages);
+    ps_free(&c->pages);
     pq_buf_free(&c->dictpage);
     /* the row groups closed, and one that failed half done */
     uint32_t ng = w->n_groups < w->cap_groups ? w->n_groups + 1 : w->n_groups;
