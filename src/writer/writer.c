@@ -1295,6 +1295,15 @@ static int col_put(pq_writer *w, col_writer *c, const uint8_t *v,
 
 /* ---- "auto": a chunk's encoding chosen on its first page ------------------ */
 
+/* Bytes of values the choice is made on: the first page's, up to 256 KiB
+** (a quarter of the default page, which is enough to tell the encodings
+** apart, and keeps the copy and the trial encodings small). */
+#define AUTO_SAMPLE ((size_t)256 << 10)
+static size_t auto_sample(const col_writer *c) {
+  return (size_t)c->o.page_size < AUTO_SAMPLE ? (size_t)c->o.page_size
+                                              : AUTO_SAMPLE;
+}
+
 /* The size of the buffered values encoded as p, after the codec (a
 ** dictionary's page included); SIZE_MAX when p cannot encode them. */
 static size_t auto_size(pq_writer *w, col_writer *c, const pq_params *p,
@@ -1444,7 +1453,7 @@ static int auto_put(pq_writer *w, col_writer *c, const uint8_t *v,
       c->ab_nv++;
     }
     c->ab_n++;
-    if (c->ab_vals.len + c->ab_heap.len >= (size_t)c->o.page_size) {
+    if (c->ab_vals.len + c->ab_heap.len >= auto_sample(c)) {
       i++;
       break;
     }
@@ -1453,7 +1462,7 @@ static int auto_put(pq_writer *w, col_writer *c, const uint8_t *v,
     return pq_nomem(err, LABEL);
   *used = i;
   int full = c->ab_n >= room ||
-             c->ab_vals.len + c->ab_heap.len >= (size_t)c->o.page_size;
+             c->ab_vals.len + c->ab_heap.len >= auto_sample(c);
   return full ? auto_decide(w, c, err) : PQ_OK;
 }
 
