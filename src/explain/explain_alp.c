@@ -109,6 +109,15 @@ static void alp_value_at(pq_field *f, const alp_walk *a, const uint8_t *p,
   }
 }
 
+/* The row of one of vector k's integer fields: where, its bits, its value. */
+static void vec_field(pq_field *f, const uint8_t *buf, size_t at, size_t len,
+                      uint32_t k, const char *name, int64_t v) {
+  ex_row(f, at, len, "vector[%u].%s", k, name);
+  ex_bits_bytes(f, buf + at, len);
+  f->kind = PQ_FV_INT;
+  f->i = v;
+}
+
 static int alp_step(pq_explainer *x, pq_field *f) {
   alp_walk *a = (alp_walk *)(void *)x->prev.data;
   const uint8_t *buf = x->buf;
@@ -223,10 +232,7 @@ static int alp_step(pq_explainer *x, pq_field *f) {
         a->mf = pq_alp_pow10f(0)[v->f];
         a->me = pq_alp_pow10f(1)[v->e];
       }
-      ex_row(f, v->at, 1, "vector[%u].exponent", a->k);
-      ex_bits_bytes(f, buf + v->at, 1);
-      f->kind = PQ_FV_INT;
-      f->i = v->e;
+      vec_field(f, buf, v->at, 1, a->k, "exponent", v->e);
       ex_note(f, "e = %u: values %llu to %llu were encoded as round(value x "
               "10^%u x 10^-%u)",
               v->e, (unsigned long long)a->before,
@@ -235,20 +241,14 @@ static int alp_step(pq_explainer *x, pq_field *f) {
       return 1;
     }
     case A_FACTOR:
-      ex_row(f, v->at + 1, 1, "vector[%u].factor", a->k);
-      ex_bits_bytes(f, buf + v->at + 1, 1);
-      f->kind = PQ_FV_INT;
-      f->i = v->f;
+      vec_field(f, buf, v->at + 1, 1, a->k, "factor", v->f);
       ex_note(f, "f = %u: decoding multiplies each integer by 10^%u, then "
               "by 10^-%u, rounding each product to a %s",
               v->f, v->f, v->e, pg->dbl ? "DOUBLE" : "FLOAT");
       x->phase = A_NEXC;
       return 1;
     case A_NEXC:
-      ex_row(f, v->at + 2, 2, "vector[%u].num_exceptions", a->k);
-      ex_bits_bytes(f, buf + v->at + 2, 2);
-      f->kind = PQ_FV_INT;
-      f->i = v->nexc;
+      vec_field(f, buf, v->at + 2, 2, a->k, "num_exceptions", v->nexc);
       ex_note(f, "uint16, little endian: %u value%s stored as %s, bit for "
               "bit, after the packed values",
               v->nexc, ex_s(v->nexc), v->nexc == 1 ? "it is" : "they are");
@@ -256,10 +256,7 @@ static int alp_step(pq_explainer *x, pq_field *f) {
       return 1;
     case A_FOR: {
       size_t n = pg->dbl ? 8 : 4;
-      ex_row(f, v->at + 4, n, "vector[%u].frame_of_reference", a->k);
-      ex_bits_bytes(f, buf + v->at + 4, n);
-      f->kind = PQ_FV_INT;
-      f->i = v->ref;
+      vec_field(f, buf, v->at + 4, n, a->k, "frame_of_reference", v->ref);
       ex_note(f, "%s, little endian: %lld, the least integer of the vector; "
               "each packed value is added to it",
               pg->dbl ? "int64" : "int32", (long long)v->ref);
@@ -268,10 +265,7 @@ static int alp_step(pq_explainer *x, pq_field *f) {
     }
     case A_WIDTH: {
       size_t at = v->at + pg->vhdr - 1;
-      ex_row(f, at, 1, "vector[%u].bit_width", a->k);
-      ex_bits_bytes(f, buf + at, 1);
-      f->kind = PQ_FV_INT;
-      f->i = v->w;
+      vec_field(f, buf, at, 1, a->k, "bit_width", v->w);
       if (v->w)
         ex_note(f, "%u values x %d bit%s = %zu byte%s of packed values",
                 v->n, v->w, ex_s((uint64_t)v->w), v->packed,
