@@ -1054,7 +1054,8 @@ static size_t read_json(fuzz_in *in, char *out, size_t cap) {
       "string",     "name",          "count",      "bit_width",
       "block_size", "miniblocks",    "length_prefix", "binary",
       "bit_order",  "part",          "page_index", "bloom_filter",
-      "fallback",   "dictionary_page_size", "level", "x"};
+      "fallback",   "dictionary_page_size", "level", "vector_size",
+      "exponent",   "factor",        "x"};
   static const char *const words[] = {
       "0", "1", "2", "3", "8", "16", "32", "64", "128", "256", "1024",
       "-1", "1048576", "1073741824", "1073741825", "2147483647",
@@ -1062,7 +1063,8 @@ static size_t read_json(fuzz_in *in, char *out, size_t cap) {
       "\"snappy\"", "\"gzip\"", "\"zstd\"", "\"lz4\"", "\"lz4_raw\"",
       "\"brotli\"", "\"lzo\"", "\"uncompressed\"", "\"msb\"", "\"lsb\"",
       "\"indices\"", "\"dictionary\"", "\"\"", "\"7\"", "1.5", "[]",
-      "-7", "22", "23", "11", "9"};
+      "-7", "22", "23", "11", "9", "10", "18", "19", "4", "12", "4096",
+      "32768", "65536"};
   uint8_t how = fz_byte(in);
   size_t n = 0;
   if (how % 4 == 0) { /* as given */
