@@ -6,9 +6,9 @@
 # hyparquet-compressors, pinned too, in a folder of its own, linked into
 # hyparquet's node_modules/ so that one folder resolves both.
 here=$(dirname "$0")
-dir=$(sh "$here/npm_cache.sh" hyparquet 1.31.5 --dir)
+dir=$(sh "$here/npm_cache.sh" hyparquet 1.33.0 --dir)
 [ "$1" = --dir ] && { echo "$dir"; exit 0; }
 codecs=$(sh "$here/npm_cache.sh" hyparquet-compressors 1.1.2 --dir)
-sh "$here/npm_cache.sh" hyparquet 1.31.5 &&
+sh "$here/npm_cache.sh" hyparquet 1.33.0 &&
   sh "$here/npm_cache.sh" hyparquet-compressors 1.1.2 &&
   ln -sfn "$codecs/node_modules/hyparquet-compressors" "$dir/node_modules/hyparquet-compressors"
