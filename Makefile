@@ -128,10 +128,18 @@ $(BUILD)/bench/bench: bench/bench.c bench/reference.c bench/reference.h $(BUILD)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) -Isrc -Ibench -o $@ bench/bench.c bench/reference.c $(BUILD)/libpqcore.a -lm $(CODEC_LIBS)
 
+# The benchmark of ALP (bench/alp.c): size on the ALP paper's data sets
+# (../shared/alp-testing/floatingpoint_data.tar.gz, extracted at each run
+# into $(BUILD)/bench/alp_data) and speed, against PLAIN + ZSTD.
+ALP_DATA ?= ../shared/alp-testing/floatingpoint_data.tar.gz
+$(BUILD)/bench/alp: bench/alp.c bench/shell.h $(BUILD)/libpqcore.a $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) -Isrc -Ibench -o $@ bench/alp.c $(BUILD)/libpqcore.a -lm $(CODEC_LIBS)
+
 BENCH_ARGS ?=
 bench: test-deps interop-deps $(BUILD)/$(EXT) $(BUILD)/bench/bench \
        $(BUILD)/bench/tables $(BUILD)/bench/mmap_random.so $(BUILD)/bench/write \
-       $(BUILD)/bench/step.so
+       $(BUILD)/bench/step.so $(BUILD)/bench/alp
 	$(BUILD)/bench/bench --extension $(BUILD)/$(EXT) --work $(BUILD)/bench \
 	  --duckdb "$$(sh tools/duckdb.sh --dir)" \
 	  $(if $(BENCH_ARGS),$(BENCH_ARGS),--results bench/RESULTS.md --notes bench/NOTES.md)
@@ -141,6 +149,8 @@ bench: test-deps interop-deps $(BUILD)/$(EXT) $(BUILD)/bench/bench \
 	  $(if $(BENCH_ARGS),$(BENCH_ARGS),--results bench/RESULTS.md)
 	$(BUILD)/bench/write --extension $(BUILD)/$(EXT) --work $(BUILD)/bench \
 	  --duckdb "$$(sh tools/duckdb.sh --dir)" \
+	  $(if $(BENCH_ARGS),$(BENCH_ARGS),--results bench/RESULTS.md)
+	$(BUILD)/bench/alp --work $(BUILD)/bench --data $(ALP_DATA) \
 	  $(if $(BENCH_ARGS),$(BENCH_ARGS),--results bench/RESULTS.md)
 
 # The benchmark of the parquet table (bench/tables.c, bench/tables.mjs);

@@ -15,12 +15,16 @@
 ** powers of ten ("Encoding Formula", normative), then the exceptions
 ** overwrite their positions.
 **
-** The decoder unpacks a vector 32 deltas at a time into a small buffer
-** and turns each group into values in one loop (AVX2 where the machine
-** has it), then patches the exceptions; a vector goes straight into the
-** caller's array when it fits, else into the decoder's own buffer, from
-** which later reads continue.  Every offset, width, count and position is
-** checked before it is used.
+** The decoder takes a vector 32 deltas at a time: where the machine has
+** AVX2, eight deltas are unpacked, added to the frame, converted and
+** multiplied in vector registers, without going through memory; else
+** through a small buffer.  The exceptions are patched after; a vector
+** whose every value is an exception, in order, is copied.  It asks for
+** the stream's bytes some way ahead of those it reads (a page read from
+** memory would otherwise keep it waiting for each line in turn).  A
+** vector goes straight into the caller's array when it fits, else into
+** the decoder's own buffer, from which later reads continue.  Every
+** offset, width, count and position is checked before it is used.
 **
 ** The encoder follows the spec's informative search ("Parameter
 ** Selection"): from samples of the page's first vectors it keeps up to 5
@@ -142,6 +146,7 @@ typedef struct alp_dec {
   uint32_t vpos, vlen;
   unsigned cpu;
   const pq_unpack32_fn *unpack32;
+  size_t pf;        /* the stream's bytes asked for so far (prefetch_to) */
 } alp_dec;
 
 /* 32 deltas of width w from in, which holds `have` bytes of them (fewer
@@ -187,54 +192,394 @@ static void conv_f(const uint32_t *u, size_t m, int32_t ref, float mf,
     out[j] = (float)(int32_t)((uint32_t)ref + u[j]) * mf * me;
 }
 
+/* How far ahead of the deltas being unpacked the decoder asks for the
+** stream's bytes: a page that comes from memory rather than the caches
+** would otherwise keep it waiting for each line in turn. */
+#define PREFETCH_AHEAD 4096
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(p) __builtin_prefetch((p), 0, 2)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
+
+/* Asks for the stream's lines from *pf up to offset upto (within len),
+** those not asked for before; at the first line of a 4 KiB page, for the
+** line two pages further too, so that its page's address translation is
+** under way before the lines are (it measured some 4% faster). */
+static inline void prefetch_to(const uint8_t *buf, size_t len, size_t *pf,
+                               size_t upto) {
+  size_t a = *pf;
+  if (upto > len) upto = len;
+  while (a < upto) {
+    PREFETCH(buf + a);
+    if (((uintptr_t)(buf + a) & 4095) < 64 && len - a > 8192)
+      PREFETCH(buf + a + 8192);
+    a += 64;
+  }
+  *pf = a;
+}
+
+/* Whether the n exception positions at pos are 0, 1, ..., n-1 (every value
+** of the vector an exception, in order): four at a time. */
+static int positions_in_order(const uint8_t *pos, uint32_t n) {
+  uint64_t diff = 0, want = 0x0003000200010000ull;
+  uint32_t j = 0;
+  for (; j + 4 <= n; j += 4, want += 0x0004000400040004ull)
+    diff |= pq_load64(pos + 2 * (size_t)j) ^ want;
+  for (; j < n; j++) diff |= load16(pos + 2 * (size_t)j) ^ j;
+  return diff == 0;
+}
+
+/* The exceptions' values (of vsz bytes: 8 or 4, a constant where it is
+** inlined) over their positions (checked), four at a time. */
+static inline void patch(uint8_t *o, size_t vsz, const uint8_t *pos,
+                         const uint8_t *exc, unsigned nexc) {
+  unsigned j = 0;
+  for (; j + 4 <= nexc; j += 4) {
+    for (unsigned t = 0; t < 4; t++)
+      memcpy(o + vsz * load16(pos + 2 * (size_t)(j + t)),
+             exc + vsz * (size_t)(j + t), vsz);
+  }
+  for (; j < nexc; j++)
+    memcpy(o + vsz * load16(pos + 2 * (size_t)j), exc + vsz * (size_t)j, vsz);
+}
+
 #if PQ_X86_SIMD
-/* The same for 32 values, where every integer lies within +-2^51 (the
-** double forms): exact conversions, so the results are the scalar ones
-** bit for bit.  FLOAT converts int32 directly, rounding as the scalar
-** conversion does (to nearest, the default mode). */
-__attribute__((target("avx2"))) static void conv_d32_avx2(const uint32_t *u,
-                                                          int64_t ref,
-                                                          double mf, double me,
-                                                          double *out) {
-  __m256i b = _mm256_set1_epi64x((long long)(MAGIC_D_BITS + (uint64_t)ref));
-  __m256d m = _mm256_set1_pd(MAGIC_D), vf = _mm256_set1_pd(mf),
-          ve = _mm256_set1_pd(me);
-  for (int j = 0; j < 32; j += 4) {
-    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(u + j));
-    __m256i w = _mm256_add_epi64(_mm256_cvtepu32_epi64(x), b);
-    __m256d d = _mm256_sub_pd(_mm256_castsi256_pd(w), m);
-    _mm256_storeu_pd(out + j, _mm256_mul_pd(_mm256_mul_pd(d, vf), ve));
+/* int64 lanes as doubles, exactly as the scalar conversion rounds them
+** (to nearest): the high half times 2^32 and the low half are each exact
+** as doubles, made by placing their bits under magic exponents, and their
+** sum is rounded once. */
+__attribute__((target("avx2"))) static inline __m256d i64_to_pd(__m256i x) {
+  const __m256i lo_bits = _mm256_set1_epi64x(0x4330000000000000ll); /* 2^52 */
+  const __m256i hi_bits =
+      _mm256_set1_epi64x(0x4530000080000000ll); /* 2^84 + 2^63 */
+  const __m256d hi_sub = _mm256_castsi256_pd(
+      _mm256_set1_epi64x(0x4530000080100000ll)); /* 2^84 + 2^63 + 2^52 */
+  __m256i lo = _mm256_blend_epi32(lo_bits, x, 0x55);
+  __m256i hi = _mm256_xor_si256(_mm256_srli_epi64(x, 32), hi_bits);
+  __m256d h = _mm256_sub_pd(_mm256_castsi256_pd(hi), hi_sub);
+  return _mm256_add_pd(h, _mm256_castsi256_pd(lo));
+}
+
+/* The whole groups (32 values, 4*w bytes each) of a DOUBLE vector, each
+** unpacked into a small buffer and turned into values in vector
+** registers: the form for a vector too near the stream's end for the
+** loads of the fused forms below.  Within +-2^51 (magic) the integers
+** become doubles by the magic-number identity, else by i64_to_pd; both are
+** exact, so the results are the scalar ones bit for bit. */
+__attribute__((target("avx2"))) static void groups_d_avx2(
+    const alp_dec *s, int w, const uint8_t *pk, uint32_t groups, int64_t ref,
+    int magic, double mf, double me, double *o, size_t *pf) {
+  const __m256d vf = _mm256_set1_pd(mf), ve = _mm256_set1_pd(me),
+                md = _mm256_set1_pd(MAGIC_D);
+  const __m256i mb =
+      _mm256_set1_epi64x((long long)(MAGIC_D_BITS + (uint64_t)ref));
+  const __m256i vr = _mm256_set1_epi64x((long long)ref);
+  const uint8_t *buf = s->base.buf;
+  size_t at = (size_t)(pk - buf), gb = (size_t)4 * (size_t)w;
+  uint32_t u32[32];
+  uint64_t u64[32];
+  for (uint32_t g = 0; g < groups; g++, o += 32) {
+    const uint8_t *in = pk + g * gb;
+    prefetch_to(buf, s->base.len, pf, at + (g + 1) * gb + PREFETCH_AHEAD);
+    if (w <= 32) {
+      s->unpack32[w](in, u32);
+      if (magic) {
+        for (int j = 0; j < 32; j += 4) {
+          __m256i x = _mm256_cvtepu32_epi64(
+              _mm_loadu_si128((const __m128i *)(const void *)(u32 + j)));
+          __m256d d =
+              _mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(x, mb)), md);
+          _mm256_storeu_pd(o + j, _mm256_mul_pd(_mm256_mul_pd(d, vf), ve));
+        }
+      } else {
+        for (int j = 0; j < 32; j += 4) {
+          __m256i x = _mm256_cvtepu32_epi64(
+              _mm_loadu_si128((const __m128i *)(const void *)(u32 + j)));
+          __m256d d = i64_to_pd(_mm256_add_epi64(x, vr));
+          _mm256_storeu_pd(o + j, _mm256_mul_pd(_mm256_mul_pd(d, vf), ve));
+        }
+      }
+    } else {
+      pq_unpack64(w, in, u64);
+      if (magic) {
+        for (int j = 0; j < 32; j += 4) {
+          __m256i x =
+              _mm256_loadu_si256((const __m256i *)(const void *)(u64 + j));
+          __m256d d =
+              _mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(x, mb)), md);
+          _mm256_storeu_pd(o + j, _mm256_mul_pd(_mm256_mul_pd(d, vf), ve));
+        }
+      } else {
+        for (int j = 0; j < 32; j += 4) {
+          __m256i x =
+              _mm256_loadu_si256((const __m256i *)(const void *)(u64 + j));
+          __m256d d = i64_to_pd(_mm256_add_epi64(x, vr));
+          _mm256_storeu_pd(o + j, _mm256_mul_pd(_mm256_mul_pd(d, vf), ve));
+        }
+      }
+    }
   }
 }
-__attribute__((target("avx2"))) static void conv_d64_avx2(const uint64_t *u,
-                                                          int64_t ref,
-                                                          double mf, double me,
-                                                          double *out) {
-  __m256i b = _mm256_set1_epi64x((long long)(MAGIC_D_BITS + (uint64_t)ref));
-  __m256d m = _mm256_set1_pd(MAGIC_D), vf = _mm256_set1_pd(mf),
-          ve = _mm256_set1_pd(me);
-  for (int j = 0; j < 32; j += 4) {
-    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(u + j));
-    __m256d d = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(x, b)), m);
-    _mm256_storeu_pd(out + j, _mm256_mul_pd(_mm256_mul_pd(d, vf), ve));
+
+/* Widths 1 to 32 without the unpackers: 8 deltas take w bytes, so each
+** run of 8 starts on a byte, and delta j of it lies in bits j*w .. j*w+w-1
+** of the 32 bytes loaded from there: its two 32-bit words (d, d+1, d =
+** j*w / 32) are moved into a 64-bit lane, shifted right by j*w % 32 and
+** masked to w bits.  (For j = 7 and w = 32, word d+1 would be the ninth:
+** the index wraps to word 0, whose bits the mask removes.)  The loads reach
+** 32 - w bytes past a group's end: the caller makes sure the stream holds
+** them.  Four lanes then become values as in groups_d_avx2. */
+__attribute__((target("avx2"))) static void groups_d_fused_avx2(
+    const alp_dec *s, int w, const uint8_t *pk, uint32_t groups, int64_t ref,
+    int magic, double mf, double me, double *o, size_t *pf) {
+  int32_t idx[16];
+  int64_t sh[8];
+  for (int j = 0; j < 8; j++) {
+    int b = j * w;
+    idx[2 * j] = b / 32;
+    idx[2 * j + 1] = b / 32 + 1;
+    sh[j] = b % 32;
+  }
+  const __m256i ilo = _mm256_loadu_si256((const __m256i *)(const void *)idx),
+                ihi = _mm256_loadu_si256((const __m256i *)(const void *)(idx + 8)),
+                slo = _mm256_loadu_si256((const __m256i *)(const void *)sh),
+                shi = _mm256_loadu_si256((const __m256i *)(const void *)(sh + 4)),
+                mask = _mm256_set1_epi64x((long long)(((uint64_t)1 << w) - 1));
+  const __m256d vf = _mm256_set1_pd(mf), ve = _mm256_set1_pd(me),
+                md = _mm256_set1_pd(MAGIC_D);
+  const __m256i mb =
+      _mm256_set1_epi64x((long long)(MAGIC_D_BITS + (uint64_t)ref));
+  const __m256i vr = _mm256_set1_epi64x((long long)ref);
+  const uint8_t *buf = s->base.buf;
+  size_t at = (size_t)(pk - buf), gb = (size_t)4 * (size_t)w;
+  for (uint32_t g = 0; g < groups; g++) {
+    const uint8_t *in = pk + g * gb;
+    prefetch_to(buf, s->base.len, pf, at + (g + 1) * gb + PREFETCH_AHEAD);
+    for (int c = 0; c < 4; c++, in += w, o += 8) {
+      __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)in);
+      __m256i a = _mm256_and_si256(
+          _mm256_srlv_epi64(_mm256_permutevar8x32_epi32(v, ilo), slo), mask);
+      __m256i b = _mm256_and_si256(
+          _mm256_srlv_epi64(_mm256_permutevar8x32_epi32(v, ihi), shi), mask);
+      __m256d da, db;
+      if (magic) {
+        da = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(a, mb)), md);
+        db = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(b, mb)), md);
+      } else {
+        da = i64_to_pd(_mm256_add_epi64(a, vr));
+        db = i64_to_pd(_mm256_add_epi64(b, vr));
+      }
+      _mm256_storeu_pd(o, _mm256_mul_pd(_mm256_mul_pd(da, vf), ve));
+      _mm256_storeu_pd(o + 4, _mm256_mul_pd(_mm256_mul_pd(db, vf), ve));
+    }
   }
 }
-__attribute__((target("avx2"))) static void conv_f_avx2(const uint32_t *u,
-                                                        int32_t ref, float mf,
-                                                        float me, float *out) {
-  __m256i b = _mm256_set1_epi32(ref);
-  __m256 vf = _mm256_set1_ps(mf), ve = _mm256_set1_ps(me);
-  for (int j = 0; j < 32; j += 8) {
-    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(u + j));
-    __m256 d = _mm256_cvtepi32_ps(_mm256_add_epi32(x, b));
-    _mm256_storeu_ps(out + j, _mm256_mul_ps(_mm256_mul_ps(d, vf), ve));
+
+/* Four 64-bit words from in + o[0..3] in a vector register (a gather is
+** slower on the machines measured). */
+__attribute__((target("avx2"))) static inline __m256i load4x64(
+    const uint8_t *in, const uint32_t *o) {
+  __m128i a = _mm_insert_epi64(_mm_cvtsi64_si128((long long)pq_load64(in + o[0])),
+                               (long long)pq_load64(in + o[1]), 1);
+  __m128i b = _mm_insert_epi64(_mm_cvtsi64_si128((long long)pq_load64(in + o[2])),
+                               (long long)pq_load64(in + o[3]), 1);
+  return _mm256_inserti128_si256(_mm256_castsi128_si256(a), b, 1);
+}
+
+/* Widths 33 to 64, likewise without the unpackers, 8 deltas (w bytes) at
+** a time: delta j is the 8 bytes from byte j*w / 8 shifted right by
+** j*w % 8, with the next 8 bytes shifted left by 64 - j*w % 8 above them
+** when a delta may reach past the first 8 (w > 56; a shift by 64 leaves
+** nothing), masked to w bits.  Four words go into a vector register
+** together: unpacked into memory by 64-bit stores, they would be read
+** back by 256-bit loads, which wait for the stores to complete.  The
+** loads reach up to 16 bytes past a group's end. */
+__attribute__((target("avx2"))) static void groups_d_wide_avx2(
+    const alp_dec *s, int w, const uint8_t *pk, uint32_t groups, int64_t ref,
+    int magic, double mf, double me, double *o, size_t *pf) {
+  uint32_t ob[8], ob8[8];
+  int64_t sr[8], sl[8];
+  for (int j = 0; j < 8; j++) {
+    ob[j] = (uint32_t)(j * w) / 8;
+    ob8[j] = ob[j] + 8;
+    sr[j] = (j * w) % 8;
+    sl[j] = 64 - sr[j];
   }
+  const __m256i sr0 = _mm256_loadu_si256((const __m256i *)(const void *)sr),
+                sr1 = _mm256_loadu_si256((const __m256i *)(const void *)(sr + 4)),
+                sl0 = _mm256_loadu_si256((const __m256i *)(const void *)sl),
+                sl1 = _mm256_loadu_si256((const __m256i *)(const void *)(sl + 4)),
+                mask = _mm256_set1_epi64x(
+                    w == 64 ? -1ll : (long long)(((uint64_t)1 << w) - 1));
+  const int spill = w > 56;
+  const __m256d vf = _mm256_set1_pd(mf), ve = _mm256_set1_pd(me),
+                md = _mm256_set1_pd(MAGIC_D);
+  const __m256i mb =
+      _mm256_set1_epi64x((long long)(MAGIC_D_BITS + (uint64_t)ref));
+  const __m256i vr = _mm256_set1_epi64x((long long)ref);
+  const uint8_t *buf = s->base.buf;
+  size_t at = (size_t)(pk - buf), gb = (size_t)4 * (size_t)w;
+  for (uint32_t g = 0; g < groups; g++) {
+    const uint8_t *in = pk + g * gb;
+    prefetch_to(buf, s->base.len, pf, at + (g + 1) * gb + PREFETCH_AHEAD);
+    for (int c = 0; c < 4; c++, in += w, o += 8) {
+      __m256i a = _mm256_srlv_epi64(load4x64(in, ob), sr0);
+      __m256i b = _mm256_srlv_epi64(load4x64(in, ob + 4), sr1);
+      if (spill) {
+        a = _mm256_or_si256(a, _mm256_sllv_epi64(load4x64(in, ob8), sl0));
+        b = _mm256_or_si256(b, _mm256_sllv_epi64(load4x64(in, ob8 + 4), sl1));
+      }
+      a = _mm256_and_si256(a, mask);
+      b = _mm256_and_si256(b, mask);
+      __m256d da, db;
+      if (magic) {
+        da = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(a, mb)), md);
+        db = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(b, mb)), md);
+      } else {
+        da = i64_to_pd(_mm256_add_epi64(a, vr));
+        db = i64_to_pd(_mm256_add_epi64(b, vr));
+      }
+      _mm256_storeu_pd(o, _mm256_mul_pd(_mm256_mul_pd(da, vf), ve));
+      _mm256_storeu_pd(o + 4, _mm256_mul_pd(_mm256_mul_pd(db, vf), ve));
+    }
+  }
+}
+
+/* groups_d_fused_avx2 for FLOAT: each delta's two words in 32-bit lanes,
+** the first shifted right and the second left (by 32 when the shift is 0,
+** which leaves nothing), joined and masked. */
+__attribute__((target("avx2"))) static void groups_f_fused_avx2(
+    const alp_dec *s, int w, const uint8_t *pk, uint32_t groups, int32_t ref,
+    float mf, float me, float *o, size_t *pf) {
+  int32_t i0[8], i1[8], sr[8], sl[8];
+  for (int j = 0; j < 8; j++) {
+    int b = j * w;
+    i0[j] = b / 32;
+    i1[j] = (b / 32 + 1) & 7;
+    sr[j] = b % 32;
+    sl[j] = 32 - b % 32;
+  }
+  const __m256i x0 = _mm256_loadu_si256((const __m256i *)(const void *)i0),
+                x1 = _mm256_loadu_si256((const __m256i *)(const void *)i1),
+                vr = _mm256_loadu_si256((const __m256i *)(const void *)sr),
+                vl = _mm256_loadu_si256((const __m256i *)(const void *)sl),
+                mask = _mm256_set1_epi32((int)(uint32_t)(((uint64_t)1 << w) - 1)),
+                b = _mm256_set1_epi32(ref);
+  const __m256 vf = _mm256_set1_ps(mf), ve = _mm256_set1_ps(me);
+  const uint8_t *buf = s->base.buf;
+  size_t at = (size_t)(pk - buf), gb = (size_t)4 * (size_t)w;
+  for (uint32_t g = 0; g < groups; g++) {
+    const uint8_t *in = pk + g * gb;
+    prefetch_to(buf, s->base.len, pf, at + (g + 1) * gb + PREFETCH_AHEAD);
+    for (int c = 0; c < 4; c++, in += w, o += 8) {
+      __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)in);
+      __m256i lo = _mm256_srlv_epi32(_mm256_permutevar8x32_epi32(v, x0), vr);
+      __m256i hi = _mm256_sllv_epi32(_mm256_permutevar8x32_epi32(v, x1), vl);
+      __m256i x = _mm256_and_si256(_mm256_or_si256(lo, hi), mask);
+      __m256 d = _mm256_cvtepi32_ps(_mm256_add_epi32(x, b));
+      _mm256_storeu_ps(o, _mm256_mul_ps(_mm256_mul_ps(d, vf), ve));
+    }
+  }
+}
+
+/* FLOAT's whole groups through the unpackers (groups_d_avx2's case): int32
+** converts directly, rounding as the scalar conversion does (to nearest,
+** the default mode). */
+__attribute__((target("avx2"))) static void groups_f_avx2(
+    const alp_dec *s, int w, const uint8_t *pk, uint32_t groups, int32_t ref,
+    float mf, float me, float *o, size_t *pf) {
+  const __m256i b = _mm256_set1_epi32(ref);
+  const __m256 vf = _mm256_set1_ps(mf), ve = _mm256_set1_ps(me);
+  const uint8_t *buf = s->base.buf;
+  size_t at = (size_t)(pk - buf), gb = (size_t)4 * (size_t)w;
+  uint32_t u32[32];
+  for (uint32_t g = 0; g < groups; g++, o += 32) {
+    prefetch_to(buf, s->base.len, pf, at + (g + 1) * gb + PREFETCH_AHEAD);
+    s->unpack32[w](pk + g * gb, u32);
+    for (int j = 0; j < 32; j += 8) {
+      __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(u32 + j));
+      __m256 d = _mm256_cvtepi32_ps(_mm256_add_epi32(x, b));
+      _mm256_storeu_ps(o + j, _mm256_mul_ps(_mm256_mul_ps(d, vf), ve));
+    }
+  }
+}
+
+/* A vector of bit width 0: n copies of its one value. */
+__attribute__((target("avx2"))) static void fill_d_avx2(double *o, uint32_t n,
+                                                        double v) {
+  __m256d x = _mm256_set1_pd(v);
+  uint32_t i = 0;
+  for (; i + 4 <= n; i += 4) _mm256_storeu_pd(o + i, x);
+  for (; i < n; i++) o[i] = v;
+}
+__attribute__((target("avx2"))) static void fill_f_avx2(float *o, uint32_t n,
+                                                        float v) {
+  __m256 x = _mm256_set1_ps(v);
+  uint32_t i = 0;
+  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(o + i, x);
+  for (; i < n; i++) o[i] = v;
 }
 #endif
 
-/* Decodes vector k into out (room for its values). */
+/* Asks for what the next vectors' checks read first: the header of vector
+** k + 2, and the exceptions' positions of vector k + 1, from its header
+** (asked for one vector before).  Their offsets are not checked here:
+** they only say which of the stream's lines to ask for. */
+static void peek_ahead(alp_dec *s, uint32_t k) {
+  const uint8_t *buf = s->base.buf;
+  size_t len = s->base.len, a;
+  if (k + 2 < s->nvec) {
+    a = HEADER + (size_t)pq_load32(buf + HEADER + (size_t)4 * (k + 2));
+    if (a < len) PREFETCH(buf + a);
+  }
+  if (k + 1 < s->nvec) {
+    a = HEADER + (size_t)pq_load32(buf + HEADER + (size_t)4 * (k + 1));
+    if (a > len || len - a < s->vhdr) return;
+    const uint8_t *h = buf + a;
+    unsigned nexc = (unsigned)h[2] | (unsigned)h[3] << 8, w = h[s->vhdr - 1];
+    size_t p = a + s->vhdr + ((size_t)s->vs * w + 7) / 8,
+           end = p + 2 * (size_t)nexc;
+    if (end > len) end = len;
+    for (; p < end; p += 64) PREFETCH(buf + p);
+  }
+}
+
+/* A vector whose every value is an exception, in order: the n values at
+** exc, copied (the machine's own streaming of a plain copy does better
+** than asking for the lines ahead). */
+static void copy_values(alp_dec *s, void *out, const uint8_t *exc,
+                        uint32_t n) {
+  size_t bytes = (size_t)n * s->vsz;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  memcpy(out, exc, bytes);
+#else
+  uint8_t *o = out;
+  if (s->vsz == 8) {
+    for (size_t j = 0; j < bytes; j += 8) {
+      uint64_t b = pq_load64(exc + j);
+      memcpy(o + j, &b, 8);
+    }
+  } else {
+    for (size_t j = 0; j < bytes; j += 4) {
+      uint32_t b = pq_load32(exc + j);
+      memcpy(o + j, &b, 4);
+    }
+  }
+#endif
+  size_t end = (size_t)(exc - s->base.buf) + bytes;
+  if (s->pf < end) s->pf = end;
+}
+
+/* Decodes vector k into out (room for its values): the vector's groups of
+** 32 values (in vector registers where the machine has AVX2, the last
+** group short of its bytes through unpack_group*), then the exceptions
+** over their positions.  A vector whose every value is an exception, in
+** order, is its exceptions' values. */
 static int decode_vector(alp_dec *s, uint32_t k, void *out, pq_error *err) {
   pq_alp_vector vec;
+  peek_ahead(s, k);
   int rc = pq_alp_vector_read(&s->pg, s->base.buf, s->base.len, k,
                               s->next_min, &vec, err);
   if (rc) return rc;
@@ -246,6 +591,23 @@ static int decode_vector(alp_dec *s, uint32_t k, void *out, pq_error *err) {
   size_t packed = vec.packed;
   const uint8_t *pk = buf + vec.at + s->vhdr;
   const uint8_t *pos = buf + vec.pos_at, *exc = buf + vec.exc_at;
+  int avx2 = (s->cpu & PQ_CPU_AVX2) != 0;
+  (void)avx2;
+  /* The whole groups of 32, whose 4*w bytes are all there (the last group
+  ** of a vector short of 32 values has fewer). */
+  uint32_t full = n / 32;
+  /* Whether the stream holds the bytes the fused forms load past the
+  ** whole groups (up to 32). */
+  int slack = vec.at + s->vhdr + (size_t)full * 4 * (size_t)w + 32 <=
+              s->base.len;
+  (void)slack;
+  if (s->pf < vec.at) s->pf = vec.at; /* what is behind is read */
+  prefetch_to(buf, s->base.len, &s->pf, vec.at + PREFETCH_AHEAD);
+
+  if (nexc == n && positions_in_order(pos, n)) {
+    copy_values(s, out, exc, n);
+    return PQ_OK;
+  }
 
   uint32_t u32[32];
   uint64_t u64[32];
@@ -253,69 +615,82 @@ static int decode_vector(alp_dec *s, uint32_t k, void *out, pq_error *err) {
     double *o = out;
     int64_t ref = vec.ref;
     double mf = P10[f], me = N10[e];
-    /* Exact conversions in vector registers when every integer of the
-    ** vector is within +-2^51. */
+    /* Within +-2^51, every integer of the vector converts by the magic
+    ** number. */
     int magic = w <= 51 && ref >= -MAGIC_SPAN &&
                 ref <= MAGIC_SPAN - (int64_t)(((uint64_t)1 << w) - 1);
     (void)magic;
+    uint32_t i = 0;
     if (w == 0) {
       double v = (double)ref * mf * me;
-      for (uint32_t i = 0; i < n; i++) o[i] = v;
+#if PQ_X86_SIMD
+      if (avx2) {
+        fill_d_avx2(o, n, v);
+        i = n;
+      }
+#endif
+      for (; i < n; i++) o[i] = v;
     } else {
-      for (uint32_t i = 0; i < n; i += 32) {
+#if PQ_X86_SIMD
+      if (avx2) {
+        if (w <= 32 && slack)
+          groups_d_fused_avx2(s, w, pk, full, ref, magic, mf, me, o, &s->pf);
+        else if (slack)
+          groups_d_wide_avx2(s, w, pk, full, ref, magic, mf, me, o, &s->pf);
+        else
+          groups_d_avx2(s, w, pk, full, ref, magic, mf, me, o, &s->pf);
+        i = full * 32;
+      }
+#endif
+      for (; i < n; i += 32) {
         size_t m = n - i < 32 ? n - i : 32;
         size_t off = (size_t)i / 8 * (size_t)w; /* i is a multiple of 32 */
-        size_t have = packed - off;
+        prefetch_to(buf, s->base.len, &s->pf,
+                    (size_t)(pk - buf) + off + (size_t)4 * w + PREFETCH_AHEAD);
         if (w <= 32) {
-          unpack_group32(s, w, pk + off, have, u32);
-#if PQ_X86_SIMD
-          if (magic && m == 32 && (s->cpu & PQ_CPU_AVX2)) {
-            conv_d32_avx2(u32, ref, mf, me, o + i);
-            continue;
-          }
-#endif
+          unpack_group32(s, w, pk + off, packed - off, u32);
           conv_d32(u32, m, ref, mf, me, o + i);
         } else {
-          unpack_group64(w, pk + off, have, u64);
-#if PQ_X86_SIMD
-          if (magic && m == 32 && (s->cpu & PQ_CPU_AVX2)) {
-            conv_d64_avx2(u64, ref, mf, me, o + i);
-            continue;
-          }
-#endif
+          unpack_group64(w, pk + off, packed - off, u64);
           conv_d64(u64, m, ref, mf, me, o + i);
         }
       }
     }
-    for (unsigned j = 0; j < nexc; j++) {
-      uint64_t b = pq_load64(exc + 8 * (size_t)j);
-      memcpy(&o[load16(pos + 2 * j)], &b, 8);
-    }
+    patch((uint8_t *)o, 8, pos, exc, nexc);
   } else {
     float *o = out;
     int32_t ref = (int32_t)vec.ref;
     float mf = P10F[f], me = N10F[e];
+    uint32_t i = 0;
     if (w == 0) {
       float v = (float)ref * mf * me;
-      for (uint32_t i = 0; i < n; i++) o[i] = v;
+#if PQ_X86_SIMD
+      if (avx2) {
+        fill_f_avx2(o, n, v);
+        i = n;
+      }
+#endif
+      for (; i < n; i++) o[i] = v;
     } else {
-      for (uint32_t i = 0; i < n; i += 32) {
+#if PQ_X86_SIMD
+      if (avx2) {
+        if (slack)
+          groups_f_fused_avx2(s, w, pk, full, ref, mf, me, o, &s->pf);
+        else
+          groups_f_avx2(s, w, pk, full, ref, mf, me, o, &s->pf);
+        i = full * 32;
+      }
+#endif
+      for (; i < n; i += 32) {
         size_t m = n - i < 32 ? n - i : 32;
         size_t off = (size_t)i / 8 * (size_t)w;
+        prefetch_to(buf, s->base.len, &s->pf,
+                    (size_t)(pk - buf) + off + (size_t)4 * w + PREFETCH_AHEAD);
         unpack_group32(s, w, pk + off, packed - off, u32);
-#if PQ_X86_SIMD
-        if (m == 32 && (s->cpu & PQ_CPU_AVX2)) {
-          conv_f_avx2(u32, ref, mf, me, o + i);
-          continue;
-        }
-#endif
         conv_f(u32, m, ref, mf, me, o + i);
       }
     }
-    for (unsigned j = 0; j < nexc; j++) {
-      uint32_t b = pq_load32(exc + 4 * (size_t)j);
-      memcpy(&o[load16(pos + 2 * j)], &b, 4);
-    }
+    patch((uint8_t *)o, 4, pos, exc, nexc);
   }
   return PQ_OK;
 }
@@ -431,6 +806,21 @@ int pq_alp_page_read(pq_alp_page *pg, const pq_params *p, const uint8_t *buf,
 }
 #undef HFAIL
 
+/* Whether each of the nexc positions at pos is below n (1 to 32768), four
+** at a time: a 16-bit lane p is at least n when its top bit is set, or when
+** its low 15 bits plus 0x8000 - n reach it (no carry crosses lanes). */
+static int positions_below(const uint8_t *pos, unsigned nexc, uint32_t n) {
+  const uint64_t ones = 0x0001000100010001ull, top = 0x8000800080008000ull;
+  uint64_t t = (uint64_t)(0x8000u - n) * ones, bad = 0;
+  unsigned j = 0;
+  for (; j + 4 <= nexc; j += 4) {
+    uint64_t x = pq_load64(pos + 2 * (size_t)j);
+    bad |= (((x & ~top) + t) | x) & top;
+  }
+  for (; j < nexc; j++) bad |= load16(pos + 2 * (size_t)j) >= n;
+  return bad == 0;
+}
+
 /* Fails with the vector and the stream offset of what is wrong. */
 #define VFAIL(fmt, ...)                                                 \
   pq_fail(err, PQ_CORRUPT, ALP, "vector %u at byte %zu: " fmt, k, at, \
@@ -487,12 +877,14 @@ int pq_alp_vector_read(const pq_alp_page *pg, const uint8_t *buf, size_t len,
   v->pos_at = at + pg->vhdr + packed;
   v->exc_at = v->pos_at + (size_t)nexc * 2;
   v->end = at + pg->vhdr + need;
-  for (unsigned j = 0; j < nexc; j++) {
-    unsigned p = load16(buf + v->pos_at + 2 * j);
-    if (p >= n) {
-      return VFAIL("exception %u is at position %u, past the vector's %u "
-                   "values",
-                   j, p, n);
+  if (!positions_below(buf + v->pos_at, nexc, n)) {
+    for (unsigned j = 0; j < nexc; j++) {
+      unsigned p = load16(buf + v->pos_at + 2 * j);
+      if (p >= n) {
+        return VFAIL("exception %u is at position %u, past the vector's %u "
+                     "values",
+                     j, p, n);
+      }
     }
   }
   return PQ_OK;
@@ -798,13 +1190,13 @@ static size_t ints_scalar(int dbl, const uint8_t *v, size_t from, size_t n,
 }
 
 #if PQ_X86_SIMD
+#define RECHECK 0x8000u
 /* The AVX2 forms leave in cand[] the positions without an integer
 ** (ascending), those they could not settle marked with RECHECK, for
 ** ints_recheck to finish outside AVX code: calling SSE code from here
 ** would pay for the transition on every value.  They return how many
 ** there are; *mn and *mx are those of the others.  (Positions are below
 ** 32768, so bit 15 is free.) */
-#define RECHECK 0x8000u
 
 /* Four DOUBLE values at a time: rounding and the decode check as
 ** to_int_d computes them, the integer by the magic-number identity, which
@@ -926,7 +1318,6 @@ __attribute__((target("avx2"))) static size_t ints_f_avx2(
   *mx = b;
   return k;
 }
-#endif
 
 /* Settles the k positions in exc[] that an AVX2 form left: those with an
 ** integer after all get it, the rest stay, in order.  Returns their
@@ -944,6 +1335,7 @@ static size_t ints_recheck(int dbl, const uint8_t *v, int e, int f,
   }
   return kept;
 }
+#endif
 
 /* Encodes one vector of n values onto s->body. */
 static int encode_vector(alp_enc *s, const uint8_t *v, size_t n,
