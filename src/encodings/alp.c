@@ -1037,15 +1037,21 @@ static alp_pair search_all(const alp_enc *s, const uint8_t *v, size_t m,
   return best;
 }
 
-/* Up to `cap` values of v[0..n), evenly spaced, copied to out. */
+/* Up to `cap` values of v[0..n), one from each of `cap` equal parts, at a
+** place in its part that varies from part to part (a hash of its index):
+** evenly spaced samples of data with a period, such as 1000 + i / 8,
+** would see only its whole numbers. */
 static size_t take_sample(const alp_enc *s, const uint8_t *v, size_t n,
                           size_t cap, uint8_t *out) {
   if (n <= cap) {
     memcpy(out, v, n * s->vsz);
     return n;
   }
-  for (size_t i = 0; i < cap; i++)
-    memcpy(out + i * s->vsz, v + (i * n / cap) * s->vsz, s->vsz);
+  size_t step = n / cap;
+  for (size_t i = 0; i < cap; i++) {
+    size_t at = i * n / cap + ((uint32_t)(i + 1) * 2654435761u >> 16) % step;
+    memcpy(out + i * s->vsz, v + at * s->vsz, s->vsz);
+  }
   return cap;
 }
 
