@@ -262,6 +262,24 @@ __attribute__((target("avx2"))) static inline __m256d i64_to_pd(__m256i x) {
   return _mm256_add_pd(h, _mm256_castsi256_pd(lo));
 }
 
+/* Eight deltas (a, b: four each) plus the frame of reference as doubles
+** (mb: the magic bits plus it, when magic; vr: it, else), times 10^f, times
+** 10^-e, stored at o. */
+__attribute__((target("avx2"))) static inline void store8_d(
+    __m256i a, __m256i b, int magic, __m256i mb, __m256d md, __m256i vr,
+    __m256d vf, __m256d ve, double *o) {
+  __m256d da, db;
+  if (magic) {
+    da = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(a, mb)), md);
+    db = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(b, mb)), md);
+  } else {
+    da = i64_to_pd(_mm256_add_epi64(a, vr));
+    db = i64_to_pd(_mm256_add_epi64(b, vr));
+  }
+  _mm256_storeu_pd(o, _mm256_mul_pd(_mm256_mul_pd(da, vf), ve));
+  _mm256_storeu_pd(o + 4, _mm256_mul_pd(_mm256_mul_pd(db, vf), ve));
+}
+
 /* The whole groups (32 values, 4*w bytes each) of a DOUBLE vector, each
 ** unpacked into a small buffer and turned into values in vector
 ** registers: the form for a vector too near the stream's end for the
@@ -363,16 +381,7 @@ __attribute__((target("avx2"))) static void groups_d_fused_avx2(
           _mm256_srlv_epi64(_mm256_permutevar8x32_epi32(v, ilo), slo), mask);
       __m256i b = _mm256_and_si256(
           _mm256_srlv_epi64(_mm256_permutevar8x32_epi32(v, ihi), shi), mask);
-      __m256d da, db;
-      if (magic) {
-        da = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(a, mb)), md);
-        db = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(b, mb)), md);
-      } else {
-        da = i64_to_pd(_mm256_add_epi64(a, vr));
-        db = i64_to_pd(_mm256_add_epi64(b, vr));
-      }
-      _mm256_storeu_pd(o, _mm256_mul_pd(_mm256_mul_pd(da, vf), ve));
-      _mm256_storeu_pd(o + 4, _mm256_mul_pd(_mm256_mul_pd(db, vf), ve));
+      store8_d(a, b, magic, mb, md, vr, vf, ve, o);
     }
   }
 }
@@ -433,16 +442,7 @@ __attribute__((target("avx2"))) static void groups_d_wide_avx2(
       }
       a = _mm256_and_si256(a, mask);
       b = _mm256_and_si256(b, mask);
-      __m256d da, db;
-      if (magic) {
-        da = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(a, mb)), md);
-        db = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_add_epi64(b, mb)), md);
-      } else {
-        da = i64_to_pd(_mm256_add_epi64(a, vr));
-        db = i64_to_pd(_mm256_add_epi64(b, vr));
-      }
-      _mm256_storeu_pd(o, _mm256_mul_pd(_mm256_mul_pd(da, vf), ve));
-      _mm256_storeu_pd(o + 4, _mm256_mul_pd(_mm256_mul_pd(db, vf), ve));
+      store8_d(a, b, magic, mb, md, vr, vf, ve, o);
     }
   }
 }
