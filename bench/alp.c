@@ -375,8 +375,6 @@ static inline uint32_t bits_f(float x) {
   return u;
 }
 
-static int width64(uint64_t v) { return v ? 64 - __builtin_clzll(v) : 0; }
-
 static vchoice best_vector(int dbl, const void *v, size_t n) {
   size_t vhdr = dbl ? 13 : 9, xb = dbl ? 10 : 6;
   vchoice best = {0, 0, 0, n, vhdr + n * xb};
@@ -421,7 +419,7 @@ static vchoice best_vector(int dbl, const void *v, size_t n) {
         if (q < mn) mn = q;
         if (q > mx) mx = q;
       }
-      int w = k < n ? width64((uint64_t)mx - (uint64_t)mn) : 0;
+      int w = k < n ? pq_bit_width64((uint64_t)mx - (uint64_t)mn) : 0;
       size_t bytes = vhdr + (n * (size_t)w + 7) / 8 + k * xb;
       if (bytes < best.bytes) {
         vchoice c = {e, f, w, k, bytes};
@@ -750,6 +748,17 @@ static double bpv(size_t bytes, size_t n) {
   return bytes == (size_t)-1 ? -1 : (double)bytes * 8 / (double)n;
 }
 
+
+/* A size table's row: the stream's bytes as ALP, PLAIN and
+** BYTE_STREAM_SPLIT, each raw and with ZSTD, then the best ALP. */
+static void row_sizes(int dbl, const void *vals, size_t n, uint8_t *batch,
+                      size_t b[7]) {
+  static const pq_encoding enc[3] = {PQ_ALP, PQ_PLAIN, PQ_BYTE_STREAM_SPLIT};
+  for (int k = 0; k < 6; k++)
+    b[k] = stream_bytes(enc[k / 2], dbl, vals, n, k % 2, batch);
+  b[6] = best_stream(dbl, vals, n);
+}
+
 static void cell(double b) {
   if (b < 0)
     out(" n/a |");
@@ -828,13 +837,7 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < nsets; i++) {
     set *s = &sets[i];
     size_t b[7];
-    b[0] = stream_bytes(PQ_ALP, 1, s->d, s->n, 0, batch);
-    b[1] = stream_bytes(PQ_ALP, 1, s->d, s->n, 1, batch);
-    b[2] = stream_bytes(PQ_PLAIN, 1, s->d, s->n, 0, batch);
-    b[3] = stream_bytes(PQ_PLAIN, 1, s->d, s->n, 1, batch);
-    b[4] = stream_bytes(PQ_BYTE_STREAM_SPLIT, 1, s->d, s->n, 0, batch);
-    b[5] = stream_bytes(PQ_BYTE_STREAM_SPLIT, 1, s->d, s->n, 1, batch);
-    b[6] = best_stream(1, s->d, s->n);
+    row_sizes(1, s->d, s->n, batch, b);
     if (b[0] == (size_t)-1) size_ok = 0;
     out("| %s | %zu |", s->name, s->n);
     for (int k = 0; k < 7; k++) {
@@ -876,13 +879,7 @@ int main(int argc, char **argv) {
     set *s = &sets[i];
     if (!s->has_float) continue;
     size_t b[7];
-    b[0] = stream_bytes(PQ_ALP, 0, s->f, s->n, 0, batch);
-    b[1] = stream_bytes(PQ_ALP, 0, s->f, s->n, 1, batch);
-    b[2] = stream_bytes(PQ_PLAIN, 0, s->f, s->n, 0, batch);
-    b[3] = stream_bytes(PQ_PLAIN, 0, s->f, s->n, 1, batch);
-    b[4] = stream_bytes(PQ_BYTE_STREAM_SPLIT, 0, s->f, s->n, 0, batch);
-    b[5] = stream_bytes(PQ_BYTE_STREAM_SPLIT, 0, s->f, s->n, 1, batch);
-    b[6] = best_stream(0, s->f, s->n);
+    row_sizes(0, s->f, s->n, batch, b);
     if (b[0] == (size_t)-1) size_ok = 0;
     out("| %s | %zu |", s->name, s->n);
     for (int k = 0; k < 7; k++) {

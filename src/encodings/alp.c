@@ -133,13 +133,7 @@ static inline uint32_t fbits(float x) {
 
 typedef struct alp_dec {
   pq_decoder base;
-  pq_alp_page pg;   /* the header */
-  int dbl;          /* DOUBLE, else FLOAT */
-  size_t vsz;       /* bytes of a value */
-  size_t vhdr;      /* bytes of a vector's header: 13 or 9 */
-  uint32_t vs;      /* values per vector */
-  uint32_t total;   /* values in the page */
-  uint32_t nvec;
+  pq_alp_page pg;   /* the header: the type, the vectors' size and count */
   uint32_t vec;     /* the next vector to decode */
   size_t next_min;  /* where it may start at the earliest (stream offset) */
   uint8_t *vals;    /* a decoded vector the caller has not had all of */
@@ -530,16 +524,16 @@ __attribute__((target("avx2"))) static void fill_f_avx2(float *o, uint32_t n,
 static void peek_ahead(alp_dec *s, uint32_t k) {
   const uint8_t *buf = s->base.buf;
   size_t len = s->base.len, a;
-  if (k + 2 < s->nvec) {
+  if (k + 2 < s->pg.nvec) {
     a = HEADER + (size_t)pq_load32(buf + HEADER + (size_t)4 * (k + 2));
     if (a < len) PREFETCH(buf + a);
   }
-  if (k + 1 < s->nvec) {
+  if (k + 1 < s->pg.nvec) {
     a = HEADER + (size_t)pq_load32(buf + HEADER + (size_t)4 * (k + 1));
-    if (a > len || len - a < s->vhdr) return;
+    if (a > len || len - a < s->pg.vhdr) return;
     const uint8_t *h = buf + a;
-    unsigned nexc = (unsigned)h[2] | (unsigned)h[3] << 8, w = h[s->vhdr - 1];
-    size_t p = a + s->vhdr + ((size_t)s->vs * w + 7) / 8,
+    unsigned nexc = (unsigned)h[2] | (unsigned)h[3] << 8, w = h[s->pg.vhdr - 1];
+    size_t p = a + s->pg.vhdr + ((size_t)s->pg.vs * w + 7) / 8,
            end = p + 2 * (size_t)nexc;
     if (end > len) end = len;
     for (; p < end; p += 64) PREFETCH(buf + p);
@@ -551,12 +545,12 @@ static void peek_ahead(alp_dec *s, uint32_t k) {
 ** than asking for the lines ahead). */
 static void copy_values(alp_dec *s, void *out, const uint8_t *exc,
                         uint32_t n) {
-  size_t bytes = (size_t)n * s->vsz;
+  size_t bytes = (size_t)n * s->pg.vsz;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
   memcpy(out, exc, bytes);
 #else
   uint8_t *o = out;
-  if (s->vsz == 8) {
+  if (s->pg.vsz == 8) {
     for (size_t j = 0; j < bytes; j += 8) {
       uint64_t b = pq_load64(exc + j);
       memcpy(o + j, &b, 8);
@@ -589,7 +583,7 @@ static int decode_vector(alp_dec *s, uint32_t k, void *out, pq_error *err) {
   unsigned e = vec.e, f = vec.f, nexc = vec.nexc;
   int w = vec.w;
   size_t packed = vec.packed;
-  const uint8_t *pk = buf + vec.at + s->vhdr;
+  const uint8_t *pk = buf + vec.at + s->pg.vhdr;
   const uint8_t *pos = buf + vec.pos_at, *exc = buf + vec.exc_at;
   int avx2 = (s->cpu & PQ_CPU_AVX2) != 0;
   (void)avx2;
@@ -598,7 +592,7 @@ static int decode_vector(alp_dec *s, uint32_t k, void *out, pq_error *err) {
   uint32_t full = n / 32;
   /* Whether the stream holds the bytes the fused forms load past the
   ** whole groups (up to 32). */
-  int slack = vec.at + s->vhdr + (size_t)full * 4 * (size_t)w + 32 <=
+  int slack = vec.at + s->pg.vhdr + (size_t)full * 4 * (size_t)w + 32 <=
               s->base.len;
   (void)slack;
   if (s->pf < vec.at) s->pf = vec.at; /* what is behind is read */
@@ -611,7 +605,7 @@ static int decode_vector(alp_dec *s, uint32_t k, void *out, pq_error *err) {
 
   uint32_t u32[32];
   uint64_t u64[32];
-  if (s->dbl) {
+  if (s->pg.dbl) {
     double *o = out;
     int64_t ref = vec.ref;
     double mf = P10[f], me = N10[e];
@@ -704,24 +698,24 @@ static int alp_read(pq_decoder *d, void *out, size_t max, size_t *n,
     if (s->vpos < s->vlen) {
       size_t m = s->vlen - s->vpos;
       if (m > max - got) m = max - got;
-      memcpy(o + got * s->vsz, s->vals + (size_t)s->vpos * s->vsz,
-             m * s->vsz);
+      memcpy(o + got * s->pg.vsz, s->vals + (size_t)s->vpos * s->pg.vsz,
+             m * s->pg.vsz);
       s->vpos += (uint32_t)m;
       got += m;
       continue;
     }
-    if (s->vec >= s->nvec) break;
+    if (s->vec >= s->pg.nvec) break;
     uint32_t k = s->vec;
-    uint32_t cnt = k + 1 < s->nvec ? s->vs : s->total - k * s->vs;
+    uint32_t cnt = k + 1 < s->pg.nvec ? s->pg.vs : s->pg.total - k * s->pg.vs;
     int rc;
     if (max - got >= cnt) {
-      rc = decode_vector(s, k, o + got * s->vsz, err);
+      rc = decode_vector(s, k, o + got * s->pg.vsz, err);
       got += cnt;
     } else {
       if (!s->vals) {
         /* At most one vector (the page may hold fewer values). */
-        uint32_t cap = s->total < s->vs ? s->total : s->vs;
-        s->vals = malloc((size_t)cap * s->vsz);
+        uint32_t cap = s->pg.total < s->pg.vs ? s->pg.total : s->pg.vs;
+        s->vals = malloc((size_t)cap * s->pg.vsz);
         if (!s->vals) return pq_nomem(err, ALP);
       }
       rc = decode_vector(s, k, s->vals, err);
@@ -730,7 +724,7 @@ static int alp_read(pq_decoder *d, void *out, size_t max, size_t *n,
     }
     if (rc) {
       s->vlen = s->vpos = 0;
-      s->vec = s->nvec; /* no more values after a fault */
+      s->vec = s->pg.nvec; /* no more values after a fault */
       return rc;
     }
     s->vec++;
@@ -798,7 +792,6 @@ int pq_alp_page_read(pq_alp_page *pg, const pq_params *p, const uint8_t *buf,
     return HFAIL(3, PQ_CORRUPT, "the count is %lld, the header says %d values",
                  (long long)p->count, total);
   }
-  pg->log_vs = log_vs;
   pg->vs = vs;
   pg->total = (uint32_t)total;
   pg->nvec = nvec;
@@ -832,7 +825,6 @@ int pq_alp_vector_read(const pq_alp_page *pg, const uint8_t *buf, size_t len,
   uint32_t n = k + 1 < pg->nvec ? pg->vs : pg->total - k * pg->vs;
   uint32_t rel = pq_load32(buf + HEADER + (size_t)4 * k);
   size_t at = HEADER + (size_t)rel;
-  v->rel = rel;
   v->at = at;
   v->n = n;
   if (at < next_min) {
@@ -899,12 +891,6 @@ int pq_alp_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
   alp_dec *s = (alp_dec *)pq_decoder_alloc(sizeof *s, p, buf, len);
   if (!s) return pq_nomem(err, ALP);
   s->pg = pg;
-  s->dbl = pg.dbl;
-  s->vsz = pg.vsz;
-  s->vhdr = pg.vhdr;
-  s->vs = pg.vs;
-  s->total = pg.total;
-  s->nvec = pg.nvec;
   s->next_min = HEADER + (size_t)pg.nvec * 4;
   s->cpu = pq_cpu();
   s->unpack32 = pq_unpack32_table(s->cpu);

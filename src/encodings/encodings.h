@@ -87,7 +87,6 @@ int pq_alp_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
 ** explainer walks a stream with the same checks and words). */
 typedef struct pq_alp_page {
   int dbl;          /* DOUBLE, else FLOAT */
-  int log_vs;
   uint32_t vs;      /* values per vector */
   uint32_t total;   /* values in the page */
   uint32_t nvec;
@@ -98,7 +97,6 @@ typedef struct pq_alp_page {
 } pq_alp_page;
 
 typedef struct pq_alp_vector {
-  uint32_t rel;     /* its offset, from the end of the page header */
   size_t at;        /* its header's stream offset */
   uint32_t n;       /* its values */
   unsigned e, f, nexc;

@@ -79,14 +79,13 @@ static void alp_num(char *out, size_t cap, double x, int dbl) {
     return;
   }
   int prec = 1;
-  for (; prec < 17; prec++) {
+  for (;; prec++) { /* 17 digits always read back */
     snprintf(out, cap, "%.*e", prec - 1, x);
-    if (dbl ? strtod(out, NULL) == x : strtof(out, NULL) == (float)x) break;
+    if (prec == 17 ||
+        (dbl ? strtod(out, NULL) == x : strtof(out, NULL) == (float)x))
+      break;
   }
-  int ex = (int)floor(log10(fabs(x)));
-  snprintf(out, cap, "%.*e", prec - 1, x);
-  const char *e = strchr(out, 'e');
-  if (e) ex = atoi(e + 1); /* as printed, after rounding */
+  int ex = atoi(strchr(out, 'e') + 1); /* as printed, after rounding */
   if (ex >= -6 && ex < 17) {
     int decimals = prec - 1 - ex;
     snprintf(out, cap, "%.*f", decimals > 0 ? decimals : 0, x);
@@ -398,11 +397,7 @@ static int alp_step(pq_explainer *x, pq_field *f) {
 }
 
 int ex_alp_open(pq_explainer *x, pq_error *err) {
-  if (x->p.type != PQ_FLOAT && x->p.type != PQ_DOUBLE) {
-    return pq_fail(err, PQ_MISUSE, x->enc,
-                   "type %s is not supported (FLOAT, DOUBLE)",
-                   pq_type_name(x->p.type));
-  }
+  /* (pq_params_for_stream has refused other types) */
   if (pq_buf_reserve(&x->prev, sizeof(alp_walk))) return pq_nomem(err, x->enc);
   alp_walk *a = (alp_walk *)(void *)x->prev.data;
   memset(a, 0, sizeof *a);

@@ -1305,9 +1305,11 @@ static size_t auto_sample(const col_writer *c) {
 }
 
 /* The size of the buffered values encoded as p, after the codec (a
-** dictionary's page included); SIZE_MAX when p cannot encode them. */
+** dictionary's page included); SIZE_MAX when p cannot encode them.  lv:
+** what goes before the values in the page the codec compresses (a v1
+** page's definition levels, auto_levels), or NULL. */
 static size_t auto_size(pq_writer *w, col_writer *c, const pq_params *p,
-                        const void *vals) {
+                        const void *vals, const pq_buf *lv) {
   page_scratch *sc = &w->sc[c->lane];
   pq_encoder *e;
   pq_error err;
@@ -1315,39 +1317,12 @@ static size_t auto_size(pq_writer *w, col_writer *c, const pq_params *p,
   size_t size = SIZE_MAX;
   sc->tmp.len = 0;
   sc->body.len = 0;
+  if (lv) pq_buf_append(&sc->tmp, lv->data, lv->len);
   int dict = p->encoding == PQ_RLE_DICTIONARY;
-  /* A v1 page compresses its definition levels together with its values
-  ** (flush_page): under a codec they are measured with them, as the page
-  ** will be, for the levels change what the codec makes of the values. */
-  pq_buf page;
-  pq_buf_init(&page);
-  if (c->o.page_version == 1 && c->max_def > 0 &&
-      c->o.codec != PQ_UNCOMPRESSED) {
-    pq_buf lv;
-    pq_buf_init(&lv);
-    pq_rle_writer lw;
-    pq_rle_writer_init(&lw, &lv, pq_bit_width64((uint64_t)c->max_def));
-    for (int64_t i = 0; i < c->ab_n; i++)
-      pq_rle_writer_put(&lw, c->ab_present.data[i] ? (uint32_t)c->max_def : 0);
-    pq_rle_writer_flush(&lw);
-    uint8_t len[4];
-    pq_store32(len, (uint32_t)lv.len);
-    pq_buf_append(&page, len, 4);
-    pq_buf_append(&page, lv.data, lv.len);
-    if (lv.oom) page.oom = 1;
-    pq_buf_free(&lv);
-  }
-  if (pq_encoder_put(e, vals, (size_t)c->ab_nv, &err) == PQ_OK &&
+  if (!sc->tmp.oom && pq_encoder_put(e, vals, (size_t)c->ab_nv, &err) == PQ_OK &&
       pq_encoder_finish(e, &sc->tmp, dict ? &sc->body : NULL, &err) == PQ_OK) {
-    const uint8_t *src = sc->tmp.data;
-    size_t n = sc->tmp.len;
-    if (page.len) {
-      pq_buf_append(&page, sc->tmp.data, sc->tmp.len);
-      src = page.data;
-      n = page.len;
-    }
     sc->packed.len = 0;
-    if (!page.oom && compress_page(c, src, n, &sc->packed, &err) == PQ_OK)
+    if (compress_page(c, sc->tmp.data, sc->tmp.len, &sc->packed, &err) == PQ_OK)
       size = sc->packed.len;
     if (dict && size != SIZE_MAX) {
       sc->packed.len = 0;
@@ -1357,9 +1332,33 @@ static size_t auto_size(pq_writer *w, col_writer *c, const pq_params *p,
         size = SIZE_MAX;
     }
   }
-  pq_buf_free(&page);
   pq_encoder_free(e);
   return size;
+}
+
+/* A v1 page compresses its definition levels together with its values
+** (flush_page): under a codec the trials measure them with the values, as
+** the page will be, for the levels change what the codec makes of the
+** values.  Their 4-byte length and runs, once for all the trials, into lv;
+** 0 when there are none to measure. */
+static int auto_levels(const col_writer *c, pq_buf *lv) {
+  if (c->o.page_version != 1 || c->max_def == 0 ||
+      c->o.codec == PQ_UNCOMPRESSED)
+    return 0;
+  pq_buf runs;
+  pq_buf_init(&runs);
+  pq_rle_writer rw;
+  pq_rle_writer_init(&rw, &runs, pq_bit_width64((uint64_t)c->max_def));
+  for (int64_t i = 0; i < c->ab_n; i++)
+    pq_rle_writer_put(&rw, c->ab_present.data[i] ? (uint32_t)c->max_def : 0);
+  pq_rle_writer_flush(&rw);
+  uint8_t len[4];
+  pq_store32(len, (uint32_t)runs.len);
+  pq_buf_append(lv, len, 4);
+  pq_buf_append(lv, runs.data, runs.len);
+  if (runs.oom) lv->oom = 1;
+  pq_buf_free(&runs);
+  return !lv->oom;
 }
 
 /* Chooses the chunk's encoding by the buffered entries, then writes them
@@ -1376,6 +1375,9 @@ static int auto_decide(pq_writer *w, col_writer *c, pq_error *err) {
   }
   pq_params best = c->base;
   size_t best_size = SIZE_MAX;
+  pq_buf lv;
+  pq_buf_init(&lv);
+  int with_levels = auto_levels(c, &lv);
   for (int pass = 0; pass < 2; pass++)
     for (int e = 0; e < PQ_ENCODING_COUNT; e++) {
       /* the column's own encoding first, so that it wins a tie */
@@ -1390,12 +1392,14 @@ static int auto_decide(pq_writer *w, col_writer *c, pq_error *err) {
       if (e == PQ_RLE) p.length_prefix = 1;
       pq_error ignored;
       if (pq_params_resolve(&p, 0, &ignored)) continue;
-      size_t size = auto_size(w, c, &p, c->ab_vals.data);
+      size_t size = auto_size(w, c, &p, c->ab_vals.data,
+                              with_levels ? &lv : NULL);
       if (size < best_size) {
         best_size = size;
         best = p;
       }
     }
+  pq_buf_free(&lv);
   c->p = best;
   c->dict = best.encoding == PQ_RLE_DICTIONARY;
   if (c->dict) {
