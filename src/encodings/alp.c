@@ -917,13 +917,13 @@ static inline float round_f(float t) {
 }
 
 /* The integer of x under (e, f), and whether it decodes to x exactly. */
-static inline int to_int_d(double x, int e, int f, int64_t *q) {
+PQ_NO_COVERAGE static inline int to_int_d(double x, int e, int f, int64_t *q) {
   double r = round_d(x * P10[e] * N10[f]);
   if (!(r >= -0x1p63 && r < 0x1p63)) return 0; /* NaN, inf, too large */
   *q = (int64_t)r;
   return dbits((double)*q * P10[f] * N10[e]) == dbits(x);
 }
-static inline int to_int_f(float x, int e, int f, int64_t *q) {
+PQ_NO_COVERAGE static inline int to_int_f(float x, int e, int f, int64_t *q) {
   float r = round_f(x * P10F[e] * N10F[f]);
   if (!(r >= -0x1p31f && r < 0x1p31f)) return 0;
   int32_t i = (int32_t)r;
@@ -971,12 +971,21 @@ typedef struct alp_enc {
   unsigned cpu;        /* pq_cpu() at open */
 } alp_enc;
 
-/* Estimated bits of m sampled values under (e, f): their width from the
-** frame times m, plus each exception's position and value. */
-static uint64_t sample_bits(const alp_enc *s, const uint8_t *v, size_t m,
-                            int e, int f, size_t *nexc) {
+/* The cost in bits of an exception: its position and its value. */
+#define EXC_BITS(s) (16 + 8 * (uint64_t)(s)->vsz)
+
+/* Estimated bits of m sampled values under (e, f), of a sample of
+** `total` values whose other total - m are exceptions under every pair:
+** the width of the frame times total, plus each exception's position and
+** value.  UINT64_MAX as soon as the bits counted so far reach `limit`
+** (the frame only widens and the exceptions only add, so the pair cannot
+** cost less than that). */
+PQ_NO_COVERAGE static uint64_t sample_bits(const alp_enc *s, const uint8_t *v, size_t m,
+                            size_t total, int e, int f, size_t *nexc,
+                            uint64_t limit) {
   int64_t mn = INT64_MAX, mx = INT64_MIN, q = 0;
-  size_t bad = 0;
+  size_t bad = total - m;
+  uint64_t exc_bits = bad * EXC_BITS(s), frame_bits = 0;
   for (size_t i = 0; i < m; i++) {
     int ok;
     if (s->dbl) {
@@ -990,29 +999,68 @@ static uint64_t sample_bits(const alp_enc *s, const uint8_t *v, size_t m,
     }
     if (!ok) {
       bad++;
+      exc_bits += EXC_BITS(s);
+    } else if (q < mn || q > mx) {
+      if (q < mn) mn = q;
+      if (q > mx) mx = q;
+      frame_bits = (uint64_t)total *
+                   (uint64_t)pq_bit_width64((uint64_t)mx - (uint64_t)mn);
+    } else {
       continue;
     }
-    if (q < mn) mn = q;
-    if (q > mx) mx = q;
+    if (exc_bits + frame_bits >= limit) return UINT64_MAX;
   }
-  int w = bad < m ? pq_bit_width64((uint64_t)mx - (uint64_t)mn) : 0;
   *nexc = bad;
-  return (uint64_t)m * (uint64_t)w + (uint64_t)bad * (16 + 8 * s->vsz);
+  return frame_bits + exc_bits;
 }
 
-/* The best pair for m sampled values among every allowed one: the least
-** bits, the smaller exponent then factor on a tie. */
+/* Whether x is an exception under every pair: NaN, infinities, -0.0 (its
+** integer 0 decodes to +0.0), magnitudes whose integer overflows even at
+** the smallest scale (10^e x 10^-e, within an ulp or two of 1), and
+** nonzero magnitudes that round to 0 even at the largest (10^max_e). */
+PQ_NO_COVERAGE static int hopeless(const alp_enc *s, const uint8_t *v) {
+  if (s->dbl) {
+    double x;
+    memcpy(&x, v, 8);
+    double a = x < 0 ? -x : x;
+    return !(a < 0x1p64) || dbits(x) == dbits(-0.0) ||
+           (a != 0 && a < 1e-19);
+  }
+  float x;
+  memcpy(&x, v, 4);
+  float a = x < 0 ? -x : x;
+  return !(a < 0x1p32f) || fbits(x) == fbits(-0.0f) ||
+         (a != 0 && a < 1e-11f);
+}
+
+/* The best pair for m sampled values (at most PRESET_SAMPLE) among every
+** allowed one: the least bits, the smaller exponent then factor on a tie.
+** `hint`, when not NULL, is tried first: a good pair found early lets the
+** others stop as soon as they cost more.  The values that are exceptions
+** under every pair add the same bits to each and are counted once. */
 static alp_pair search_all(const alp_enc *s, const uint8_t *v, size_t m,
-                           uint64_t *bits) {
+                           const alp_pair *hint, uint64_t *bits) {
+  uint8_t kept[PRESET_SAMPLE * 8];
+  size_t nk = 0, nexc;
+  for (size_t i = 0; i < m; i++)
+    if (!hopeless(s, v + i * s->vsz))
+      memcpy(kept + nk++ * s->vsz, v + i * s->vsz, s->vsz);
   alp_pair best = {0, 0};
   uint64_t bb = UINT64_MAX;
+  if (hint) {
+    best = *hint;
+    bb = sample_bits(s, kept, nk, m, best.e, best.f, &nexc, UINT64_MAX);
+  }
   int e_lo = s->fe >= 0 ? s->fe : 0, e_hi = s->fe >= 0 ? s->fe : s->max_e;
   for (int e = e_lo; e <= e_hi; e++) {
     int f_lo = s->ff >= 0 ? s->ff : 0, f_hi = s->ff >= 0 ? s->ff : e;
     for (int f = f_lo; f <= f_hi && f <= e; f++) {
-      size_t nexc;
-      uint64_t b = sample_bits(s, v, m, e, f, &nexc);
-      if (b < bb) {
+      if (hint && e == hint->e && f == hint->f) continue;
+      /* A pair before the best wins a tie: it stops only above it. */
+      int before = e < best.e || (e == best.e && f < best.f);
+      uint64_t limit = before && bb < UINT64_MAX ? bb + 1 : bb;
+      uint64_t b = sample_bits(s, kept, nk, m, e, f, &nexc, limit);
+      if (b < bb || (b == bb && before && b != UINT64_MAX)) {
         bb = b;
         best.e = (uint8_t)e;
         best.f = (uint8_t)f;
@@ -1055,6 +1103,7 @@ static void choose_preset(alp_enc *s, const uint8_t *v, size_t n) {
   }
   if (n == 0) return;
   alp_tally tally[PRESET_CHUNKS];
+  alp_pair prev = {0, 0}; /* the last chunk's pair, tried first */
   int nt = 0;
   uint8_t sample[PRESET_SAMPLE * 8];
   size_t chunks = n < PRESET_CHUNKS ? n : PRESET_CHUNKS;
@@ -1062,7 +1111,8 @@ static void choose_preset(alp_enc *s, const uint8_t *v, size_t n) {
     size_t lo = c * n / chunks, hi = (c + 1) * n / chunks;
     size_t m = take_sample(s, v + lo * s->vsz, hi - lo, PRESET_SAMPLE, sample);
     uint64_t bits;
-    alp_pair p = search_all(s, sample, m, &bits);
+    alp_pair p = search_all(s, sample, m, c ? &prev : NULL, &bits);
+    prev = p;
     int t = 0;
     while (t < nt && (tally[t].p.e != p.e || tally[t].p.f != p.f)) t++;
     if (t == nt) {
@@ -1101,8 +1151,8 @@ static alp_pair choose_pair(alp_enc *s, const uint8_t *v, size_t n) {
   int worse = 0;
   for (int i = 0; i < s->npreset; i++) {
     size_t nexc;
-    uint64_t b = sample_bits(s, sample, m, s->preset[i].e, s->preset[i].f,
-                             &nexc);
+    uint64_t b = sample_bits(s, sample, m, m, s->preset[i].e,
+                             s->preset[i].f, &nexc, UINT64_MAX);
     if (b < bb) {
       bb = b;
       bexc = nexc;
@@ -1119,7 +1169,7 @@ static alp_pair choose_pair(alp_enc *s, const uint8_t *v, size_t n) {
   }
   /* A quarter or more exceptions: every pair, on this sample. */
   uint64_t b;
-  alp_pair p = search_all(s, sample, m, &b);
+  alp_pair p = search_all(s, sample, m, s->npreset ? &best : NULL, &b);
   if (b < bb) {
     /* The pair goes first, the others keep their order; one the early
     ** exit skipped moves up, else the last is dropped when all are
