@@ -12,6 +12,10 @@
 #   make fuzz        builds the libFuzzer targets (clang) and runs each for
 #                    FUZZ_TIME seconds (or FUZZ_RUNS executions)
 #   make gen         regenerates src/encodings/bitpack_gen.h
+#   make wasm        the playground: SQLite and the extension in WebAssembly,
+#                    a static page in build/web/ (doc/playground.md)
+#   make test-wasm   the playground against the native build, under node,
+#                    and its page in headless Chromium
 #   make WITHOUT="snappy zstd"   leaves codec libraries out (any of snappy,
 #                    zlib, zstd, lz4, brotli); their codecs then fail with
 #                    an error that says so
@@ -64,7 +68,7 @@ CODEC_LIBS  = $(foreach c,$(WITH),$(LIB_$(c)))
 BUILD_DEPS = libsqlite3-dev $(foreach c,$(WITH),$(DEB_$(c)))
 TEST_DEPS  = sqlite3 tcl libsqlite3-tcl pkg-config
 
-.PHONY: all deps test-deps interop-deps clients-deps fuzz-deps demo test test-asan test-valgrind bench fuzz fuzz-build gen install uninstall dist clean FORCE
+.PHONY: wasm test-wasm wasm-deps all deps test-deps interop-deps clients-deps fuzz-deps demo test test-asan test-valgrind bench fuzz fuzz-build gen install uninstall dist clean FORCE
 
 all: deps $(BUILD)/$(EXT) $(BUILD)/libpqcore.a $(if $(SAN),,$(EXT))
 
@@ -300,6 +304,83 @@ VALGRIND = valgrind --tool=memcheck --leak-check=full \
 test-valgrind: test-deps interop-deps clients-deps $(BUILD)/$(EXT) $(UNITS:%=$(BUILD)/%) $(BUILD)/gen_bitpack
 	@sh tools/deps.sh valgrind
 	PQ_WRAP="$(VALGRIND)" PQ_VALGRIND=1 tclsh tests/run.tcl $(BUILD)
+
+# ---- The playground (web/, doc/playground.md): WebAssembly, emscripten ----
+# The core, the binding and SQLite's amalgamation (tools/sqlite_src.sh,
+# pinned) built with Debian's emscripten, SQLITE_CORE: one module with the
+# extension built in.  build/web/ is the page, a folder of static files;
+# $(WASM_BUILD)/pqweb-node.js the same module for node, on the host's
+# files (NODERAWFS), for test-wasm's comparison with the native build.
+# The codecs' libraries are not in this build: their codecs fail as the
+# native WITHOUT build's do.
+WASM_BUILD  = build/wasm
+WEB_OUT     = build/web
+EMCC        = NODE_PATH=/usr/share/nodejs emcc
+WASM_FLAGS  = -O2 -ffp-contract=off
+WASM_DEFS   = -DSQLITE_CORE $(foreach c,$(CODECS),$(NO_$(c)))
+SQLITE_SRC  = $(shell sh tools/sqlite_src.sh --dir)
+SQLITE_DEFS = -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION \
+              -DSQLITE_ENABLE_MATH_FUNCTIONS -DSQLITE_DEFAULT_MEMSTATUS=0
+WASM_OBJ    = $(CORE_SRC:src/%.c=$(WASM_BUILD)/core/%.o) \
+              $(EXT_SRC:ext/%.c=$(WASM_BUILD)/ext/%.o) \
+              $(WASM_BUILD)/pqweb.o $(WASM_BUILD)/sqlite3.o
+WASM_LINK   = -O2 -sALLOW_MEMORY_GROWTH=1 -sMODULARIZE=1 \
+              -sEXPORTED_FUNCTIONS=_pqweb_open,_pqweb_exec,_pqweb_version \
+              -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,FS
+WEB_FILES   = $(wildcard web/*.html web/*.js web/*.css)
+
+wasm-deps:
+	@sh tools/deps.sh emscripten
+	@sh tools/sqlite_src.sh
+
+$(WASM_BUILD)/sqlite3.o: | wasm-deps
+	@mkdir -p $(dir $@)
+	$(EMCC) $(WASM_FLAGS) $(SQLITE_DEFS) -c $(SQLITE_SRC)/sqlite3.c -o $@
+$(WASM_BUILD)/core/%.o: src/%.c $(HEADERS) | wasm-deps
+	@mkdir -p $(dir $@)
+	$(EMCC) $(WASM_FLAGS) $(WARN) $(WASM_DEFS) -c $< -o $@
+$(WASM_BUILD)/ext/%.o: ext/%.c $(HEADERS) | wasm-deps
+	@mkdir -p $(dir $@)
+	$(EMCC) $(WASM_FLAGS) $(WARN) $(WASM_DEFS) -I$(SQLITE_SRC) -c $< -o $@
+$(WASM_BUILD)/pqweb.o: web/pqweb.c web/pqweb.h | wasm-deps
+	@mkdir -p $(dir $@)
+	$(EMCC) $(WASM_FLAGS) $(WARN) $(WASM_DEFS) -I$(SQLITE_SRC) -c $< -o $@
+
+# The page's module: the wasm inside the script (SINGLE_FILE), so that the
+# page also works from file://, where a browser fetches nothing.
+$(WEB_OUT)/pqweb.js: $(WASM_OBJ)
+	@mkdir -p $(dir $@)
+	$(EMCC) $(WASM_LINK) -sENVIRONMENT=web -sEXPORT_NAME=createPqweb \
+	  -sSINGLE_FILE=1 -o $@ $(WASM_OBJ)
+# The same module as a .wasm beside its script: the size the issue counts.
+$(WASM_BUILD)/pqweb.wasm: $(WASM_OBJ)
+	$(EMCC) $(WASM_LINK) -sENVIRONMENT=web -o $(WASM_BUILD)/pqweb-size.js $(WASM_OBJ)
+	mv $(WASM_BUILD)/pqweb-size.wasm $@
+$(WASM_BUILD)/pqweb-node.js: $(WASM_OBJ)
+	$(EMCC) $(WASM_LINK) -sENVIRONMENT=node -sNODERAWFS=1 -o $@ $(WASM_OBJ)
+# The tutorial's scripts and the demo, for the page's menu.
+$(WEB_OUT)/examples.js: tools/web_examples.tcl sql/demo.sql $(wildcard sql/tutorial/*.sql)
+	@mkdir -p $(dir $@)
+	tclsh tools/web_examples.tcl sql/demo.sql sql/tutorial/*.sql > $@
+$(WEB_OUT)/%: web/%
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+wasm: $(WEB_OUT)/pqweb.js $(WEB_OUT)/examples.js $(WEB_FILES:web/%=$(WEB_OUT)/%) \
+      $(WASM_BUILD)/pqweb.wasm $(WASM_BUILD)/pqweb-node.js
+	@echo "the playground: $(WEB_OUT)/index.html ($$(wc -c < $(WASM_BUILD)/pqweb.wasm) bytes of wasm)"
+
+# The same bridge, native, with the system's SQLite and the same codecs
+# left out: what test-wasm compares the WebAssembly build's answers with.
+$(WASM_BUILD)/run: web/run.c web/pqweb.c web/pqweb.h $(EXT_SRC) $(CORE_SRC) $(HEADERS)
+	$(MAKE) BUILD=$(WASM_BUILD)/native WITHOUT="$(CODECS)" $(WASM_BUILD)/native/libpqcore.a
+	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -Isrc -o $@ web/run.c web/pqweb.c $(EXT_SRC) \
+	  $(WASM_BUILD)/native/libpqcore.a -lsqlite3 -lm
+
+test-wasm: wasm $(WASM_BUILD)/run test-deps
+	@sh tools/deps.sh chromium
+	@sh tools/puppeteer.sh
+	tclsh tests/wasm.tcl
 
 clean:
 	rm -rf build build-asan $(FUZZ_BUILD) $(EXT)

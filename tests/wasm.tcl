@@ -1,0 +1,124 @@
+# wasm.tcl -- `make test-wasm`: the playground (web/, doc/playground.md)
+# against the native build.  Ends with "N passed, N failed".
+#
+#   1. wasm-size            the page's wasm is at most 3 MB
+#   2. wasm-SCRIPT          the demo, each tutorial script and the SQL of
+#                           each doc/ page's transcripts, run through the
+#                           WebAssembly build under node
+#                           (web/test/run_node.js), answer what the same
+#                           bridge answers natively (web/run.c, the same
+#                           codecs left out), byte for byte, statement by
+#                           statement, errors included
+#   3. the page in headless Chromium (web/test/browser.mjs): its checks,
+#      one line each; screenshots in build/web/
+#
+# Each script runs in a folder of its own under build/wasm/cmp/native/ and
+# build/wasm/cmp/wasm/, beside a link `shared` to ../shared, so that the
+# pages' '../shared/parquet-testing/...' paths hold.
+
+set root [file normalize [file join [file dirname [info script]] ..]]
+cd $root
+source [file join $root tests doc_lib.tcl]
+encoding system utf-8
+set pass 0
+set fail 0
+proc ok {name} { global pass; incr pass; puts "ok $name" }
+proc fail {name detail} {
+  global fail
+  incr fail
+  puts "! $name: [string range $detail 0 1500]"
+}
+
+set wasm build/wasm
+set max_wasm [expr {3 * 1000 * 1000}]
+
+# 1. Size.
+set size [file size $wasm/pqweb.wasm]
+if {$size <= $max_wasm} {
+  ok "wasm-size ($size bytes)"
+} else {
+  fail wasm-size "$wasm/pqweb.wasm is $size bytes, above $max_wasm"
+}
+
+# 2. The scripts: {NAME SQL}.
+set scripts {}
+foreach path [concat sql/demo.sql [lsort [glob sql/tutorial/*.sql]]] {
+  lappend scripts [list [file rootname [file tail $path]] [doc_read $path]]
+}
+foreach path [lsort [glob doc/*.md]] {
+  set sql ""
+  foreach b [doc_blocks [doc_read $path]] {
+    set body [lindex $b 2]
+    if {[doc_is_transcript $body]} { append sql [join [doc_inputs $body] \n] \n }
+  }
+  if {$sql ne ""} { lappend scripts [list doc-[file rootname [file tail $path]] $sql] }
+}
+
+proc write_file {path text} {
+  set f [open $path w]
+  fconfigure $f -encoding utf-8 -translation lf
+  puts -nonewline $f $text
+  close $f
+}
+
+# Runs `cmd` on the script in a fresh folder of `side`; its output.
+proc run_side {side name sql cmd} {
+  global root wasm
+  set top [file join $root $wasm cmp $side]
+  file mkdir $top
+  if {![file exists $top/shared]} {
+    file link -symbolic $top/shared [file normalize [file join $root .. shared]]
+  }
+  set dir $top/$name
+  file delete -force $dir
+  file mkdir $dir
+  write_file $dir/script.sql $sql
+  set here [pwd]
+  cd $dir
+  set rc [catch {exec {*}$cmd script.sql 2>@1} out]
+  cd $here
+  return [list $rc $out]
+}
+
+set native [list [file join $root $wasm run]]
+set node [list node [file join $root web test run_node.js] [file join $root $wasm pqweb-node.js]]
+foreach s $scripts {
+  lassign $s name sql
+  lassign [run_side native $name $sql $native] nrc nout
+  lassign [run_side wasm $name $sql $node] wrc wout
+  if {$nrc || [string first "\"results\":\[\{" $nout] != 1} {
+    fail wasm-$name "the native bridge gave no results: [string range $nout 0 300]"
+  } elseif {$wrc} {
+    fail wasm-$name "the WebAssembly build failed: [string range $wout 0 300]"
+  } elseif {$nout ne $wout} {
+    # Where they part: the first differing statement.
+    set i 0
+    while {$i < [string length $nout] && [string index $nout $i] eq [string index $wout $i]} { incr i }
+    set from [expr {max(0, $i - 200)}]
+    fail wasm-$name "differs at byte $i:\n  native: [string range $nout $from [expr {$i + 200}]]\n  wasm:   [string range $wout $from [expr {$i + 200}]]"
+  } else {
+    ok wasm-$name
+  }
+}
+
+# 3. The page in a browser.
+set pup [exec sh tools/puppeteer.sh --dir]
+set rc [catch {exec node web/test/browser.mjs build/web $pup build/web 2>@1} out]
+set counted 0
+foreach line [split $out \n] {
+  if {[regexp {^(\d+) passed, (\d+) failed$} $line -> p f]} {
+    set counted 1
+  } elseif {[string match "ok *" $line]} {
+    incr pass
+    puts $line
+  } elseif {[string match "!*" $line]} {
+    incr fail
+    puts $line
+  }
+}
+if {!$counted || ($rc && $f == 0)} {
+  fail browser "web/test/browser.mjs did not finish: [string range $out end-1500 end]"
+}
+
+puts "$pass passed, $fail failed"
+exit [expr {$fail > 0}]
