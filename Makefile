@@ -311,13 +311,21 @@ test-valgrind: test-deps interop-deps clients-deps $(BUILD)/$(EXT) $(UNITS:%=$(B
 # extension built in.  build/web/ is the page, a folder of static files;
 # $(WASM_BUILD)/pqweb-node.js the same module for node, on the host's
 # files (NODERAWFS), for test-wasm's comparison with the native build.
-# The codecs' libraries are not in this build: their codecs fail as the
-# native WITHOUT build's do.
+# The codecs' libraries are built from the sources of Debian's packages
+# (tools/codec_src.sh, tools/wasm_codecs.sh); WASM_WITHOUT="..." leaves
+# some out, and their codecs then fail as the native WITHOUT build's do.
 WASM_BUILD  = build/wasm
 WEB_OUT     = build/web
 EMCC        = NODE_PATH=/usr/share/nodejs emcc
+EMXX        = NODE_PATH=/usr/share/nodejs em++
 WASM_FLAGS  = -O2 -ffp-contract=off
-WASM_DEFS   = -DSQLITE_CORE $(foreach c,$(CODECS),$(NO_$(c)))
+WASM_WITHOUT ?=
+ifneq ($(filter-out $(CODECS),$(WASM_WITHOUT)),)
+$(error WASM_WITHOUT: unknown library '$(filter-out $(CODECS),$(WASM_WITHOUT))' (one of: $(CODECS)))
+endif
+WASM_WITH   = $(filter-out $(WASM_WITHOUT),$(CODECS))
+WASM_DEFS   = -DSQLITE_CORE $(foreach c,$(sort $(WASM_WITHOUT)),$(NO_$(c)))
+WASM_CODECS = $(WASM_WITH:%=$(WASM_BUILD)/codecs/lib%.a)
 SQLITE_SRC  = $(shell sh tools/sqlite_src.sh --dir)
 SQLITE_DEFS = -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION \
               -DSQLITE_ENABLE_MATH_FUNCTIONS -DSQLITE_DEFAULT_MEMSTATUS=0
@@ -339,6 +347,17 @@ $(WASM_BUILD)/sqlite3.o: | wasm-deps
 $(WASM_BUILD)/core/%.o: src/%.c $(HEADERS) | wasm-deps
 	@mkdir -p $(dir $@)
 	$(EMCC) $(WASM_FLAGS) $(WARN) $(WASM_DEFS) -c $< -o $@
+# The codecs' libraries, and codec.c against their headers; codec.c is
+# rebuilt when WASM_WITHOUT changes.
+# include.flags is written last: it stands for the libraries too.
+$(WASM_BUILD)/codecs/include.flags: tools/wasm_codecs.sh tools/codec_src.sh $(WASM_BUILD)/without | wasm-deps
+	sh tools/wasm_codecs.sh $(WASM_BUILD)/codecs $(WASM_WITH)
+$(WASM_BUILD)/core/format/codec.o: src/format/codec.c $(HEADERS) $(WASM_BUILD)/without $(WASM_BUILD)/codecs/include.flags
+	@mkdir -p $(dir $@)
+	$(EMCC) $(WASM_FLAGS) $(WARN) $(WASM_DEFS) $$(cat $(WASM_BUILD)/codecs/include.flags) -c $< -o $@
+$(WASM_BUILD)/without: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(sort $(WASM_WITHOUT))' | cmp -s - $@ || echo '$(sort $(WASM_WITHOUT))' > $@
 $(WASM_BUILD)/ext/%.o: ext/%.c $(HEADERS) | wasm-deps
 	@mkdir -p $(dir $@)
 	$(EMCC) $(WASM_FLAGS) $(WARN) $(WASM_DEFS) -I$(SQLITE_SRC) -c $< -o $@
@@ -348,16 +367,16 @@ $(WASM_BUILD)/pqweb.o: web/pqweb.c web/pqweb.h | wasm-deps
 
 # The page's module: the wasm inside the script (SINGLE_FILE), so that the
 # page also works from file://, where a browser fetches nothing.
-$(WEB_OUT)/pqweb.js: $(WASM_OBJ)
+$(WEB_OUT)/pqweb.js: $(WASM_OBJ) $(WASM_BUILD)/codecs/include.flags
 	@mkdir -p $(dir $@)
-	$(EMCC) $(WASM_LINK) -sENVIRONMENT=web -sEXPORT_NAME=createPqweb \
-	  -sSINGLE_FILE=1 -o $@ $(WASM_OBJ)
-# The same module as a .wasm beside its script: the size the issue counts.
-$(WASM_BUILD)/pqweb.wasm: $(WASM_OBJ)
-	$(EMCC) $(WASM_LINK) -sENVIRONMENT=web -o $(WASM_BUILD)/pqweb-size.js $(WASM_OBJ)
+	$(EMXX) $(WASM_LINK) -sENVIRONMENT=web -sEXPORT_NAME=createPqweb \
+	  -sSINGLE_FILE=1 -o $@ $(WASM_OBJ) $(WASM_CODECS)
+# The same module as a .wasm of its own: the size test-wasm checks.
+$(WASM_BUILD)/pqweb.wasm: $(WASM_OBJ) $(WASM_BUILD)/codecs/include.flags
+	$(EMXX) $(WASM_LINK) -sENVIRONMENT=web -o $(WASM_BUILD)/pqweb-size.js $(WASM_OBJ) $(WASM_CODECS)
 	mv $(WASM_BUILD)/pqweb-size.wasm $@
-$(WASM_BUILD)/pqweb-node.js: $(WASM_OBJ)
-	$(EMCC) $(WASM_LINK) -sENVIRONMENT=node -sNODERAWFS=1 -o $@ $(WASM_OBJ)
+$(WASM_BUILD)/pqweb-node.js: $(WASM_OBJ) $(WASM_BUILD)/codecs/include.flags
+	$(EMXX) $(WASM_LINK) -sENVIRONMENT=node -sNODERAWFS=1 -o $@ $(WASM_OBJ) $(WASM_CODECS)
 # The tutorial's scripts and the demo, for the page's menu.
 $(WEB_OUT)/examples.js: tools/web_examples.tcl sql/demo.sql $(wildcard sql/tutorial/*.sql)
 	@mkdir -p $(dir $@)
@@ -370,12 +389,13 @@ wasm: $(WEB_OUT)/pqweb.js $(WEB_OUT)/examples.js $(WEB_FILES:web/%=$(WEB_OUT)/%)
       $(WASM_BUILD)/pqweb.wasm $(WASM_BUILD)/pqweb-node.js
 	@echo "the playground: $(WEB_OUT)/index.html ($$(wc -c < $(WASM_BUILD)/pqweb.wasm) bytes of wasm)"
 
-# The same bridge, native, with the system's SQLite and the same codecs
-# left out: what test-wasm compares the WebAssembly build's answers with.
-$(WASM_BUILD)/run: web/run.c web/pqweb.c web/pqweb.h $(EXT_SRC) $(CORE_SRC) $(HEADERS)
-	$(MAKE) BUILD=$(WASM_BUILD)/native WITHOUT="$(CODECS)" $(WASM_BUILD)/native/libpqcore.a
+# The same bridge, native, with the system's SQLite and codecs' libraries,
+# and the same codecs left out: what test-wasm compares the WebAssembly
+# build's answers with.
+$(WASM_BUILD)/run: web/run.c web/pqweb.c web/pqweb.h $(EXT_SRC) $(CORE_SRC) $(HEADERS) $(WASM_BUILD)/without
+	$(MAKE) BUILD=$(WASM_BUILD)/native WITHOUT="$(WASM_WITHOUT)" $(WASM_BUILD)/native/libpqcore.a
 	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -Isrc -o $@ web/run.c web/pqweb.c $(EXT_SRC) \
-	  $(WASM_BUILD)/native/libpqcore.a -lsqlite3 -lm
+	  $(WASM_BUILD)/native/libpqcore.a -lsqlite3 -lm $(foreach c,$(WASM_WITH),$(LIB_$(c)))
 
 test-wasm: wasm $(WASM_BUILD)/run test-deps
 	@sh tools/deps.sh chromium
