@@ -552,6 +552,12 @@ static int col_open(col_writer *c, const pq_params *params,
   }
   int rc = pq_params_resolve(&p, 0, err);
   if (rc) return rc;
+  /* The encoder's own checks (ALP's vector_size, DELTA's block_size) now,
+  ** not at the first value, where the caller can still name the column. */
+  pq_encoder *probe;
+  rc = pq_encoder_open(&probe, &p, err);
+  if (rc) return rc;
+  pq_encoder_free(probe);
   if (o->page_version != 1 && o->page_version != 2) {
     return pq_fail(err, PQ_MISUSE, LABEL, "page version %d: 1 or 2",
                    o->page_version);
