@@ -1,0 +1,1437 @@
+/*
+** app.js -- the playground's page: an SQL editor over SQLite with the
+** Parquet extension (pqweb.js, WebAssembly), its results as tables, the
+** rows of parquet_explain drawn over the bytes they explain, and .parquet
+** files opened from the disk.  A classic script (the page works from
+** file://, where ES modules do not load); no framework, no network.
+**
+** For the browser test (web/test/browser.mjs): window.pqReady is true once
+** the module is loaded, window.pqRunCount counts the runs that finished.
+*/
+(function () {
+  'use strict';
+
+  var MAX_ROWS = 2000;          // rows a statement shows; the rest is "truncated"
+  var DRAW_MAX_LINES = 256;     // lines of 16 bytes an explain draws, at most
+  var DRAW_MAX_ROWS = 3000;     // rows an explain draws, at most
+  var PER_LINE = 16;            // bytes per line of the drawing
+  var COLS_PER_BYTE = 9;        // 8 bit columns and a gap
+  var FILE_TABLE_MAX = 16 * 1024 * 1024; // bytes of a file copied into `files`
+  var CELL_TEXT_MAX = 2000;     // characters of a TEXT cell shown before "..."
+  var CELL_BLOB_MAX = 64;       // bytes of a BLOB cell shown before "..."
+  var CONTINUE = 1;             // pqweb_exec: go on after an error, as the shell does
+  var PALETTE = 11;             // colour classes c0..c10 in style.css
+
+  window.pqReady = false;
+  window.pqRunCount = 0;
+
+  var M = null;
+  var running = false;
+  var uploaded = [];            // {name, path, size, bytes, hex}
+  var current = null;           // the file the buttons act on
+  var explains = [];            // per run: the drawn explains, by id
+  var longCells = [];           // per run: full text of clipped cells
+  var activeExample = null;
+  var hashWritten = null;       // the hash this page wrote last
+
+  function $(id) { return document.getElementById(id); }
+
+  function esc(s) {
+    return String(s).replace(/[&<>"']/g, function (c) {
+      return {'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'}[c];
+    });
+  }
+
+  function sqlQuote(s) { return "'" + String(s).replace(/'/g, "''") + "'"; }
+
+  function setStatus(text, isError) {
+    var s = $('status');
+    s.textContent = text;
+    s.classList.toggle('bad', !!isError);
+  }
+
+  function plural(n, one, many) { return n + ' ' + (n === 1 ? one : (many || one + 's')); }
+
+  // ---- The module -----------------------------------------------------------
+
+  // Reals keep their text (10.0 stays 10.0) where the browser gives JSON.parse
+  // the source of each number.
+  var keepsSource = (function () {
+    try {
+      return JSON.parse('[1.0]', function (k, v, ctx) {
+        return k === '0' && ctx && ctx.source === '1.0' ? 'yes' : v;
+      })[0] === 'yes';
+    } catch (e) { return false; }
+  })();
+
+  function parseAnswer(text) {
+    if (!keepsSource) return JSON.parse(text);
+    return JSON.parse(text, function (k, v, ctx) {
+      if (typeof v === 'number' && ctx && typeof ctx.source === 'string' &&
+          /[.eE]/.test(ctx.source)) {
+        return {real: ctx.source};
+      }
+      return v;
+    });
+  }
+
+  // pqweb_exec's answer as text.  Long SQL (a file's bytes as a literal) goes
+  // through malloc rather than the stack that ccall uses for strings.
+  function execText(sql) {
+    if (sql.length > 200000 && M._malloc && M._free && M._pqweb_exec && M.HEAPU8) {
+      var bytes = new TextEncoder().encode(sql);
+      var p = M._malloc(bytes.length + 1);
+      if (!p) throw new Error('out of memory for ' + bytes.length + ' bytes of SQL');
+      try {
+        M.HEAPU8.set(bytes, p);
+        M.HEAPU8[p + bytes.length] = 0;
+        var r = M._pqweb_exec(p, MAX_ROWS, CONTINUE);
+        var heap = M.HEAPU8; // memory may have grown: the view is new
+        var end = r;
+        while (heap[end]) end++;
+        return new TextDecoder().decode(heap.subarray(r, end));
+      } finally {
+        M._free(p);
+      }
+    }
+    return M.ccall('pqweb_exec', 'string', ['string', 'number', 'number'],
+                   [sql, MAX_ROWS, CONTINUE]);
+  }
+
+  function execSql(sql) { return parseAnswer(execText(sql)); }
+
+  // The error of an answer, if any: the top level's message, or the first
+  // statement's.
+  function answerError(a) {
+    if (typeof a.error === 'string') return a.error;
+    for (var i = 0; i < (a.results || []).length; i++) {
+      if (a.results[i].error) return a.results[i].error;
+    }
+    return a.error ? 'error' : null;
+  }
+
+  // ---- Files ----------------------------------------------------------------
+
+  var HEX = [];
+  for (var h = 0; h < 256; h++) HEX.push((h < 16 ? '0' : '') + h.toString(16).toUpperCase());
+
+  function hexOf(bytes) {
+    var parts = new Array(bytes.length);
+    for (var i = 0; i < bytes.length; i++) parts[i] = HEX[bytes[i]];
+    return parts.join('');
+  }
+
+  function filesSetupSql() {
+    if (!uploaded.length) return '';
+    var s = 'CREATE TABLE files(name TEXT PRIMARY KEY, path TEXT, size INTEGER, data BLOB);\n';
+    uploaded.forEach(function (f) {
+      var data = 'NULL';
+      if (f.size <= FILE_TABLE_MAX) {
+        if (f.hex == null) f.hex = hexOf(f.bytes);
+        data = "X'" + f.hex + "'";
+      }
+      s += 'INSERT INTO files VALUES(' + sqlQuote(f.name) + ', ' + sqlQuote(f.path) + ', ' +
+           f.size + ', ' + data + ');\n';
+    });
+    return s;
+  }
+
+  function safeName(name) {
+    var base = String(name).split(/[\\/]/).pop() || 'file.parquet';
+    base = base.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '');
+    return base || 'file.parquet';
+  }
+
+  function addFile(name, bytes) {
+    name = safeName(name);
+    var path = '/files/' + name;
+    try { M.FS.mkdir('/files'); } catch (e) { /* there already */ }
+    M.FS.writeFile(path, bytes);
+    uploaded = uploaded.filter(function (f) { return f.name !== name; });
+    var f = {name: name, path: path, size: bytes.length, bytes: bytes, hex: null};
+    uploaded.push(f);
+    current = f;
+    renderFiles();
+    return f;
+  }
+
+  function openFiles(list) {
+    if (!M || !list || !list.length) return;
+    var queue = Array.prototype.slice.call(list);
+    var last = null;
+    (function next() {
+      var file = queue.shift();
+      if (!file) {
+        if (last) showFile(last);
+        return;
+      }
+      file.arrayBuffer().then(function (buf) {
+        last = addFile(file.name, new Uint8Array(buf));
+        next();
+      }, function (e) {
+        setStatus('Cannot read ' + file.name + ': ' + e, true);
+      });
+    })();
+  }
+
+  function fileByPath(p) {
+    for (var i = 0; i < uploaded.length; i++) {
+      if (uploaded[i].path === p || uploaded[i].name === p) return uploaded[i];
+    }
+    return null;
+  }
+
+  function fileByName(n) {
+    for (var i = 0; i < uploaded.length; i++) if (uploaded[i].name === n) return uploaded[i];
+    return null;
+  }
+
+  function fmtCount(n) { return n.toLocaleString('en-US'); }
+  function fmtSize(n) { return fmtCount(n) + ' byte' + (n === 1 ? '' : 's'); }
+
+  function renderFiles() {
+    var box = $('files');
+    if (!uploaded.length) { box.hidden = true; return; }
+    box.hidden = false;
+    var html = '<span class="files-label">Files</span>';
+    uploaded.forEach(function (f) {
+      html += '<button type="button" class="file-chip' + (f === current ? ' current' : '') +
+              '" data-file="' + esc(f.name) + '" title="' + esc(f.path) + '">' + esc(f.name) +
+              ' <span class="size">' + esc(fmtSize(f.size)) + '</span></button>';
+    });
+    if (current) {
+      html += '<span class="sep" aria-hidden="true"></span>' +
+              '<button type="button" id="show-pages" data-file="' + esc(current.name) +
+              '">Metadata and pages</button>' +
+              '<button type="button" id="explain-file" data-file="' + esc(current.name) + '"' +
+              (current.size > FILE_TABLE_MAX ? ' disabled title="larger than ' +
+               fmtSize(FILE_TABLE_MAX) + '"' : '') + '>Explain the whole file</button>';
+    }
+    box.innerHTML = html;
+  }
+
+  function showFile(f) {
+    current = f;
+    renderFiles();
+    var p = sqlQuote(f.path);
+    var sql =
+      '-- ' + f.name + ', ' + fmtSize(f.size) + ", at '" + f.path + "' (its bytes are also\n" +
+      '-- in the table files). Its column chunks, as the footer describes them:\n' +
+      'SELECT row_group_id, column_id, path_in_schema, type, compression, encodings,\n' +
+      '       num_values, total_compressed_size, total_uncompressed_size,\n' +
+      '       dictionary_page_offset, data_page_offset, stats_min_value, stats_max_value,\n' +
+      '       stats_null_count\n' +
+      '  FROM parquet_metadata(' + p + ');\n\n' +
+      '-- Its pages: "explain" draws a page byte by byte.\n' +
+      'SELECT row_group, column_id, path, type, page, page_type, encoding, num_values,\n' +
+      '       num_nulls, codec, compressed_size, uncompressed_size, offset, header_size,\n' +
+      '       max_def, max_rep, stats_min, stats_max\n' +
+      '  FROM parquet_pages(' + p + ');\n';
+    loadAndRun(sql, null);
+  }
+
+  function explainPageSql(f, rg, col, page, extra) {
+    var head = '-- Page ' + page + ' of column ' + col + (extra.path ? ' (' + extra.path + ')' : '') +
+               ', row group ' + rg + ', of ' + f.name + ', as stored:\n' +
+               '-- its header field by field, then its levels and values' +
+               (extra.offset != null ? ' (offsets count from the page\'s\n-- first byte, byte ' +
+                extra.offset + ' of the file)' : '') + '.\n';
+    return head +
+      'SELECT e.offset, e.length, e.hex, e.bits, e.labels, e.path, e.value, e.note\n' +
+      '  FROM files f, parquet_pages(f.path) p,\n' +
+      '       parquet_explain(substr(f.data, p.offset + 1, p.header_size + p.compressed_size),\n' +
+      "                       'PAGE', p.type,\n" +
+      "                       json_object('max_def', p.max_def, 'max_rep', p.max_rep,\n" +
+      "                                   'codec', p.codec),\n" +
+      '                       p.dictionary) e\n' +
+      ' WHERE f.name = ' + sqlQuote(f.name) + '\n' +
+      '   AND p.row_group = ' + rg + ' AND p.column_id = ' + col + ' AND p.page = ' + page + ';\n';
+  }
+
+  function explainFileSql(f) {
+    return '-- ' + f.name + ', every byte: the magic, each column chunk\'s pages, the\n' +
+      "-- footer's FileMetaData field by field, its length and the closing magic.\n" +
+      "SELECT e.* FROM files f, parquet_explain(f.data, 'FILE') e\n" +
+      ' WHERE f.name = ' + sqlQuote(f.name) + ';\n';
+  }
+
+  // ---- Running --------------------------------------------------------------
+
+  // The editor as tall as its text, within bounds (and the user's resizing).
+  function fitEditor() {
+    var ta = $('sql');
+    ta.style.height = 'auto';
+    ta.style.height = Math.max(110, Math.min(ta.scrollHeight + 2, 440)) + 'px';
+  }
+
+  function loadAndRun(sql, exampleName) {
+    $('sql').value = sql;
+    fitEditor();
+    activeExample = exampleName;
+    markExample();
+    run(sql);
+  }
+
+  function markExample() {
+    var buttons = $('examples').querySelectorAll('button');
+    for (var i = 0; i < buttons.length; i++) {
+      buttons[i].classList.toggle('active', buttons[i].getAttribute('data-name') === activeExample);
+    }
+  }
+
+  function writeHash(sql) {
+    var hash = '#sql=' + encodeURIComponent(sql);
+    if (hash.length > 200000) return; // too long for a link; leave the old one
+    hashWritten = hash;
+    try {
+      history.replaceState(null, '', hash);
+    } catch (e) {
+      location.hash = hash;
+    }
+  }
+
+  function sqlFromHash() {
+    var h = location.hash || '';
+    if (h.indexOf('#sql=') !== 0) return null;
+    try {
+      return decodeURIComponent(h.slice(5).replace(/\+/g, '%20'));
+    } catch (e) {
+      return null;
+    }
+  }
+
+  var pending = null;           // SQL asked for while a run was going
+
+  function run(sql) {
+    if (!M) return;
+    if (running) { pending = sql; return; }
+    running = true;
+    $('run').disabled = true;
+    document.body.classList.add('busy');
+    setStatus('Running\u2026');
+    // Let the page paint "Running" before the run blocks it.
+    setTimeout(function () {
+      var t0 = performance.now();
+      var answer, setupError = null;
+      try {
+        var rc = M.ccall('pqweb_open', 'number', [], []);
+        if (rc !== 0) throw new Error('cannot open a database (SQLite error ' + rc + ')');
+        var setup = filesSetupSql();
+        if (setup) {
+          var s = execSql(setup);
+          setupError = answerError(s);
+        }
+        answer = execSql(sql);
+      } catch (e) {
+        answer = {results: [], error: 'the module failed: ' + (e && e.message || e)};
+      }
+      var ms = performance.now() - t0;
+      try {
+        render(answer, setupError);
+      } catch (e) {
+        $('results').innerHTML = '<div class="error"><div class="msg">The page failed to show ' +
+          'the results: ' + esc(e && e.stack || e) + '</div></div>';
+      }
+      writeHash(sql);
+      var n = answer.results ? answer.results.length : 0;
+      var errors = (answer.results || []).filter(function (r) { return r.error; }).length;
+      if (!errors && typeof answer.error === 'string') errors = 1;
+      setStatus(plural(n, 'statement') + ' in ' + (ms < 10 ? ms.toFixed(1) : Math.round(ms)) + ' ms' +
+                (errors ? ' \u00b7 ' + plural(errors, 'error') : ''), errors > 0);
+      running = false;
+      $('run').disabled = false;
+      document.body.classList.remove('busy');
+      window.pqRunCount++;
+      if (pending != null) {
+        var next = pending;
+        pending = null;
+        run(next);
+      }
+    }, 20);
+  }
+
+  // ---- Results --------------------------------------------------------------
+
+  function render(answer, setupError) {
+    parkDetail();
+    explains = [];
+    longCells = [];
+    var box = $('results');
+    box.textContent = '';
+    if (setupError) box.appendChild(errorBlock('the table files could not be made: ' + setupError, null));
+    var shown = false;
+    (answer.results || []).forEach(function (r, k) {
+      box.appendChild(renderResult(r, k));
+      if (r.error) shown = true;
+    });
+    if (typeof answer.error === 'string' && !shown) {
+      box.appendChild(errorBlock(answer.error, answer.error_sql || null));
+    }
+    if (!(answer.results || []).length && !answer.error) {
+      var p = document.createElement('p');
+      p.className = 'empty';
+      p.textContent = 'No statements to run.';
+      box.appendChild(p);
+    }
+    explains.forEach(wireExplain);
+    if (explains.length) moveDetail(explains[0]);
+  }
+
+  function errorBlock(message, sql) {
+    var d = document.createElement('div');
+    d.className = 'error';
+    var hint = '';
+    if (/no such table: files\b/.test(message)) {
+      hint = '<div class="hint">The table files holds the .parquet files opened in this page; ' +
+             'open the file again (files live only as long as the page).</div>';
+    }
+    d.innerHTML = '<div class="msg"><strong>Error:</strong> ' + esc(message) + '</div>' +
+                  (sql ? '<pre class="failed-sql">' + esc(sql) + '</pre>' : '') + hint;
+    return d;
+  }
+
+  function renderResult(r, k) {
+    var sec = document.createElement('section');
+    sec.className = 'result';
+    var cols = r.columns || [];
+    var rows = r.rows || [];
+    if (!cols.length && !r.error) {
+      sec.className += ' quiet';
+      sec.innerHTML = '<pre class="stmt">' + esc(r.sql) + '</pre><span class="done">done</span>';
+      return sec;
+    }
+    sec.innerHTML = '<pre class="stmt">' + esc(r.sql) + '</pre>';
+    var ex = null;
+    if (cols.length && (rows.length || !r.error)) {
+      ex = explainOf(r);
+      if (ex) {
+        ex.id = explains.length;
+        explains.push(ex);
+        sec.appendChild(drawExplain(ex));
+      }
+      var wrap = document.createElement('div');
+      wrap.innerHTML = tableHtml(r, ex);
+      while (wrap.firstChild) sec.appendChild(wrap.firstChild);
+      if (ex) {
+        ex.section = sec;
+        ex.table = sec.querySelector('table');
+      }
+    }
+    if (r.error) sec.appendChild(errorBlock(r.error, r.sql));
+    return sec;
+  }
+
+  function cellText(v) {
+    if (v === null || v === undefined) return 'NULL';
+    if (typeof v === 'object') {
+      if ('blob' in v) return "X'" + v.blob + "'";
+      if ('int' in v) return v['int'];
+      if ('real' in v) return v.real;
+      return JSON.stringify(v);
+    }
+    return String(v);
+  }
+
+  function clip(full, shown, extra) {
+    var k = longCells.length;
+    longCells.push(full);
+    return '<span class="clipped" data-long="' + k + '" title="click to show all">' + esc(shown) +
+           '<span class="more">\u2026 ' + esc(extra) + '</span></span>';
+  }
+
+  function cellHtml(v) {
+    if (v === null || v === undefined) return '<td class="null">NULL</td>';
+    if (typeof v === 'number') return '<td class="num">' + esc(String(v)) + '</td>';
+    if (typeof v === 'object') {
+      if ('blob' in v) {
+        var n = v.blob.length / 2;
+        if (n > CELL_BLOB_MAX) {
+          return '<td class="blob">' + clip("X'" + v.blob + "'", "X'" + v.blob.slice(0, CELL_BLOB_MAX * 2),
+                                            '(' + fmtSize(n) + ')') + '</td>';
+        }
+        return '<td class="blob">X\'' + esc(v.blob) + '\'</td>';
+      }
+      if ('int' in v) return '<td class="num">' + esc(v['int']) + '</td>';
+      if ('real' in v) return '<td class="num">' + esc(v.real) + '</td>';
+      return '<td>' + esc(JSON.stringify(v)) + '</td>';
+    }
+    var s = String(v);
+    if (s.length > CELL_TEXT_MAX) {
+      return '<td class="text">' + clip(s, s.slice(0, CELL_TEXT_MAX),
+                                       '(' + s.length.toLocaleString('en-US') + ' characters)') + '</td>';
+    }
+    // Short text stays on one line (the table scrolls); long text wraps.
+    return '<td class="text' + (s.length <= 40 && s.indexOf('\n') < 0 ? ' nw' : '') + '">' + esc(s) + '</td>';
+  }
+
+  // A parquet_pages result over an opened file: its rows get "explain" buttons.
+  function pagesFileOf(r) {
+    var c = r.columns;
+    if (c.indexOf('row_group') < 0 || c.indexOf('column_id') < 0 || c.indexOf('page') < 0) return null;
+    var m = /parquet_pages\s*\(\s*'((?:[^']|'')*)'\s*\)/i.exec(r.sql || '');
+    if (!m) return null;
+    return fileByPath(m[1].replace(/''/g, "'"));
+  }
+
+  function tableHtml(r, ex) {
+    var cols = r.columns, rows = r.rows || [];
+    var pf = pagesFileOf(r);
+    var ix = {};
+    cols.forEach(function (c, i) { if (!(c in ix)) ix[c] = i; });
+    var h = '<div class="table-wrap"><table' + (ex ? ' class="explain-table" data-explain="' + ex.id + '"' : '') +
+            '><thead><tr>';
+    if (pf) h += '<th class="act"></th>';
+    cols.forEach(function (c) { h += '<th>' + esc(c) + '</th>'; });
+    h += '</tr></thead><tbody>';
+    for (var i = 0; i < rows.length; i++) {
+      var row = rows[i];
+      h += '<tr data-row="' + i + '">';
+      if (pf) {
+        var extra = '';
+        if ('path' in ix) extra += ' data-path="' + esc(cellText(row[ix.path])) + '"';
+        if ('offset' in ix) extra += ' data-offset="' + esc(cellText(row[ix.offset])) + '"';
+        h += '<td class="act"><button type="button" class="explain-page" data-file="' + esc(pf.name) +
+             '" data-rg="' + esc(cellText(row[ix.row_group])) + '" data-col="' +
+             esc(cellText(row[ix.column_id])) + '" data-page="' + esc(cellText(row[ix.page])) + '"' +
+             extra + '>explain</button></td>';
+      }
+      for (var j = 0; j < row.length; j++) h += cellHtml(row[j]);
+      h += '</tr>';
+    }
+    h += '</tbody></table></div>';
+    var meta = plural(rows.length, 'row');
+    if (r.truncated) meta += ', the first ' + MAX_ROWS + ': the rest were left out (add a LIMIT or a WHERE)';
+    h += '<p class="meta' + (r.truncated ? ' truncated' : '') + '">' + esc(meta) + '</p>';
+    return h;
+  }
+
+  // ---- parquet_explain, drawn -----------------------------------------------
+
+  function toInt(v) {
+    if (typeof v === 'number') return Math.floor(v);
+    if (v && typeof v === 'object' && 'int' in v) return Number(v['int']);
+    if (typeof v === 'string' && /^\d+$/.test(v)) return Number(v);
+    return null;
+  }
+
+  function str(v) { return typeof v === 'string' ? v : ''; }
+
+  // The explain's rows, if the result is one: its columns include offset,
+  // hex and path.
+  function explainOf(r) {
+    var c = r.columns, ix = {};
+    c.forEach(function (n, i) { if (!(n in ix)) ix[n] = i; });
+    if (!('offset' in ix && 'hex' in ix && 'path' in ix)) return null;
+    var rows = (r.rows || []).map(function (row, i) {
+      var hex = str(row[ix.hex]).trim();
+      var bytes = hex ? hex.split(/\s+/) : [];
+      var off = toInt(row[ix.offset]);
+      var len = 'length' in ix ? toInt(row[ix.length]) : bytes.length;
+      if (len === null) len = bytes.length;
+      return {
+        i: i, off: off, len: len, bytes: bytes,
+        bits: 'bits' in ix ? str(row[ix.bits]) : '',
+        labels: 'labels' in ix ? str(row[ix.labels]) : '',
+        path: cellText(row[ix.path]),
+        value: 'value' in ix ? row[ix.value] : undefined,
+        hasValue: 'value' in ix,
+        note: 'note' in ix ? str(row[ix.note]) : '',
+        children: [], parent: null
+      };
+    });
+    return {rows: rows, truncated: !!r.truncated, hasBits: 'bits' in ix, hasLabels: 'labels' in ix};
+  }
+
+  function lastSegment(path) {
+    var p = path.replace(/\[\d+\]/g, '');
+    var k = p.lastIndexOf('.');
+    return k < 0 ? p : p.slice(k + 1);
+  }
+
+  function colourClass(path) {
+    var kind = lastSegment(path);
+    if (path === 'error' || kind === 'error') return 'k-error';
+    if (/^(padding|rest|data|stop|compressed)$/.test(kind)) return 'k-muted';
+    var hash = 0;
+    for (var i = 0; i < kind.length; i++) hash = (hash * 31 + kind.charCodeAt(i)) >>> 0;
+    return 'c' + (hash % PALETTE);
+  }
+
+  // Bits of whole bytes ("00001000 00000001", maybe "... "): how many bytes.
+  function alignedGroups(bits) {
+    if (!bits) return null;
+    var g = bits.split(' ');
+    if (g[g.length - 1] === '...') g.pop();
+    for (var i = 0; i < g.length; i++) if (!/^[01]{8}$/.test(g[i])) return null;
+    return g.length ? g : null;
+  }
+
+  function isPathChild(c, r) {
+    var p = c.path;
+    return r.path.length > p.length && r.path.lastIndexOf(p, 0) === 0 &&
+           (r.path.charAt(p.length) === '.' || r.path.charAt(p.length) === '[');
+  }
+
+  // Whether row c holds row r: r's bytes are within c's (r comes after c),
+  // and c is r's parent by path (miniblock[0] holds miniblock[0].value[3]),
+  // or c is a part named without an index that holds others (packed_values
+  // holds value[0] in ALP, values holds value[0] in BIT_PACKED).  value[2]
+  // does not hold value[3] even where value[3] is within its bytes.
+  function holds(c, r) {
+    if (c.off === null || r.off === null) return false;
+    var child = isPathChild(c, r);
+    var part = !/\]$/.test(c.path);
+    if (!child && !part) return false;
+    var cEnd = c.off + c.len, rEnd = r.off + r.len;
+    if (r.len === 0) {
+      if (c.len === 0) return r.off === c.off && child;
+      return (r.off >= c.off && r.off < cEnd) || (r.off === c.off && child);
+    }
+    if (r.off < c.off || rEnd > cEnd) return false;
+    if (c.len > r.len) return true;
+    // The same bytes: a container by its path, or as packed bits over values.
+    return child ||
+           (!!alignedGroups(c.bits) && !!c.labels && !!r.bits && !r.labels && !alignedGroups(r.bits));
+  }
+
+  // Splits the rows where the offset goes back (a join over many streams).
+  function streamsOf(rows) {
+    var out = [], cur = [], prev = -1;
+    rows.forEach(function (r) {
+      if (r.off === null) return;
+      if (r.off < prev && cur.length) { out.push(cur); cur = []; }
+      cur.push(r);
+      prev = r.off;
+    });
+    if (cur.length) out.push(cur);
+    return out;
+  }
+
+  function nest(rows) {
+    var stack = [];
+    rows.forEach(function (r) {
+      while (stack.length && !holds(stack[stack.length - 1], r)) stack.pop();
+      if (stack.length) {
+        r.parent = stack[stack.length - 1];
+        r.parent.children.push(r);
+      }
+      stack.push(r);
+    });
+  }
+
+  function byteOf(r, b) {
+    var k = b - r.off;
+    return k >= 0 && k < r.bytes.length && /^[0-9A-Fa-f]{2}$/.test(r.bytes[k]) ? parseInt(r.bytes[k], 16) : null;
+  }
+
+  // A container of bit-packed values: which bits each value takes.  Returns
+  // [[row, byte, d], ...] (d: 0 = the byte's most significant bit, as drawn)
+  // or null when the rows do not tell (no bits of the values, other rows).
+  function packedBits(P) {
+    return packedLayout(P, P.children.filter(function (k) { return k.len > 0; }));
+  }
+
+  // The same for values packed with no row over them all (PLAIN BOOLEAN):
+  // runs of value rows of the same width, under the same parent, each in
+  // or next to the bytes of the one before, taken as packed from the first
+  // one's byte.
+  function packedRuns(rows, isContainer) {
+    var out = [];
+    var run = [];
+    function flush() {
+      if (run.length > 1) {
+        var first = run[0], last = run[run.length - 1];
+        var off = first.off, len = last.off + last.len - off;
+        var bytes = [];
+        for (var b = off; b < off + len; b++) {
+          var h = null;
+          for (var k = 0; k < run.length && h === null; k++) {
+            var r = run[k];
+            if (b >= r.off && b < r.off + r.len && r.bytes[b - r.off]) h = r.bytes[b - r.off];
+          }
+          bytes.push(h);
+        }
+        if (bytes.every(function (x) { return x !== null; })) {
+          var bits = packedLayout({off: off, len: len, bytes: bytes}, run);
+          if (bits) out.push(bits);
+        }
+      }
+      run = [];
+    }
+    rows.forEach(function (r) {
+      var w = /^[01]+$/.test(r.bits) ? r.bits.length : 0;
+      var ok = r.len > 0 && w > 0 && w % 8 !== 0 && /value\[\d+\]$/.test(r.path) && !isContainer(r);
+      if (!ok) { flush(); return; }
+      var prev = run[run.length - 1];
+      if (prev && !(prev.parent === r.parent && prev.bits.length === w && r.off <= prev.off + prev.len)) flush();
+      run.push(r);
+    });
+    flush();
+    return out;
+  }
+
+  function packedLayout(P, kids) {
+    if (!(P.len > 0) || P.bytes.length < P.len) return null;
+    var slots = kids.filter(function (k) { return /value\[\d+\]$/.test(k.path) && /^[01]+$/.test(k.bits); });
+    if (!slots.length) return null;
+    var w = slots[0].bits.length;
+    for (var s = 0; s < slots.length; s++) if (slots[s].bits.length !== w) return null;
+    if (slots.length * w > P.len * 8) return null;
+    var pad = null, others = 0;
+    kids.forEach(function (k) {
+      if (slots.indexOf(k) >= 0) return;
+      if (/padding$/.test(k.path) && !pad) pad = k; else others++;
+    });
+    if (others) return null;
+    var data = [];
+    for (var b = 0; b < P.len; b++) data.push(parseInt(P.bytes[b], 16));
+    function bitAt(p, msb) { return (data[p >> 3] >> (msb ? 7 - (p & 7) : (p & 7))) & 1; }
+    function fits(msb) {
+      for (var i = 0; i < slots.length; i++) {
+        var s = '';
+        for (var j = 0; j < w; j++) {
+          // The value's bits, most significant first, as its bits column shows them.
+          var p = msb ? i * w + j : i * w + (w - 1 - j);
+          s += bitAt(p, msb);
+        }
+        if (s !== slots[i].bits) return false;
+      }
+      return true;
+    }
+    var msb;
+    if (fits(false)) msb = false;
+    else if (fits(true)) msb = true;
+    else return null;
+    var out = [];
+    for (var p = 0; p < P.len * 8; p++) {
+      var slot = Math.floor(p / w);
+      var owner = slot < slots.length ? slots[slot] : pad;
+      if (!owner) continue;
+      var byte = P.off + (p >> 3);
+      out.push([owner, byte, msb ? (p & 7) : 7 - (p & 7)]);
+    }
+    // Each value's bits lie in its bytes.
+    for (var q = 0; q < out.length; q++) {
+      var o = out[q];
+      if (o[1] < o[0].off || o[1] >= o[0].off + o[0].len) return null;
+    }
+    return out;
+  }
+
+  function drawExplain(ex) {
+    var div = document.createElement('div');
+    div.className = 'explain';
+    div.setAttribute('data-explain', ex.id);
+    var streams = streamsOf(ex.rows);
+    var linesLeft = DRAW_MAX_LINES, rowsLeft = DRAW_MAX_ROWS;
+    var drawnRows = 0, totalBytes = 0, cut = false;
+    var html = '';
+    streams.forEach(function (rows, si) {
+      if (linesLeft <= 0 || rowsLeft <= 0) { cut = true; return; }
+      var d = drawStream(rows, linesLeft, rowsLeft);
+      linesLeft -= d.lines;
+      rowsLeft -= d.rows;
+      drawnRows += d.rows;
+      totalBytes += d.bytes;
+      if (d.cut) cut = true;
+      if (streams.length > 1) {
+        html += '<div class="stream-head">stream ' + (si + 1) + ' of ' + streams.length +
+                ' (rows ' + (rows[0].i + 1) + ' to ' + (rows[rows.length - 1].i + 1) + ')</div>';
+      }
+      html += d.html;
+    });
+    ex.drawnRows = drawnRows;
+    var n = ex.rows.length;
+    var head;
+    if (cut || drawnRows < n) {
+      head = 'drawn: the first ' + fmtCount(drawnRows) + ' of ' + fmtCount(n) + ' fields, over ' +
+             fmtSize(totalBytes) + '; the table below has every row';
+    } else {
+      head = plural(n, 'field') + ' over ' + fmtSize(totalBytes);
+    }
+    if (streams.length > 1) head += ', in ' + streams.length + ' streams';
+    if (ex.truncated) head += ' (the results stop at ' + fmtCount(MAX_ROWS) + ' rows: add a WHERE or a LIMIT)';
+    div.setAttribute('data-rows', String(n));
+    div.setAttribute('data-drawn', String(drawnRows));
+    div.innerHTML =
+      '<div class="explain-head"><span class="title">The bytes, field by field</span> ' +
+      '<span class="counts">' + esc(head) + '</span>' +
+      '<span class="legend"><span class="lg-leaf">field</span><span class="lg-packed">packed bits</span>' +
+      '<span class="lg-box">holds fields</span><span class="lg-zero">\u25BE no bytes</span></span></div>' +
+      '<div class="explain-body"><div class="bytes">' + html + '</div><div class="detail-slot"></div></div>';
+    return div;
+  }
+
+  // Draws one stream: rows in byte order.  Returns {html, lines, rows, bytes, cut}.
+  function drawStream(rows, maxLines, maxRows) {
+    nest(rows);
+    // What is drawn: rows on the first maxLines lines that have any, at most maxRows.
+    var lineSet = {};
+    var drawn = [];
+    var lineCount = 0, cut = false, limit = Infinity;
+    for (var k = 0; k < rows.length; k++) {
+      var r = rows[k];
+      if (drawn.length >= maxRows || r.off >= limit) { cut = true; break; }
+      var first = Math.floor(r.off / PER_LINE);
+      var last = r.len > 0 ? Math.floor((r.off + r.len - 1) / PER_LINE) : first;
+      for (var L = first; L <= last; L++) {
+        if (!lineSet[L]) {
+          if (lineCount >= maxLines) { limit = Math.min(limit, L * PER_LINE); cut = true; break; }
+          lineSet[L] = true;
+          lineCount++;
+        }
+      }
+      if (r.off >= limit) { cut = true; break; }
+      drawn.push(r);
+    }
+    var drawnSet = new Set(drawn);
+    function inRange(b) { return b < limit; }
+
+    // Leaves and containers.
+    var isContainer = function (r) { return r.children.some(function (c) { return drawnSet.has(c); }); };
+
+    // Bit owners: byte -> [8 lists of rows].
+    var cells = new Map();
+    function cellOf(b) {
+      var c = cells.get(b);
+      if (!c) { c = [[], [], [], [], [], [], [], []]; cells.set(b, c); }
+      return c;
+    }
+    var packedDone = new Set();
+    function place(bits) {
+      bits.forEach(function (t) {
+        if (inRange(t[1])) cellOf(t[1])[t[2]].push(t[0]);
+        packedDone.add(t[0]);
+      });
+    }
+    drawn.forEach(function (r) {
+      if (r.len > 0 && isContainer(r)) {
+        var bits = packedBits(r);
+        if (bits) place(bits);
+      }
+    });
+    packedRuns(drawn.filter(function (r) { return !packedDone.has(r); }), isContainer).forEach(place);
+    var claims = new Map(); // byte -> leaves that claim the whole byte
+    drawn.forEach(function (r) {
+      if (!(r.len > 0) || isContainer(r) || packedDone.has(r)) return;
+      for (var b = r.off; b < r.off + r.len && inRange(b); b++) {
+        var l = claims.get(b);
+        if (!l) claims.set(b, l = []);
+        l.push(r);
+      }
+    });
+    claims.forEach(function (list, b) {
+      var c = cellOf(b);
+      var hasBits = c.some(function (x) { return x.length > 0; });
+      if (hasBits) {
+        for (var d = 0; d < 8; d++) Array.prototype.push.apply(c[d], list);
+        return;
+      }
+      var n = list.length;
+      for (var j = 0; j < n; j++) {
+        var c0 = Math.floor(j * 8 / n), c1 = Math.max(c0 + 1, Math.floor((j + 1) * 8 / n));
+        for (var dd = c0; dd < c1 && dd < 8; dd++) c[dd].push(list[j]);
+      }
+    });
+
+    // The hex of each byte, and where bits (and their letters) are shown.
+    var hexAt = new Map(), bitsSrc = new Map(), covered = new Set();
+    drawn.forEach(function (r) {
+      for (var b = r.off; b < r.off + r.len && inRange(b); b++) {
+        covered.add(b);
+        if (!hexAt.has(b) && r.bytes[b - r.off]) hexAt.set(b, r.bytes[b - r.off].toUpperCase());
+      }
+      var g = alignedGroups(r.bits);
+      if (g && r.len > 0) {
+        var lg = r.labels ? r.labels.split(' ') : [];
+        for (var k2 = 0; k2 < g.length && k2 < r.len; k2++) {
+          var b2 = r.off + k2;
+          if (!inRange(b2) || bitsSrc.has(b2)) continue;
+          bitsSrc.set(b2, {row: r, labels: lg[k2] && lg[k2].length === 8 ? lg[k2] : null});
+        }
+      }
+    });
+
+    // Containers' heights (0: holds no container), for their lanes.
+    var height = new Map();
+    function heightOf(r) {
+      if (height.has(r)) return height.get(r);
+      var h = 0;
+      r.children.forEach(function (c) {
+        if (drawnSet.has(c) && c.len > 0 && isContainer(c)) h = Math.max(h, heightOf(c) + 1);
+      });
+      height.set(r, h);
+      return h;
+    }
+    var containers = drawn.filter(function (r) { return r.len > 0 && isContainer(r); });
+    containers.forEach(heightOf);
+
+    // Rows of no bytes, grouped by offset.
+    var zeros = new Map();
+    drawn.forEach(function (r) {
+      if (r.len === 0 && inRange(r.off)) {
+        var l = zeros.get(r.off);
+        if (!l) zeros.set(r.off, l = []);
+        l.push(r);
+      }
+    });
+
+    var lines = Object.keys(lineSet).map(Number).sort(function (a, b) { return a - b; });
+    var html = '', prevLine = null, bytesShown = 0;
+    lines.forEach(function (L) {
+      if (prevLine !== null && L > prevLine + 1) {
+        html += '<div class="gap">\u22EE bytes ' + ((prevLine + 1) * PER_LINE) + ' to ' +
+                (L * PER_LINE - 1) + ': no rows</div>';
+      }
+      prevLine = L;
+      var out = drawLine(L * PER_LINE);
+      bytesShown += out.bytes;
+      html += out.html;
+    });
+    return {html: html, lines: lines.length, rows: drawn.length, bytes: bytesShown, cut: cut};
+
+    function ownersKey(list) {
+      return list.map(function (r) { return r.i; }).join(' ');
+    }
+
+    function fieldAttrs(list) {
+      var r = list[0];
+      return ' data-rows="' + ownersKey(list) + '" data-path="' + esc(r.path) + '" data-offset="' + r.off +
+             '" data-length="' + r.len + '"';
+    }
+
+    function col(j, d) { return 2 + j * COLS_PER_BYTE + d; }
+
+    function drawLine(base) {
+      var parts = [];
+      var nBytes = 0;
+      var rowNo = 1;
+      var markerRow = 0, hexRow, bitsRow = 0, labelsRow = 0, bracketRow0 = 0;
+      var j, b;
+
+      var lineZeros = [];
+      zeros.forEach(function (list, off) { if (off >= base && off < base + PER_LINE) lineZeros.push([off, list]); });
+      // A row of no bytes is marked in the hex lane where no byte is drawn
+      // (after a stream's last byte), else in a lane above the bytes.
+      if (lineZeros.some(function (z) { return covered.has(z[0]); })) markerRow = rowNo++;
+      hexRow = rowNo++;
+
+      var shared = [], hasBitsLane = false, hasLabels = false;
+      for (j = 0; j < PER_LINE; j++) {
+        b = base + j;
+        var c = cells.get(b);
+        var isShared = false;
+        if (c && covered.has(b)) {
+          var k0 = ownersKey(c[0]);
+          for (var d = 1; d < 8; d++) if (ownersKey(c[d]) !== k0) isShared = true;
+          if (!isShared && c[0].length > 1) isShared = true;
+        }
+        shared.push(isShared);
+        if (covered.has(b) && (isShared || bitsSrc.has(b))) hasBitsLane = true;
+        if (covered.has(b) && bitsSrc.has(b) && bitsSrc.get(b).labels) hasLabels = true;
+      }
+      if (hasBitsLane) bitsRow = rowNo++;
+      if (hasLabels) labelsRow = rowNo++;
+      var lineContainers = containers.filter(function (r) {
+        return r.off < base + PER_LINE && r.off + r.len > base && r.off < limit;
+      });
+      var lanes = 0;
+      lineContainers.forEach(function (r) { lanes = Math.max(lanes, height.get(r) + 1); });
+      if (lanes) { bracketRow0 = rowNo; rowNo += lanes; }
+
+      parts.push('<div class="off" style="grid-row:' + hexRow + '">' + base + '</div>');
+
+      // Markers: rows of no bytes.
+      lineZeros.forEach(function (z) {
+        var list = z[1];
+        var label = list.length > 1 ? '\u25BE' + list.length : '\u25BE';
+        var inHex = !covered.has(z[0]);
+        parts.push('<div class="field zero' + (inHex ? ' in-hex' : '') + '" style="grid-row:' +
+                   (inHex ? hexRow : markerRow) + ';grid-column:' +
+                   col(z[0] - base, 0) + ' / span 6"' + fieldAttrs(list) + ' title="' +
+                   esc(plural(list.length, 'row') + ' of no bytes at offset ' + z[0]) + '">' + label + '</div>');
+      });
+
+      // Hex: boxes of bytes with the same owners.
+      var prevClass = null, prevEnd = -1;
+      j = 0;
+      while (j < PER_LINE) {
+        b = base + j;
+        if (!covered.has(b)) { j++; continue; }
+        var cl = cells.get(b);
+        var key = shared[j] ? 'shared' : (cl ? ownersKey(cl[0]) : '');
+        var start = j;
+        j++;
+        while (j < PER_LINE && covered.has(base + j)) {
+          var cl2 = cells.get(base + j);
+          var key2 = shared[j] ? 'shared' : (cl2 ? ownersKey(cl2[0]) : '');
+          if (key2 !== key || (key === 'shared' && !sameContainer(base + j - 1, base + j))) break;
+          j++;
+        }
+        var n = j - start;
+        nBytes += n;
+        var hx = '';
+        for (var q = start; q < j; q++) {
+          hx += '<span class="hexbyte" data-offset="' + (base + q) + '">' + esc(hexAt.get(base + q) || '\u00b7\u00b7') +
+                '</span>';
+        }
+        var place = 'grid-row:' + hexRow + ';grid-column:' + col(start, 0) + ' / span ' +
+                    (n * COLS_PER_BYTE - 1);
+        var contL = start === 0 && continuesFromLeft(cl, base), contR = j === PER_LINE && continuesRight(cl, base + j);
+        var extraCls = (contL ? ' cont-l' : '') + (contR ? ' cont-r' : '');
+        if (key === 'shared' || !cl || !cl[0].length) {
+          parts.push('<div class="hexbox shared' + extraCls + '" style="' + place + '">' + hx + '</div>');
+          prevClass = null;
+        } else {
+          var owners = cl[0];
+          var cc = colourClass(owners[0].path);
+          var alt = cc === prevClass && prevEnd === start ? ' alt' : '';
+          parts.push('<div class="field hexbox ' + cc + alt + extraCls + '" style="' + place + '"' +
+                     fieldAttrs(owners) + '>' + hx + '</div>');
+          prevClass = alt ? cc + '-alt' : cc;
+          prevEnd = j;
+        }
+      }
+
+      // Bits: packed values' own bits as segments; whole fields' bits as text.
+      if (bitsRow) {
+        var segs = []; // {list, key, c0, c1, text}
+        var cur = null;
+        for (j = 0; j < PER_LINE; j++) {
+          b = base + j;
+          if (!covered.has(b)) { cur = null; continue; }
+          var byteVal = hexAt.has(b) ? parseInt(hexAt.get(b), 16) : NaN;
+          var bitsText = isNaN(byteVal) ? '\u00b7\u00b7\u00b7\u00b7\u00b7\u00b7\u00b7\u00b7' :
+                         ('00000000' + byteVal.toString(2)).slice(-8);
+          if (shared[j]) {
+            var cs = cells.get(b);
+            for (var dd = 0; dd < 8; dd++) {
+              var list = cs[dd];
+              var kk = ownersKey(list);
+              var cc2 = col(j, dd);
+              if (cur && cur.kind === 'seg' && cur.key === kk && cur.c1 === cc2 - 1 - (dd === 0 ? 1 : 0)) {
+                if (dd === 0) cur.text += ' ';
+                cur.text += bitsText.charAt(dd);
+                cur.c1 = cc2;
+              } else {
+                cur = {kind: 'seg', key: kk, list: list, c0: cc2, c1: cc2, text: bitsText.charAt(dd)};
+                segs.push(cur);
+              }
+            }
+          } else if (bitsSrc.has(b)) {
+            var src = bitsSrc.get(b).row;
+            if (cur && cur.kind === 'plain' && cur.src === src && cur.c1 === col(j, 0) - 2) {
+              cur.text += ' ' + bitsText;
+              cur.c1 = col(j, 7);
+            } else {
+              cur = {kind: 'plain', src: src, c0: col(j, 0), c1: col(j, 7), text: bitsText};
+              segs.push(cur);
+            }
+          } else {
+            cur = null;
+          }
+        }
+        var prevSegClass = null, prevSegEnd = -10;
+        segs.forEach(function (s) {
+          var place = 'grid-row:' + bitsRow + ';grid-column:' + s.c0 + ' / span ' + (s.c1 - s.c0 + 1);
+          if (s.kind === 'plain') {
+            parts.push('<div class="bits" style="' + place + '">' + s.text + '</div>');
+            prevSegClass = null;
+          } else if (!s.list.length) {
+            parts.push('<div class="bits bitseg none" style="' + place + '">' + s.text + '</div>');
+            prevSegClass = null;
+          } else {
+            var cc3 = colourClass(s.list[0].path);
+            var touching = prevSegEnd === s.c0 - 1 || prevSegEnd === s.c0 - 2;
+            var alt2 = cc3 === prevSegClass && touching ? ' alt' : '';
+            parts.push('<div class="field bits bitseg ' + cc3 + alt2 + '" style="' + place + '"' +
+                       fieldAttrs(s.list) + '>' + s.text + '</div>');
+            prevSegClass = alt2 ? cc3 + '-alt' : cc3;
+          }
+          prevSegEnd = s.c1;
+        });
+      }
+
+      // The spec's letters under the bits.
+      if (labelsRow) {
+        for (j = 0; j < PER_LINE; j++) {
+          b = base + j;
+          if (!covered.has(b) || !bitsSrc.has(b)) continue;
+          var lab = bitsSrc.get(b).labels;
+          if (!lab) continue;
+          parts.push('<div class="labels" style="grid-row:' + labelsRow + ';grid-column:' + col(j, 0) +
+                     ' / span 8">' + esc(lab) + '</div>');
+        }
+      }
+
+      // Brackets under the fields a container holds.
+      lineContainers.forEach(function (r) {
+        var s = Math.max(r.off, base), e = Math.min(r.off + r.len, base + PER_LINE, limit);
+        if (e <= s) return;
+        var lane = height.get(r);
+        var cls = 'field bracket' + (r.off < base ? ' cont-l' : '') + (r.off + r.len > base + PER_LINE ? ' cont-r' : '');
+        var name = r.off >= base ? lastName(r.path) : '';
+        parts.push('<div class="' + cls + '" style="grid-row:' + (bracketRow0 + lane) + ';grid-column:' +
+                   col(s - base, 0) + ' / span ' + ((e - s) * COLS_PER_BYTE - 1) + '"' + fieldAttrs([r]) +
+                   ' title="' + esc(r.path) + '"><span>' + esc(name) + '</span></div>');
+      });
+
+      return {html: '<div class="xline">' + parts.join('') + '</div>', bytes: nBytes};
+    }
+
+    function sameContainer(a, b) {
+      var ca = cells.get(a), cb = cells.get(b);
+      var ra = ca && ca[0][0], rb = cb && cb[0][0];
+      var pa = ra && ra.parent, pb = rb && rb.parent;
+      return pa === pb;
+    }
+
+    function continuesFromLeft(cl, base) {
+      if (!cl || !cl[0].length || base === 0) return false;
+      var prev = cells.get(base - 1);
+      return !!prev && ownersKey(prev[7]) === ownersKey(cl[0]) && covered.has(base - 1);
+    }
+
+    function continuesRight(cl, next) {
+      if (!cl || !cl[0].length) return false;
+      var n = cells.get(next);
+      return !!n && ownersKey(n[0]) === ownersKey(cl[0]) && covered.has(next);
+    }
+  }
+
+  function lastName(path) {
+    var k = path.lastIndexOf('.');
+    return k < 0 ? path : path.slice(k + 1);
+  }
+
+  // ---- The drawing and the table, linked -----------------------------------
+
+  function wireExplain(ex) {
+    var div = ex.section.querySelector('.explain');
+    ex.div = div;
+    ex.fieldsByRow = new Map();
+    var fields = div.querySelectorAll('.field');
+    for (var i = 0; i < fields.length; i++) {
+      var ids = fields[i].getAttribute('data-rows').split(' ');
+      for (var k = 0; k < ids.length; k++) {
+        var id = Number(ids[k]);
+        var l = ex.fieldsByRow.get(id);
+        if (!l) ex.fieldsByRow.set(id, l = []);
+        l.push(fields[i]);
+      }
+    }
+    ex.trs = ex.table ? ex.table.tBodies[0].rows : [];
+    ex.lit = [];
+    ex.selected = null;
+  }
+
+  function parkDetail() {
+    var d = $('detail');
+    $('detail-home').appendChild(d);
+    d.innerHTML = '';
+  }
+
+  function moveDetail(ex) {
+    var d = $('detail');
+    var slot = ex.div.querySelector('.detail-slot');
+    if (d.parentNode !== slot) {
+      slot.appendChild(d);
+      if (!d.innerHTML) d.innerHTML = detailIntro();
+    }
+  }
+
+  function detailIntro() {
+    return '<div class="d-intro">Point at a field of the drawing, or a row of the table: its path, ' +
+           'bytes, value and note show here. Click to keep it.</div>';
+  }
+
+  function valueHtml(v) {
+    if (v === null || v === undefined) return '<span class="null">NULL</span>';
+    return esc(cellText(v));
+  }
+
+  function detailHtml(ex, ids) {
+    var rows = ids.map(function (i) { return ex.rows[i]; }).filter(Boolean);
+    if (!rows.length) return detailIntro();
+    var h = '';
+    rows.slice(0, 12).forEach(function (r, k) {
+      var where;
+      if (r.off === null) where = '';
+      else if (r.len === 0) where = 'at byte ' + r.off + ', no bytes';
+      else if (r.len === 1) where = 'byte ' + r.off;
+      else where = 'bytes ' + r.off + ' to ' + (r.off + r.len - 1) + ' (' + r.len + ')';
+      h += '<div class="d-row' + (k ? ' more' : '') + '">' +
+           '<div class="d-path">' + esc(r.path) + '</div>' +
+           '<dl>' +
+           '<dt>where</dt><dd>' + esc(where) + '</dd>' +
+           (r.bytes.length ? '<dt>hex</dt><dd class="mono">' + esc(r.bytes.join(' ')) + '</dd>' : '') +
+           (r.bits ? '<dt>bits</dt><dd class="mono">' + esc(r.bits) + '</dd>' : '') +
+           (r.labels ? '<dt>labels</dt><dd class="mono">' + esc(r.labels) + '</dd>' : '') +
+           (r.hasValue ? '<dt>value</dt><dd class="mono">' + valueHtml(r.value) + '</dd>' : '') +
+           '</dl>' +
+           (r.note ? '<p class="d-note">' + esc(r.note) + '</p>' : '') +
+           '</div>';
+    });
+    if (rows.length > 12) h += '<div class="d-more">and ' + (rows.length - 12) + ' more rows</div>';
+    return h;
+  }
+
+  function light(ex, ids, cls) {
+    ex.lit.forEach(function (e) { e.classList.remove(cls); });
+    if (cls === 'hl') ex.lit = [];
+    var list = [];
+    ids.forEach(function (i) {
+      (ex.fieldsByRow.get(i) || []).forEach(function (e) { list.push(e); });
+      if (ex.trs[i]) list.push(ex.trs[i]);
+    });
+    list.forEach(function (e) { e.classList.add(cls); });
+    return list;
+  }
+
+  function idsOf(el) {
+    var a = el.getAttribute('data-rows');
+    if (a != null) return a.split(' ').map(Number);
+    var r = el.getAttribute('data-row');
+    return r != null ? [Number(r)] : [];
+  }
+
+  function exOf(el) {
+    var holder = el.closest('[data-explain]');
+    if (!holder) return null;
+    return explains[Number(holder.getAttribute('data-explain'))] || null;
+  }
+
+  function hover(el) {
+    var ex = exOf(el);
+    if (!ex || !ex.fieldsByRow) return;
+    var ids = idsOf(el);
+    ex.lit.forEach(function (e) { e.classList.remove('hl'); });
+    ex.lit = light(ex, ids, 'hl');
+    moveDetail(ex);
+    $('detail').innerHTML = detailHtml(ex, ids);
+  }
+
+  function unhover(ex) {
+    ex.lit.forEach(function (e) { e.classList.remove('hl'); });
+    ex.lit = [];
+    if (ex.selected) $('detail').innerHTML = detailHtml(ex, ex.selected);
+  }
+
+  function select(el, fromTable) {
+    var ex = exOf(el);
+    if (!ex || !ex.fieldsByRow) return;
+    var ids = idsOf(el);
+    explains.forEach(function (x) {
+      if (x.selEls) x.selEls.forEach(function (e) { e.classList.remove('sel'); });
+      x.selEls = null;
+      x.selected = null;
+    });
+    ex.selected = ids;
+    ex.selEls = [];
+    ids.forEach(function (i) {
+      (ex.fieldsByRow.get(i) || []).forEach(function (e) { e.classList.add('sel'); ex.selEls.push(e); });
+      if (ex.trs[i]) { ex.trs[i].classList.add('sel'); ex.selEls.push(ex.trs[i]); }
+    });
+    moveDetail(ex);
+    $('detail').innerHTML = detailHtml(ex, ids);
+    if (fromTable) {
+      var f = ex.fieldsByRow.get(ids[0]);
+      if (f && f[0]) f[0].scrollIntoView({block: 'nearest', inline: 'nearest'});
+    } else {
+      var tr = ex.trs[ids[0]];
+      if (tr) scrollWithin(tr.closest('.table-wrap'), tr);
+    }
+  }
+
+  function scrollWithin(box, el) {
+    if (!box) return;
+    var top = el.offsetTop, h = el.offsetHeight;
+    var head = box.querySelector('thead');
+    var headH = head ? head.offsetHeight : 0;
+    if (top - headH < box.scrollTop) box.scrollTop = top - headH;
+    else if (top + h > box.scrollTop + box.clientHeight) box.scrollTop = top + h - box.clientHeight;
+  }
+
+  function wireResults() {
+    var box = $('results');
+    box.addEventListener('mouseover', function (e) {
+      var f = e.target.closest('.explain .field, table.explain-table tbody tr');
+      if (f) hover(f);
+    });
+    box.addEventListener('mouseout', function (e) {
+      var from = e.target.closest('.explain .bytes, table.explain-table tbody');
+      if (!from) return;
+      var to = e.relatedTarget;
+      if (to && from.contains(to)) return;
+      var ex = exOf(from);
+      if (ex && ex.lit) unhover(ex);
+    });
+    box.addEventListener('click', function (e) {
+      var t = e.target;
+      var btn = t.closest('button.explain-page');
+      if (btn) {
+        var f = fileByName(btn.getAttribute('data-file'));
+        if (f) {
+          var extra = {path: btn.getAttribute('data-path'), offset: btn.getAttribute('data-offset')};
+          loadAndRun(explainPageSql(f, Number(btn.getAttribute('data-rg')), Number(btn.getAttribute('data-col')),
+                                    Number(btn.getAttribute('data-page')), extra), null);
+        }
+        return;
+      }
+      var clipped = t.closest('.clipped');
+      if (clipped) {
+        var full = longCells[Number(clipped.getAttribute('data-long'))];
+        if (full != null) {
+          var span = document.createElement('span');
+          span.className = 'unclipped';
+          span.textContent = full;
+          clipped.replaceWith(span);
+        }
+        return;
+      }
+      var field = t.closest('.explain .field');
+      if (field) { select(field, false); return; }
+      var tr = t.closest('table.explain-table tbody tr');
+      if (tr) select(tr, true);
+    });
+  }
+
+  // ---- The page -------------------------------------------------------------
+
+  function exampleLabel(ex) {
+    var m = /^(\d+)_/.exec(ex.name);
+    var title = String(ex.title || ex.name).replace(/\.\s*$/, '');
+    title = title.charAt(0).toUpperCase() + title.slice(1);
+    return {num: m ? m[1] : (ex.name === 'demo' ? 'Demo' : ex.name), title: title};
+  }
+
+  function renderExamples() {
+    var list = window.PQ_EXAMPLES || [];
+    var nav = $('examples');
+    var html = '';
+    list.forEach(function (ex) {
+      var l = exampleLabel(ex);
+      html += '<button type="button" class="example" data-name="' + esc(ex.name) + '" title="' +
+              esc(ex.name + '.sql') + '"><span class="ex-num">' + esc(l.num) + '</span>' +
+              '<span class="ex-title">' + esc(l.title) + '</span></button>';
+    });
+    if (!list.length) html = '<p class="hint">No examples: examples.js did not load.</p>';
+    nav.innerHTML = html;
+    nav.addEventListener('click', function (e) {
+      var b = e.target.closest('button[data-name]');
+      if (!b || !M) return;
+      var name = b.getAttribute('data-name');
+      for (var i = 0; i < list.length; i++) {
+        if (list[i].name === name) { loadAndRun(list[i].sql, name); return; }
+      }
+    });
+  }
+
+  var STARTER =
+    "-- Pick an example above, open a .parquet file, or write SQL here and press Ctrl+Enter.\n" +
+    "-- The spec's DELTA_BINARY_PACKED example 2 (7 5 3 1 2 3 4 5), field by field:\n" +
+    "SELECT offset, length, hex, bits, labels, path, value, note\n" +
+    "  FROM parquet_explain(X'0801080E0302C03F', 'DELTA_BINARY_PACKED');\n";
+
+  function wirePage() {
+    var ta = $('sql');
+    ta.addEventListener('keydown', function (e) {
+      if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+        e.preventDefault();
+        run(ta.value);
+      }
+    });
+    ta.addEventListener('input', function () {
+      if (activeExample) { activeExample = null; markExample(); }
+      if (ta.scrollHeight > ta.clientHeight && ta.clientHeight < 440) fitEditor();
+    });
+    $('run').addEventListener('click', function () { run(ta.value); });
+    $('file').addEventListener('change', function () {
+      var input = $('file');
+      openFiles(input.files);
+      input.value = '';
+    });
+    $('files').addEventListener('click', function (e) {
+      var b = e.target.closest('button');
+      if (!b || !M) return;
+      var f = fileByName(b.getAttribute('data-file'));
+      if (!f) return;
+      if (b.id === 'explain-file') loadAndRun(explainFileSql(f), null);
+      else showFile(f);
+    });
+    window.addEventListener('hashchange', function () {
+      if (location.hash === hashWritten) return;
+      var sql = sqlFromHash();
+      if (sql != null && M) { activeExample = null; markExample(); ta.value = sql; fitEditor(); run(sql); }
+    });
+
+    // Dropping files anywhere on the page.
+    var depth = 0;
+    function hasFiles(e) {
+      var t = e.dataTransfer && e.dataTransfer.types;
+      return !!t && Array.prototype.indexOf.call(t, 'Files') >= 0;
+    }
+    document.addEventListener('dragenter', function (e) {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      depth++;
+      $('drop').hidden = false;
+    });
+    document.addEventListener('dragover', function (e) {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      e.dataTransfer.dropEffect = 'copy';
+    });
+    document.addEventListener('dragleave', function (e) {
+      if (!hasFiles(e)) return;
+      depth = Math.max(0, depth - 1);
+      if (!depth) $('drop').hidden = true;
+    });
+    document.addEventListener('drop', function (e) {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      depth = 0;
+      $('drop').hidden = true;
+      openFiles(e.dataTransfer.files);
+    });
+  }
+
+  function start() {
+    renderExamples();
+    wirePage();
+    wireResults();
+    var fromHash = sqlFromHash();
+    $('sql').value = fromHash != null ? fromHash : STARTER;
+    fitEditor();
+    if (typeof window.createPqweb !== 'function') {
+      setStatus('pqweb.js did not load: the page needs it beside index.html.', true);
+      return;
+    }
+    window.createPqweb({
+      print: function () {},
+      printErr: function (t) { if (window.console) console.warn(t); }
+    }).then(function (mod) {
+      M = mod;
+      var rc = M.ccall('pqweb_open', 'number', [], []);
+      var sqliteVersion = M.ccall('pqweb_version', 'string', [], []);
+      var ext = '?';
+      try {
+        var a = execSql('SELECT parquet_version();');
+        ext = cellText(a.results[0].rows[0][0]);
+      } catch (e) { /* shown as "?" */ }
+      $('versions').innerHTML = 'SQLite <b>' + esc(sqliteVersion) + '</b> \u00b7 Parquet extension <b>' +
+                                esc(ext) + '</b> \u00b7 WebAssembly';
+      $('run').disabled = false;
+      $('file').disabled = false;
+      document.body.classList.add('ready');
+      setStatus(rc === 0 ? 'Ready.' : 'SQLite did not open (' + rc + ').', rc !== 0);
+      window.pqReady = true;
+      run($('sql').value);
+    }, function (e) {
+      setStatus('The WebAssembly module failed to load: ' + (e && e.message || e), true);
+    });
+  }
+
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+  else start();
+})();

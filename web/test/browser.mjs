@@ -1,0 +1,571 @@
+// browser.mjs BUILD_WEB_DIR PUPPETEER_DIR SCREENSHOT_DIR -- the playground's
+// page (web/index.html, app.js, style.css over build/web/pqweb.js) in
+// headless Chromium, driven by puppeteer-core (tools/puppeteer.sh --dir).
+//
+//   node web/test/browser.mjs build/web "$(sh tools/puppeteer.sh --dir)" build/web
+//
+// The page is served over HTTP by a static server of node's own, on
+// 127.0.0.1 and a free port, and opened from file:// too.  Each check prints
+// "ok NAME" or "! NAME: detail"; the last line is "N passed, N failed", and
+// the exit status is 1 if any failed.  Screenshots (1280 px wide) go to
+// SCREENSHOT_DIR: explain-delta.png, file-pages.png, playground.png.
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const [webArg, pupArg, shotArg] = process.argv.slice(2);
+if (!webArg || !pupArg || !shotArg) {
+  console.error('usage: node web/test/browser.mjs BUILD_WEB_DIR PUPPETEER_DIR SCREENSHOT_DIR');
+  process.exit(2);
+}
+const webDir = path.resolve(webArg);
+const shotDir = path.resolve(shotArg);
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '..', '..');
+const sampleFile = path.resolve(here, '..', '..', '..', 'shared', 'parquet-testing', 'data',
+                                'alltypes_plain.parquet');
+const deltaOut = path.join(repo, 'sql', 'tutorial', '05_delta_binary_packed.out');
+
+const require = createRequire(path.resolve(pupArg) + '/node_modules/');
+const puppeteer = require('puppeteer-core');
+
+let passed = 0;
+let failed = 0;
+function ok(name) { passed++; console.log(`ok ${name}`); }
+function bad(name, detail) {
+  failed++;
+  console.log(`! ${name}: ${String(detail).replace(/\s+/g, ' ').slice(0, 1500)}`);
+}
+// Runs one check: fn returns a note for the "ok" line or throws.
+async function check(name, fn) {
+  try {
+    const note = await fn();
+    ok(note ? `${name} (${note})` : name);
+    return true;
+  } catch (e) {
+    bad(name, e && e.message ? e.message : e);
+    return false;
+  }
+}
+function assert(cond, msg) { if (!cond) throw new Error(msg); }
+function finish() {
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}
+
+// A stuck browser must not hang `make test-wasm`.
+const deadline = setTimeout(() => {
+  bad('time', 'the checks took more than 150 s; stopped');
+  finish();
+}, 150000);
+deadline.unref();
+
+// ---- A static server ---------------------------------------------------------
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.png': 'image/png',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+};
+
+const server = http.createServer((req, res) => {
+  let p;
+  try {
+    p = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
+  } catch {
+    res.writeHead(400).end();
+    return;
+  }
+  if (p.endsWith('/')) p += 'index.html';
+  const file = path.resolve(webDir, '.' + p);
+  if (file !== webDir && !file.startsWith(webDir + path.sep)) {
+    res.writeHead(403).end();
+    return;
+  }
+  fs.readFile(file, (err, data) => {
+    if (err) {
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
+      return;
+    }
+    res.writeHead(200, {
+      'Content-Type': TYPES[path.extname(file).toLowerCase()] || 'application/octet-stream',
+      'Cache-Control': 'no-store',
+    });
+    res.end(data);
+  });
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const base = `http://127.0.0.1:${server.address().port}/`;
+const fileUrl = pathToFileURL(path.join(webDir, 'index.html')).href;
+
+// ---- sqlite3's column mode, as in sql/tutorial/*.out ----------------------------
+
+// The tables of a column-mode transcript: [{headers, rows}], each cell trimmed.
+function columnTables(text) {
+  const lines = text.split('\n');
+  const dashes = /^-+( {2}-+)*\s*$/;
+  const tables = [];
+  let i = 0;
+  while (i < lines.length) {
+    if (i + 1 < lines.length && dashes.test(lines[i + 1]) && lines[i].trim() !== '') {
+      const spans = [];
+      const re = /-+/g;
+      let m;
+      while ((m = re.exec(lines[i + 1]))) spans.push([m.index, m.index + m[0].length]);
+      const cut = (line) => spans.map(([a, b], k) =>
+        (k === spans.length - 1 ? line.slice(a) : line.slice(a, b)).trim());
+      const t = { headers: cut(lines[i]), rows: [] };
+      i += 2;
+      while (i < lines.length && lines[i] !== '' &&
+             !(i + 1 < lines.length && dashes.test(lines[i + 1]))) {
+        t.rows.push(cut(lines[i]));
+        i++;
+      }
+      tables.push(t);
+    } else {
+      i++;
+    }
+  }
+  return tables;
+}
+
+// ---- The browser ------------------------------------------------------------------
+
+const problems = [];
+function isLocal(u) {
+  return u.startsWith(base) || u.startsWith('file:') || u.startsWith('data:') ||
+         u.startsWith('blob:') || u.startsWith('about:');
+}
+
+const browser = await puppeteer.launch({
+  executablePath: '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--allow-file-access-from-files'],
+});
+
+async function openPage(url, label) {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 900 });
+  page.on('pageerror', (e) => problems.push(`${label}: uncaught: ${e.message}`));
+  page.on('request', (r) => {
+    if (!isLocal(r.url())) problems.push(`${label}: a request to another host: ${r.url()}`);
+  });
+  page.on('requestfailed', (r) => {
+    problems.push(`${label}: failed request: ${r.url()} (${r.failure() && r.failure().errorText})`);
+  });
+  page.on('response', (r) => {
+    if (r.status() >= 400) problems.push(`${label}: HTTP ${r.status()} for ${r.url()}`);
+  });
+  await page.goto(url, { waitUntil: 'load', timeout: 30000 });
+  await page.waitForFunction('window.pqReady === true', { timeout: 30000 });
+  // The page runs what the editor holds once it is ready: wait for that run.
+  await page.waitForFunction('window.pqRunCount >= 1', { timeout: 30000 });
+  return page;
+}
+
+// Does `act`, then waits for the run it starts to finish.
+async function runAndWait(page, act, timeout = 30000) {
+  const before = await page.evaluate(() => window.pqRunCount);
+  await act();
+  await page.waitForFunction((n) => window.pqRunCount > n, { timeout }, before);
+}
+
+// The results as the page shows them: per table, its headers and cells
+// (NULL as null), and the statement above it.
+function domTables(page) {
+  return page.evaluate(() => Array.from(document.querySelectorAll('#results table')).map((t) => {
+    const sec = t.closest('.result');
+    const stmt = sec && sec.querySelector('.stmt');
+    return {
+      sql: stmt ? stmt.textContent : '',
+      headers: Array.from(t.tHead.rows[0].cells).map((c) => c.textContent),
+      rows: Array.from(t.tBodies[0].rows).map((tr) => Array.from(tr.cells).map((td) =>
+        td.classList.contains('null') ? null : td.textContent)),
+    };
+  }));
+}
+
+// Each drawn explain: its table's rows, its fields and its hex bytes.
+function drawnExplains(page) {
+  return page.evaluate(() => Array.from(document.querySelectorAll('#results .explain')).map((ex) => {
+    const sec = ex.closest('.result');
+    const table = sec.querySelector('table.explain-table');
+    const heads = table ? Array.from(table.tHead.rows[0].cells).map((c) => c.textContent) : [];
+    const rows = table ? Array.from(table.tBodies[0].rows).map((tr) => {
+      const o = {};
+      Array.from(tr.cells).forEach((td, i) => { o[heads[i]] = td.classList.contains('null') ? null : td.textContent; });
+      return o;
+    }) : [];
+    return {
+      drawn: Number(ex.dataset.drawn),
+      total: Number(ex.dataset.rows),
+      rows,
+      fields: Array.from(ex.querySelectorAll('.field')).map((f) => ({
+        rows: (f.dataset.rows || '').split(' ').filter((s) => s !== '').map(Number),
+        path: f.dataset.path, offset: Number(f.dataset.offset), length: Number(f.dataset.length),
+      })),
+      hex: Array.from(ex.querySelectorAll('.hexbyte')).map((h) => [Number(h.dataset.offset), h.textContent]),
+    };
+  }));
+}
+
+// The drawing's invariant: every row drawn is in some field's data-rows, no
+// field names a row that is not drawn, and each field's data-path,
+// data-offset and data-length are those of its first row in the table.
+// Clicks `selector`, waits for the run, and returns the one explain drawn
+// (no error shown).
+async function clickForOneDrawing(page, selector) {
+  await runAndWait(page, () => page.click(selector));
+  const errs = await page.$$eval('#results .error', (e) => e.map((x) => x.textContent));
+  assert(!errs.length, `errors: ${errs.join(' | ')}`);
+  const exs = await drawnExplains(page);
+  assert(exs.length === 1, `${exs.length} drawings`);
+  return exs[0];
+}
+
+function checkDrawing(ex, label) {
+  assert(ex.fields.length > 0, `${label}: no .field elements`);
+  assert(ex.rows.length === ex.total || ex.total >= 2000,
+         `${label}: the drawing counts ${ex.total} rows, the table has ${ex.rows.length}`);
+  const covered = new Set();
+  for (const f of ex.fields) {
+    assert(f.rows.length > 0, `${label}: a field without data-rows`);
+    for (const i of f.rows) {
+      assert(i >= 0 && i < ex.drawn, `${label}: a field names row ${i}, beyond the ${ex.drawn} drawn`);
+      covered.add(i);
+    }
+    const r = ex.rows[f.rows[0]];
+    assert(r && r.path === f.path, `${label}: field ${f.path} is row ${f.rows[0]}, ${r && r.path} in the table`);
+    assert(Number(r.offset) === f.offset, `${label}: field ${f.path} at ${f.offset}, row at ${r.offset}`);
+    if ('length' in r) {
+      assert(Number(r.length) === f.length, `${label}: field ${f.path} of ${f.length} bytes, row of ${r.length}`);
+    }
+  }
+  const missing = [];
+  for (let i = 0; i < ex.drawn; i++) if (!covered.has(i)) missing.push(`${i} ${ex.rows[i].path}`);
+  assert(!missing.length, `${label}: rows not drawn: ${missing.slice(0, 5).join(', ')}`);
+  // Every row with bytes has a field over them.
+  const withBytes = ex.rows.slice(0, ex.drawn).filter((r) =>
+    ('length' in r ? Number(r.length) : (r.hex || '').trim().split(/\s+/).filter(Boolean).length) > 0).length;
+  return `${ex.fields.length} fields, ${covered.size} of ${ex.total} rows drawn, ${withBytes} with bytes`;
+}
+
+function hexOfDrawing(ex) {
+  const seen = new Map();
+  for (const [off, h] of ex.hex) if (!seen.has(off)) seen.set(off, h);
+  return Array.from(seen.keys()).sort((a, b) => a - b).map((k) => seen.get(k)).join('');
+}
+
+function shotCheck(name) {
+  const f = path.join(shotDir, name);
+  return check(`screenshot ${name}`, () => {
+    const st = fs.statSync(f);
+    assert(st.size > 0, `${f} is empty`);
+    return `${st.size} bytes`;
+  });
+}
+
+fs.mkdirSync(shotDir, { recursive: true });
+
+try {
+  // 1. The page over HTTP and from file://.
+  let page = null;
+  await check('page-http', async () => {
+    page = await openPage(base + 'index.html', 'http');
+    const n = await page.$$eval('#examples button[data-name]', (b) => b.length);
+    const expected = await page.evaluate(() => (window.PQ_EXAMPLES || []).length);
+    assert(expected >= 12, `PQ_EXAMPLES has ${expected} scripts`);
+    assert(n === expected, `the menu has ${n} examples, PQ_EXAMPLES ${expected}`);
+    return `pqReady, ${n} examples`;
+  });
+  if (!page) throw new Error('the page did not load over HTTP');
+
+  await check('footer-versions', async () => {
+    const text = await page.$eval('footer', (f) => f.textContent);
+    assert(/SQLite\s+3\.\d+\.\d+/.test(text), `no SQLite version in the footer: ${text}`);
+    const m = /Parquet extension\s+(\d+\.\d+\.\d+)/.exec(text);
+    assert(m, `no extension version in the footer: ${text}`);
+    return m[0];
+  });
+
+  await check('page-file', async () => {
+    const p = await openPage(fileUrl, 'file');
+    const fields = await p.$$eval('#results .explain .field', (f) => f.length);
+    const hash = await p.evaluate(() => location.hash);
+    const sql = await p.$eval('#sql', (t) => t.value);
+    await p.close();
+    assert(fields > 0, 'the first query drew nothing');
+    assert(hash === '#sql=' + encodeURIComponent(sql), `after the first run the hash is ${hash.slice(0, 80)}`);
+    return `pqReady over file://, ${fields} fields drawn`;
+  });
+
+  // 2. The DELTA_BINARY_PACKED tutorial from the menu.
+  let ranDelta = await check('example-05-runs', async () => {
+    await runAndWait(page, () => page.click('#examples button[data-name="05_delta_binary_packed"]'));
+    const sql = await page.$eval('#sql', (t) => t.value);
+    assert(sql.startsWith('-- 05_delta_binary_packed.sql'), 'the editor does not hold the script');
+    const n = await page.$$eval('#results table', (t) => t.length);
+    assert(n >= 5, `${n} tables`);
+    const errors = await page.$$eval('#results .error', (e) => e.map((x) => x.textContent));
+    assert(!errors.length, `errors: ${errors.join(' | ')}`);
+    return `${n} tables`;
+  });
+
+  if (ranDelta) {
+    await check('example-05-matches-out', async () => {
+      const want = columnTables(fs.readFileSync(deltaOut, 'utf8'));
+      const got = await domTables(page);
+      assert(want.length >= 5, `${deltaOut}: ${want.length} tables`);
+      let k = 0;
+      for (const [t, w] of want.entries()) {
+        while (k < got.length && got[k].headers.join('|') !== w.headers.join('|')) k++;
+        assert(k < got.length, `no table like .out table ${t} (${w.headers.join(', ')})`);
+        const g = got[k];
+        assert(g.rows.length === w.rows.length,
+               `table ${t} (${w.headers.join(', ')}): ${g.rows.length} rows, .out ${w.rows.length}`);
+        w.rows.forEach((row, i) => row.forEach((cell, j) => {
+          const v = g.rows[i][j] === null ? '' : g.rows[i][j];
+          assert(v === cell, `table ${t} row ${i} ${w.headers[j]}: page "${v}", .out "${cell}"`);
+        }));
+        k++;
+      }
+      // One cell by name: the header's first value in example 2.
+      const ex2 = got.find((g) => g.headers.includes('bits') && g.headers.includes('path'));
+      const pi = ex2.headers.indexOf('path'), vi = ex2.headers.indexOf('value');
+      const row = ex2.rows.find((r) => r[pi] === 'header.first_value');
+      assert(row && row[vi] === '7', `header.first_value is ${row && row[vi]}, .out says 7`);
+      return `${want.length} tables of the .out, cell by cell; header.first_value = 7`;
+    });
+
+    await check('example-05-drawn', async () => {
+      const exs = await drawnExplains(page);
+      const got = await domTables(page);
+      const explainTables = got.filter((g) => ['offset', 'hex', 'path'].every((c) => g.headers.includes(c)));
+      assert(exs.length === explainTables.length,
+             `${exs.length} drawings for ${explainTables.length} explain results`);
+      assert(exs.length === 2, `${exs.length} drawings, the script has 2 explains`);
+      const notes = exs.map((ex, i) => checkDrawing(ex, `explain ${i + 1}`));
+      // The bytes drawn are the streams explained.
+      const streams = [/FROM parquet_explain\(X'([0-9A-F]+)'/.exec(explainTables[0].sql)[1],
+                       /FROM parquet_explain\(X'([0-9A-F]+)'/.exec(explainTables[1].sql)[1]];
+      exs.forEach((ex, i) => {
+        const h = hexOfDrawing(ex);
+        assert(h === streams[i], `explain ${i + 1} draws the bytes ${h}, the stream is ${streams[i]}`);
+      });
+      // The packed values of example 2 share their bytes: each has a field.
+      const v = exs[1].fields.filter((f) => /miniblock\[0\]\.value\[\d\]$/.test(f.path));
+      assert(new Set(v.map((f) => f.path)).size === 7, `${v.length} fields of packed values, not 7`);
+      return notes.join('; ');
+    });
+
+    await check('example-05-hover', async () => {
+      const ex = (await page.$$('#results .explain'))[1];
+      const field = await ex.$('.field[data-path="block[0].miniblock[0].value[3]"]');
+      assert(field, 'no field for block[0].miniblock[0].value[3]');
+      await field.hover();
+      const detail = await page.$eval('#detail', (d) => d.textContent);
+      assert(detail.includes('block[0].miniblock[0].value[3]'), `#detail shows: ${detail.slice(0, 200)}`);
+      const lit = await page.evaluate(() => Array.from(document.querySelectorAll('#results tr.hl'))
+        .map((tr) => tr.textContent));
+      assert(lit.length === 1 && lit[0].includes('block[0].miniblock[0].value[3]'),
+             `the table rows lit: ${JSON.stringify(lit)}`);
+      // And back: a row of the table lights its field.
+      const tr = await page.evaluateHandle(() => Array.from(document.querySelectorAll('#results table.explain-table'))[1]
+        .tBodies[0].rows[0]);
+      await tr.hover();
+      const litFields = await page.$$eval('#results .explain .field.hl', (f) => f.map((x) => x.dataset.path));
+      assert(litFields.includes('header.block_size'), `fields lit by the table's row 0: ${litFields}`);
+      const detail2 = await page.$eval('#detail', (d) => d.textContent);
+      assert(detail2.includes('header.block_size'), `#detail shows: ${detail2.slice(0, 200)}`);
+      // A click keeps it.
+      const f2 = await ex.$('.field[data-path="header.first_value"]');
+      await f2.click();
+      const sel = await page.$$eval('#results tr.sel', (r) => r.map((x) => x.textContent));
+      assert(sel.length === 1 && sel[0].includes('header.first_value'), `selected rows: ${sel}`);
+      await (await ex.$('.field[data-path="block[0].miniblock[0].value[3]"]')).hover();
+      return '#detail follows the field and the row';
+    });
+
+    await check('screenshot-explain-delta', async () => {
+      const ex = (await page.$$('#results .explain'))[1];
+      const sec = await ex.evaluateHandle((e) => e.closest('.result'));
+      await sec.screenshot({ path: path.join(shotDir, 'explain-delta.png') });
+    });
+  }
+
+  // 3. An error, as SQLite reports it, with the statement.
+  const badSql = "SELECT parquet_decode(X'FF', 'DELTA_BINARY_PACKED', 'INT32');";
+  await check('error-shown', async () => {
+    await page.$eval('#sql', (t, s) => { t.value = s; }, badSql);
+    await runAndWait(page, () => page.click('#run'));
+    const errs = await page.$$eval('#results .error', (e) => e.map((x) => x.textContent));
+    assert(errs.length === 1, `${errs.length} .error elements`);
+    assert(errs[0].includes('parquet_decode') && errs[0].includes('DELTA_BINARY_PACKED'),
+           `the error says: ${errs[0]}`);
+    assert(errs[0].includes(badSql), `the failing statement is not shown: ${errs[0]}`);
+    return errs[0].replace(badSql, '').replace(/\s+/g, ' ').trim();
+  });
+
+  await check('hash-written', async () => {
+    const hash = await page.evaluate(() => location.hash);
+    assert(hash === '#sql=' + encodeURIComponent(badSql), `the hash is ${hash}`);
+  });
+
+  // Ctrl+Enter runs too.
+  await check('ctrl-enter', async () => {
+    await page.$eval('#sql', (t) => { t.value = "SELECT 'typed' AS how;"; });
+    await page.focus('#sql');
+    await runAndWait(page, async () => {
+      await page.keyboard.down('Control');
+      await page.keyboard.press('Enter');
+      await page.keyboard.up('Control');
+    });
+    const cells = await page.$$eval('#results td', (t) => t.map((x) => x.textContent));
+    assert(cells.includes('typed'), `cells: ${cells}`);
+  });
+
+  // 4. A link with the SQL in its hash.
+  await check('hash-runs', async () => {
+    const sql = 'SELECT 40+2 AS answer;';
+    const p = await openPage(base + 'index.html#sql=' + encodeURIComponent(sql), 'hash');
+    const t = await domTables(p);
+    const editor = await p.$eval('#sql', (x) => x.value);
+    await p.close();
+    assert(editor === sql, `the editor holds ${JSON.stringify(editor)}`);
+    assert(t.length === 1 && t[0].headers[0] === 'answer' && t[0].rows[0][0] === '42',
+           `tables: ${JSON.stringify(t)}`);
+    return 'answer = 42';
+  });
+
+  // A shared link is someone else's SQL: what it returns is shown as text,
+  // never taken as markup (column names, values, errors, explain notes).
+  await check('hash-no-markup', async () => {
+    const tag = '<img src=x onerror="window.pqInjected=1">';
+    const sql = `SELECT '${tag}' AS "${tag}"; ` +
+                `SELECT path, note FROM parquet_explain(X'01', 'PLAIN', 'INT32') WHERE '${tag}' <> '';`;
+    const p = await openPage(base + 'index.html#sql=' + encodeURIComponent(sql), 'markup');
+    const imgs = await p.$$eval('#results img, #detail img', (x) => x.length);
+    const injected = await p.evaluate(() => window.pqInjected === 1);
+    const text = await p.$eval('#results', (x) => x.textContent);
+    await p.close();
+    assert(!imgs && !injected, `${imgs} img elements in the results`);
+    assert(text.includes(tag), 'the tag is not shown as text');
+    return 'shown as text';
+  });
+
+  // 5. The demo, for the README's picture (before any file is opened).
+  await check('demo', async () => {
+    await runAndWait(page, () => page.click('#examples button[data-name="demo"]'), 90000);
+    const errs = await page.$$eval('#results .error', (e) => e.map((x) => x.textContent));
+    assert(!errs.length, `errors: ${errs.join(' | ')}`);
+    const t = await domTables(page);
+    const sizes = t.find((x) => x.headers.includes('encoding') && x.headers.includes('bytes'));
+    assert(sizes && sizes.rows.length > 10, 'no table of sizes by encoding');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(shotDir, 'playground.png'), fullPage: true });
+    return `${sizes.rows.length} sizes`;
+  });
+
+  // 6. A .parquet file from the disk.
+  let uploaded = await check('file-upload', async () => {
+    assert(fs.existsSync(sampleFile), `no ${sampleFile}`);
+    const input = await page.$('#file');
+    await runAndWait(page, () => input.uploadFile(sampleFile));
+    const sql = await page.$eval('#sql', (t) => t.value);
+    assert(sql.includes("parquet_metadata('/files/alltypes_plain.parquet')") &&
+           sql.includes("parquet_pages('/files/alltypes_plain.parquet')"), `the editor holds: ${sql}`);
+    const errs = await page.$$eval('#results .error', (e) => e.map((x) => x.textContent));
+    assert(!errs.length, `errors: ${errs.join(' | ')}`);
+    const t = await domTables(page);
+    const meta = t.find((x) => x.headers.includes('path_in_schema'));
+    const pages = t.find((x) => x.headers.includes('page_type'));
+    assert(meta && meta.rows.length === 11, `metadata: ${meta ? meta.rows.length + ' rows' : 'none'}`);
+    assert(pages && pages.rows.length > 0, 'no pages');
+    const buttons = await page.$$eval('#results .explain-page', (b) => b.length);
+    assert(buttons === pages.rows.length, `${buttons} explain buttons for ${pages.rows.length} pages`);
+    assert(await page.$('#explain-file'), 'no #explain-file button');
+    await page.screenshot({ path: path.join(shotDir, 'file-pages.png'), fullPage: true });
+    return `${meta.rows.length} column chunks, ${pages.rows.length} pages`;
+  });
+
+  if (uploaded) {
+    await check('file-explain-page', async () => {
+      const ex = await clickForOneDrawing(page, '#results .explain-page');
+      const note = checkDrawing(ex, 'page 0');
+      assert(ex.rows[0].path === 'header.type', `the first row is ${ex.rows[0].path}`);
+      return note;
+    });
+
+    await check('file-explain-whole', async () => {
+      const ex = await clickForOneDrawing(page, '#explain-file');
+      const note = checkDrawing(ex, 'file');
+      assert(ex.rows[0].path === 'magic' && ex.rows[ex.rows.length - 1].path === 'end_magic',
+             `rows from ${ex.rows[0].path} to ${ex.rows[ex.rows.length - 1].path}`);
+      const size = fs.statSync(sampleFile).size;
+      const head = hexOfDrawing(ex);
+      assert(head.startsWith('50415231'), `the drawing begins ${head.slice(0, 16)}`);
+      assert(head.length === 2 * size, `the drawing has ${head.length / 2} bytes, the file ${size}`);
+      return note;
+    });
+  }
+
+  // 7. A file dropped on the page: a second file, of DELTA_BINARY_PACKED pages.
+  const dropFile = path.join(path.dirname(sampleFile), 'delta_encoding_required_column.parquet');
+  let dropped = await check('file-drop', async () => {
+    assert(fs.existsSync(dropFile), `no ${dropFile}`);
+    const b64 = fs.readFileSync(dropFile).toString('base64');
+    await runAndWait(page, () => page.evaluate((data, name) => {
+      const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+      const dt = new DataTransfer();
+      dt.items.add(new File([bytes], name));
+      for (const type of ['dragenter', 'dragover', 'drop']) {
+        document.body.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }));
+      }
+    }, b64, path.basename(dropFile)));
+    const errs = await page.$$eval('#results .error', (e) => e.map((x) => x.textContent));
+    assert(!errs.length, `errors: ${errs.join(' | ')}`);
+    assert(await page.$eval('#drop', (d) => d.hidden), 'the drop overlay stays');
+    const chips = await page.$$eval('#files .file-chip', (c) => c.map((x) => x.dataset.file));
+    assert(chips.length === 2 && chips.includes('alltypes_plain.parquet'), `files: ${chips}`);
+    const t = await domTables(page);
+    const pages = t.find((x) => x.headers.includes('page_type'));
+    assert(pages && pages.rows.length > 10, 'no pages');
+    return `${pages.rows.length} pages`;
+  });
+
+  if (dropped) {
+    await check('file-explain-delta-page', async () => {
+      const note = checkDrawing(
+        await clickForOneDrawing(page, '#results .explain-page[data-col="1"]'), 'delta page');
+      // Its miniblocks' values are drawn over their own bits.
+      const packed = await page.$$eval('#results .explain .field.bitseg', (f) =>
+        f.filter((x) => /miniblock\[\d+\]\.value\[\d+\]$/.test(x.dataset.path)).length);
+      assert(packed >= 99, `${packed} bit fields of packed values`);
+      return `${note}, ${packed} over bits`;
+    });
+  }
+
+  for (const name of ['explain-delta.png', 'file-pages.png', 'playground.png']) await shotCheck(name);
+
+  await check('no-page-errors', () => {
+    const errs = problems.filter((p) => !/request to another host/.test(p));
+    assert(!errs.length, errs.join(' | '));
+  });
+  await check('no-other-hosts', () => {
+    const foreign = problems.filter((p) => /request to another host/.test(p));
+    assert(!foreign.length, foreign.join(' | '));
+  });
+} catch (e) {
+  bad('browser', e && e.stack ? e.stack : e);
+} finally {
+  await browser.close().catch(() => {});
+  server.close();
+}
+finish();
