@@ -398,7 +398,7 @@ $(WASM_BUILD)/run: web/run.c web/pqweb.c web/pqweb.h $(EXT_SRC) $(CORE_SRC) $(HE
 	  $(WASM_BUILD)/native/libpqcore.a -lsqlite3 -lm $(foreach c,$(WASM_WITH),$(LIB_$(c)))
 
 test-wasm: wasm $(WASM_BUILD)/run test-deps
-	@sh tools/deps.sh chromium
+	@sh tools/deps.sh chromium fonts-dejavu-core
 	@sh tools/puppeteer.sh
 	tclsh tests/wasm.tcl
 
