@@ -338,7 +338,7 @@ WASM_LINK   = -O2 -sALLOW_MEMORY_GROWTH=1 -sMODULARIZE=1 \
 WEB_FILES   = $(wildcard web/*.html web/*.js web/*.css)
 
 wasm-deps:
-	@sh tools/deps.sh emscripten
+	@sh tools/deps.sh emscripten tcl
 	@sh tools/sqlite_src.sh
 
 $(WASM_BUILD)/sqlite3.o: | wasm-deps
