@@ -99,9 +99,9 @@ $(BUILD)/core/%.o: src/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN) $(WARN) $(PIC) $(CODEC_DEFS) -c $< -o $@
 
-# codec.c is rebuilt when WITHOUT changes: the stamp holds the last value
-# and is rewritten only when it differs.
-$(BUILD)/core/format/codec.o: $(BUILD)/without
+# codec.c and crc32.c (zlib's CRC) are rebuilt when WITHOUT changes: the
+# stamp holds the last value and is rewritten only when it differs.
+$(BUILD)/core/format/codec.o $(BUILD)/core/format/crc32.o: $(BUILD)/without
 $(BUILD)/without: FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(sort $(WITHOUT))' | cmp -s - $@ || echo '$(sort $(WITHOUT))' > $@
@@ -347,12 +347,12 @@ $(WASM_BUILD)/sqlite3.o: | wasm-deps
 $(WASM_BUILD)/core/%.o: src/%.c $(HEADERS) | wasm-deps
 	@mkdir -p $(dir $@)
 	$(EMCC) $(WASM_FLAGS) $(WARN) $(WASM_DEFS) -c $< -o $@
-# The codecs' libraries, and codec.c against their headers; codec.c is
-# rebuilt when WASM_WITHOUT changes.
+# The codecs' libraries, and the files that use them (codec.c, and crc32.c
+# zlib's CRC) against their headers, rebuilt when WASM_WITHOUT changes.
 # include.flags is written last: it stands for the libraries too.
 $(WASM_BUILD)/codecs/include.flags: tools/wasm_codecs.sh tools/codec_src.sh $(WASM_BUILD)/without | wasm-deps
 	sh tools/wasm_codecs.sh $(WASM_BUILD)/codecs $(WASM_WITH)
-$(WASM_BUILD)/core/format/codec.o: src/format/codec.c $(HEADERS) $(WASM_BUILD)/without $(WASM_BUILD)/codecs/include.flags
+$(WASM_BUILD)/core/format/codec.o $(WASM_BUILD)/core/format/crc32.o: $(WASM_BUILD)/core/format/%.o: src/format/%.c $(HEADERS) $(WASM_BUILD)/without $(WASM_BUILD)/codecs/include.flags
 	@mkdir -p $(dir $@)
 	$(EMCC) $(WASM_FLAGS) $(WARN) $(WASM_DEFS) $$(cat $(WASM_BUILD)/codecs/include.flags) -c $< -o $@
 $(WASM_BUILD)/without: FORCE
