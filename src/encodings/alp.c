@@ -977,12 +977,13 @@ typedef struct alp_enc {
 /* Estimated bits of m sampled values under (e, f), of a sample of
 ** `total` values whose other total - m are exceptions under every pair:
 ** the width of the frame times total, plus each exception's position and
-** value.  UINT64_MAX as soon as the bits counted so far reach `limit`
-** (the frame only widens and the exceptions only add, so the pair cannot
-** cost less than that). */
-PQ_NO_COVERAGE static uint64_t sample_bits(const alp_enc *s, const uint8_t *v, size_t m,
-                            size_t total, int e, int f, size_t *nexc,
-                            uint64_t limit) {
+** value; *nexc, the exceptions.  UINT64_MAX, *nexc left as it was, as
+** soon as the bits counted so far reach `limit` (the frame only widens and
+** the exceptions only add, so the pair cannot cost less than that). */
+PQ_NO_COVERAGE static uint64_t sample_bits(const alp_enc *s, const uint8_t *v,
+                                           size_t m, size_t total, int e,
+                                           int f, size_t *nexc,
+                                           uint64_t limit) {
   int64_t mn = INT64_MAX, mx = INT64_MIN, q = 0;
   size_t bad = total - m;
   uint64_t exc_bits = bad * EXC_BITS(s), frame_bits = 0;
