@@ -341,7 +341,7 @@ wasm-deps:
 	@sh tools/deps.sh emscripten tcl
 	@sh tools/sqlite_src.sh
 
-$(WASM_BUILD)/sqlite3.o: | wasm-deps
+$(WASM_BUILD)/sqlite3.o: tools/sqlite_src.sh | wasm-deps
 	@mkdir -p $(dir $@)
 	$(EMCC) $(WASM_FLAGS) $(SQLITE_DEFS) -c $(SQLITE_SRC)/sqlite3.c -o $@
 $(WASM_BUILD)/core/%.o: src/%.c $(HEADERS) | wasm-deps
