@@ -599,7 +599,6 @@ static int col_open(col_writer *c, const pq_params *params,
     }
     rc = pq_params_resolve(&fb, 0, err);
     if (rc) return rc;
-    pq_encoder *probe;
     rc = pq_encoder_open(&probe, &fb, err);
     if (rc) return rc;
     pq_encoder_free(probe);
