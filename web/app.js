@@ -619,11 +619,6 @@
     });
   }
 
-  function byteOf(r, b) {
-    var k = b - r.off;
-    return k >= 0 && k < r.bytes.length && /^[0-9A-Fa-f]{2}$/.test(r.bytes[k]) ? parseInt(r.bytes[k], 16) : null;
-  }
-
   // A container of bit-packed values: which bits each value takes.  Returns
   // [[row, byte, d], ...] (d: 0 = the byte's most significant bit, as drawn)
   // or null when the rows do not tell (no bits of the values, other rows).
