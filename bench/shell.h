@@ -26,9 +26,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "stats.h"
+
 #define SH_FN static __attribute__((unused))
 
-static int RUNS = 3;
+static int RUNS = 1;  /* timed runs in each shell, after one untimed */
+static int PROCS = 3; /* shells (fresh processes) per statement */
 static const char *EXT = "build/parquet.so";
 static const char *PRELOAD = ""; /* "LD_PRELOAD=... " for shell() */
 
@@ -99,7 +102,7 @@ SH_FN int shell(const char *db, const char *script, char **outp) {
 ** (the first run of a query faults in the pages and buffers that the
 ** next ones reuse), in one shell; with cpu, the best user + sys time of
 ** the same runs in *cpu. */
-SH_FN double best_times(const char *db, const char *setup, const char *stmt,
+SH_FN double shell_best(const char *db, const char *setup, const char *stmt,
                         double *cpu) {
   char script[8192];
   int k = snprintf(script, sizeof script, "%s\n%s\n.timer on\n", setup, stmt);
@@ -127,6 +130,36 @@ SH_FN double best_times(const char *db, const char *setup, const char *stmt,
   if (rc) fprintf(stderr, BENCH_NAME ": sqlite3 exited with %d: %.300s\n", rc, o);
   free(o);
   return best;
+}
+
+/* The statement timed in PROCS shells, one after the other (shell_best
+** in each): each shell's time in *real, its CPU time in *cpu (either may
+** be NULL); returns the median time, -1 when no shell measured it. */
+SH_FN double best_times_s(const char *db, const char *setup, const char *stmt,
+                          sample *real, sample *cpu) {
+  sample r = {0, {0}}, c = {0, {0}};
+  for (int i = 0; i < PROCS && i < STATS_MAX; i++) {
+    double u;
+    r.v[i] = shell_best(db, setup, stmt, &u);
+    c.v[i] = u;
+    r.n = c.n = i + 1;
+  }
+  if (real) *real = r;
+  if (cpu) *cpu = c;
+  figure f = stats_of(&r);
+  return f.n ? f.med : -1;
+}
+
+/* The median time over PROCS shells; with cpu, the median CPU time. */
+SH_FN double best_times(const char *db, const char *setup, const char *stmt,
+                        double *cpu) {
+  sample c;
+  double t = best_times_s(db, setup, stmt, NULL, &c);
+  if (cpu) {
+    figure f = stats_of(&c);
+    *cpu = f.n ? f.med : -1;
+  }
+  return t;
 }
 
 SH_FN double best_time(const char *db, const char *setup, const char *stmt) {
@@ -321,8 +354,14 @@ SH_FN void write_results(const char *path, const char *heading) {
   free(old);
 }
 
-SH_FN const char *met(double x, double target) {
-  return x >= 0 && x <= target ? "met" : "MISSED";
+/* "0.61 (0.55-0.70)" for the ratio a / b of two statements' samples,
+** measured apart, and its verdict against target (lower is better) in
+** *verdict. */
+SH_FN const char *ratio_str(const sample *a, const sample *b, double target,
+                            const char **verdict, char *buf, size_t cap) {
+  figure f = stats_ratio_apart(a, b);
+  if (verdict) *verdict = stats_verdict(f, target, 0);
+  return stats_str(f, "%.2f", buf, cap);
 }
 
 #endif

@@ -18,8 +18,11 @@
 **                 (bench/pageindex.mjs, parquet-wasm): a page index, pages
 **                 of 20 000 rows
 **
-** Figures, each the best of RUNS runs of the sqlite3 shell (.timer) with
-** a warm page cache, as ratios to baselines measured in the same run:
+** Figures, each the median over PROCS sqlite3 shells (fresh processes) of
+** each shell's best of RUNS runs (.timer) with a warm page cache, as
+** ratios to baselines measured in the same run (bench/stats.h: a target
+** is met or missed only when the ratio's whole spread says so); --quick
+** runs one shell a statement over t_quick.parquet, a tenth of the rows:
 **   (a) SELECT sum(x) over the parquet table / over the native table
 **   (b) SELECT count(*): its time, and the bytes of the file it makes the
 **       kernel read (cold page cache: the file's pages are dropped with
@@ -61,7 +64,8 @@ static char SHIM[1200]; /* bench/mmap_random.c, built beside this program */
 ** shell's millisecond: the best time of a statement that runs it POINT_K
 ** times (UNION ALL), over POINT_K. */
 #define POINT_K 10
-static double point_time(const char *db, const char *setup, const char *query) {
+static double point_time(const char *db, const char *setup, const char *query,
+                         sample *each) {
   char stmt[4096];
   int k = 0;
   for (int i = 0; i < POINT_K && k < (int)sizeof stmt; i++)
@@ -69,7 +73,10 @@ static double point_time(const char *db, const char *setup, const char *query) {
   if (k + 1 >= (int)sizeof stmt) return -1;
   stmt[k] = ';';
   stmt[k + 1] = 0;
-  double t = best_time(db, setup, stmt);
+  sample s;
+  double t = best_times_s(db, setup, stmt, &s, NULL);
+  for (int i = 0; i < s.n; i++) s.v[i] /= POINT_K;
+  if (each) *each = s;
   return t < 0 ? t : t / POINT_K;
 }
 
@@ -134,7 +141,7 @@ int main(int argc, char **argv) {
   const char *duckdir = arg_value(argc, argv, "--duckdb", NULL);
   const char *pwdir = arg_value(argc, argv, "--parquet-wasm", NULL);
   const char *resfile = arg_value(argc, argv, "--results", NULL);
-  if (quick) RUNS = 1;
+  if (quick) PROCS = 1;
   {
     const char *self = argv[0], *slash = strrchr(self, '/');
     char def[1200];
@@ -152,11 +159,13 @@ int main(int argc, char **argv) {
   snprintf(dir, sizeof dir, "%s/table_data", workdir);
   mkdir(workdir, 0777);
   mkdir(dir, 0777);
-  snprintf(tfile, sizeof tfile, "%s/t.parquet", dir);
+  /* --quick: a tenth of the rows, in files of their own */
+  const char *q_ = quick ? "_quick" : "";
+  snprintf(tfile, sizeof tfile, "%s/t%s.parquet", dir, q_);
   snprintf(big, sizeof big, "%s/big.parquet", dir);
-  snprintf(native, sizeof native, "%s/native.db", dir);
-  snprintf(pifile, sizeof pifile, "%s/t_pi.parquet", dir);
-  const long rows = 10000000, big_rows = 40000000, point = 5000000;
+  snprintf(native, sizeof native, "%s/native%s.db", dir, q_);
+  snprintf(pifile, sizeof pifile, "%s/t_pi%s.parquet", dir, q_);
+  const long rows = quick ? 1000000 : 10000000, big_rows = 40000000, point = rows / 2;
 
   /* ---- The data, once ---- */
   if (!duckdir) {
@@ -202,8 +211,9 @@ int main(int argc, char **argv) {
            "CREATE VIRTUAL TABLE temp.t USING parquet('%s');\n"
            "CREATE VIRTUAL TABLE temp.t0 USING parquet('%s', pushdown=0);",
            tfile, tfile);
-  double sum_t = best_time(":memory:", setup, "SELECT sum(x) FROM t;");
-  double sum_n = best_time(native, "", "SELECT sum(x) FROM native;");
+  sample s_sum_t, s_sum_n;
+  double sum_t = best_times_s(":memory:", setup, "SELECT sum(x) FROM t;", &s_sum_t, NULL);
+  double sum_n = best_times_s(native, "", "SELECT sum(x) FROM native;", &s_sum_n, NULL);
   double cnt_t = best_time(":memory:", setup, "SELECT count(*) FROM t;");
   double cnt_n = best_time(native, "", "SELECT count(*) FROM native;");
   const char *all = "SELECT sum(id), max(ts), sum(x), max(cat), max(url), count(opt) FROM %s;";
@@ -213,20 +223,22 @@ int main(int argc, char **argv) {
   double all_n = best_time(native, "", q);
   /* (c) point queries, and the same with pushdown=0: a full scan */
   double pt[2][2]; /* [SELECT *, SELECT id][t, t0] */
+  sample s_pt[2][2];
   for (int k = 0; k < 2; k++)
     for (int z = 0; z < 2; z++) {
       snprintf(q, sizeof q, "SELECT %s FROM %s WHERE id = %ld%s", k ? "id" : "*",
                z ? "t0" : "t", point, z ? ";" : "");
-      pt[k][z] = z ? best_time(":memory:", setup, q) : point_time(":memory:", setup, q);
+      pt[k][z] = z ? best_times_s(":memory:", setup, q, &s_pt[k][z], NULL)
+                   : point_time(":memory:", setup, q, &s_pt[k][z]);
     }
   snprintf(q, sizeof q, "SELECT * FROM native WHERE id = %ld", point);
-  double pt_n = point_time(native, "", q);
+  double pt_n = point_time(native, "", q, NULL);
   /* what each column costs the point query */
   static const char *const cols[] = {"id", "ts", "x", "cat", "url", "opt"};
   double pt_col[6];
   for (int k = 0; k < 6; k++) {
     snprintf(q, sizeof q, "SELECT %s FROM t WHERE id = %ld", cols[k], point);
-    pt_col[k] = point_time(":memory:", setup, q);
+    pt_col[k] = point_time(":memory:", setup, q, NULL);
   }
 
   /* (b) The bytes count(*) makes the kernel read, cold. */
@@ -247,6 +259,7 @@ int main(int argc, char **argv) {
   ** bytes it reads, the pages that hold the row (the row group's first
   ** row is 100 352 g) and the row group. */
   double pi_t = -1, pi_t0 = -1, pi_pages = -1, pi_group = -1;
+  sample s_pi_t = {0, {0}}, s_pi_t0 = {0, {0}};
   long long pi_create = -1, pi_point = -1;
   long pi_g = point / 100352, pi_row = point - pi_g * 100352;
   if (have_pi) {
@@ -255,9 +268,9 @@ int main(int argc, char **argv) {
              "CREATE VIRTUAL TABLE temp.p0 USING parquet('%s', pushdown=0);",
              pifile, pifile);
     snprintf(q, sizeof q, "SELECT * FROM p WHERE id = %ld", point);
-    pi_t = point_time(":memory:", setup, q);
+    pi_t = point_time(":memory:", setup, q, &s_pi_t);
     snprintf(q, sizeof q, "SELECT * FROM p0 WHERE id = %ld;", point);
-    pi_t0 = best_time(":memory:", setup, q);
+    pi_t0 = best_times_s(":memory:", setup, q, &s_pi_t0, NULL);
     snprintf(script, sizeof script,
              "CREATE VIRTUAL TABLE temp.p USING parquet('%s');\nSELECT 1;", pifile);
     pi_create = cold_bytes(pifile, script);
@@ -281,7 +294,7 @@ int main(int argc, char **argv) {
   /* (d) DuckDB. */
   char *duck = NULL;
   snprintf(cmd, sizeof cmd, "env -u LD_PRELOAD node bench/tables.mjs '%s' time '%s' %d %ld",
-           duckdir, tfile, RUNS, point);
+           duckdir, tfile, PROCS * RUNS, point);
   duck = run_node(cmd);
 
   /* (e) Memory: VmHWM after CREATE, then after scanning every column. */
@@ -318,12 +331,16 @@ int main(int argc, char **argv) {
       "bench/pageindex.mjs): a column index and an offset index, data "
       "pages of 20 480 rows, SNAPPY, row groups of 100 352 rows\n",
       pifile, (double)file_size(pifile) / 1e6);
-  out("- best of %d runs of the sqlite3 shell (`.timer`) after one untimed, warm page cache; "
+  out("- each statement timed in %d sqlite3 shells (`.timer`), fresh processes one after "
+      "the other, best of %d run in each after one untimed, warm page cache: the "
+      "median time; a ratio with a target gives its median and the widest "
+      "spread the two statements' shells allow, and is met or missed only "
+      "when the whole spread is on one side (unsteady otherwise); "
       "a point query on the parquet or native table is timed as a statement "
       "running it %d times (UNION ALL), over %d, as `.timer` counts "
       "milliseconds; "
       "DuckDB %s with `threads=1`, best of %d\n\n",
-      RUNS, POINT_K, POINT_K, "(@duckdb/node-api 1.5.6)", RUNS);
+      PROCS, RUNS, POINT_K, POINT_K, "(@duckdb/node-api 1.5.6)", PROCS * RUNS);
   (void)gen_t;
   (void)gen_big;
 
@@ -336,9 +353,11 @@ int main(int argc, char **argv) {
 
   out("| query | parquet table s | native table s | ratio | target | DuckDB file s | DuckDB table s | DuckDB ratio |\n");
   out("|---|---|---|---|---|---|---|---|\n");
-  out("| (a) `SELECT sum(x) FROM t` | %.3f | %.3f | %.2f | %s <= 1.0 | %.3f | %.3f | %.2f |\n",
-      sum_t, sum_n, sum_t / sum_n, met(sum_t / sum_n, 1.0), d_sum_f, d_sum_t,
-      d_sum_f / d_sum_t);
+  char rs[64];
+  const char *verdict;
+  ratio_str(&s_sum_t, &s_sum_n, 1.0, &verdict, rs, sizeof rs);
+  out("| (a) `SELECT sum(x) FROM t` | %.3f | %.3f | %s | %s <= 1.0 | %.3f | %.3f | %.2f |\n",
+      sum_t, sum_n, rs, verdict, d_sum_f, d_sum_t, d_sum_f / d_sum_t);
   out("| (b) `SELECT count(*) FROM t` | %.3f | %.3f | %.2f | | %.4f | %.4f | %.2f |\n",
       cnt_t, cnt_n, cnt_t / cnt_n, d_cnt_f, d_cnt_t, d_cnt_f / d_cnt_t);
   out("| every column: `SELECT sum(id), max(ts), sum(x), max(cat), max(url), count(opt) FROM t` | %.3f | %.3f | %.2f | | %.3f | %.3f | %.2f |\n",
@@ -348,10 +367,12 @@ int main(int argc, char **argv) {
   out("\n");
   out("| (c) point query on the sorted column | parquet table s | full scan s (pushdown=0) | ratio | target | DuckDB s | DuckDB full scan s (filter_pushdown off) | DuckDB ratio |\n");
   out("|---|---|---|---|---|---|---|---|\n");
-  for (int k = 0; k < 2; k++)
-    out("| `SELECT %s FROM t WHERE id = %ld` | %.4f | %.3f | %.3f | %s <= 0.02 | %.4f | %.3f | %.3f |\n",
-        k ? "id" : "*", point, pt[k][0], pt[k][1], pt[k][0] / pt[k][1],
-        met(pt[k][0] / pt[k][1], 0.02), d_pt[k][0], d_pt[k][1], d_pt[k][0] / d_pt[k][1]);
+  for (int k = 0; k < 2; k++) {
+    ratio_str(&s_pt[k][0], &s_pt[k][1], 0.02, &verdict, rs, sizeof rs);
+    out("| `SELECT %s FROM t WHERE id = %ld` | %.4f | %.3f | %s | %s <= 0.02 | %.4f | %.3f | %.3f |\n",
+        k ? "id" : "*", point, pt[k][0], pt[k][1], rs, verdict, d_pt[k][0], d_pt[k][1],
+        d_pt[k][0] / d_pt[k][1]);
+  }
   out("\nThe point query one column at a time (`SELECT c FROM t WHERE id = %ld`):", point);
   for (int k = 0; k < 6; k++)
     out(" %s %.1f ms%s", cols[k], pt_col[k] * 1e3, k < 5 ? "," : ".\n");
@@ -372,8 +393,9 @@ int main(int argc, char **argv) {
     out("| (b) file bytes read by `count(*)`, cold cache | not measured (the page cache could not be dropped) | 0 |\n");
   }
   if (have_pi && pi_t > 0 && pi_t0 > 0) {
-    out("| (f) with a page index: `SELECT * FROM p WHERE id = %ld` / the same with pushdown=0 (%.4f s / %.3f s) | %.4f | %s <= 0.02 |\n",
-        point, pi_t, pi_t0, pi_t / pi_t0, met(pi_t / pi_t0, 0.02));
+    ratio_str(&s_pi_t, &s_pi_t0, 0.02, &verdict, rs, sizeof rs);
+    out("| (f) with a page index: `SELECT * FROM p WHERE id = %ld` / the same with pushdown=0 (%.4f s / %.3f s) | %s | %s <= 0.02 |\n",
+        point, pi_t, pi_t0, rs, verdict);
   }
   if (have_pi && pi_create >= 0 && pi_point >= 0 && pi_pages > 0) {
     long long read = pi_point - pi_create;

@@ -12,9 +12,11 @@
 ** bench/tables.mjs writes with DuckDB).  The files written go to
 ** WORK/write_data/.
 **
-** Figures, each the best of RUNS runs of the sqlite3 shell (.timer) after
-** one untimed run, warm page cache, as ratios to a baseline measured in
-** the same run:
+** Figures, each the median over PROCS sqlite3 shells (fresh processes) of
+** each shell's best of RUNS runs (.timer) after one untimed run, warm
+** page cache, as ratios to a baseline measured in the same run (a target
+** is met or missed only when the ratio's whole spread says so); --quick
+** runs one shell a statement over native_quick.db, a tenth of the rows:
 **   (a) SELECT parquet_write(F, 'SELECT * FROM native'), default options,
 **       over `SELECT * FROM native` stepped with every column of every row
 **       read (bench_step of bench/step.c, built beside this program as
@@ -165,7 +167,7 @@ int main(int argc, char **argv) {
   const char *workdir = arg_value(argc, argv, "--work", "build/bench");
   const char *duckdir = arg_value(argc, argv, "--duckdb", NULL);
   const char *resfile = arg_value(argc, argv, "--results", NULL);
-  if (quick) RUNS = 1;
+  if (quick) PROCS = 1;
   setvbuf(stdout, NULL, _IOLBF, 0);
 
   char dir[1024], wdir[1024], tfile[1200], native[1200], cmd[4096];
@@ -174,9 +176,10 @@ int main(int argc, char **argv) {
   mkdir(workdir, 0777);
   mkdir(dir, 0777);
   mkdir(wdir, 0777);
-  snprintf(tfile, sizeof tfile, "%s/t.parquet", dir);
-  snprintf(native, sizeof native, "%s/native.db", dir);
-  const long gen_rows = 10000000;
+  /* --quick: the tenth of the rows bench/tables.c --quick uses */
+  snprintf(tfile, sizeof tfile, "%s/t%s.parquet", dir, quick ? "_quick" : "");
+  snprintf(native, sizeof native, "%s/native%s.db", dir, quick ? "_quick" : "");
+  const long gen_rows = quick ? 1000000 : 10000000;
   const int times = quick ? 1 : 4; /* (d): native, this many times over */
 
   /* ---- The data: native.db as bench/tables.c makes it ---- */
@@ -219,7 +222,13 @@ int main(int argc, char **argv) {
       "SELECT count(id), count(ts), count(x), count(cat), count(url), count(opt) FROM native;"};
   enum { NBASE = 3 };
   double bases[NBASE], base_cpus[NBASE];
-  for (int b = 0; b < NBASE; b++) bases[b] = best_times(native, setup, base_qs[b], &base_cpus[b]);
+  sample s_base;
+  for (int b = 0; b < NBASE; b++) {
+    sample c;
+    bases[b] = best_times_s(native, setup, base_qs[b], b ? NULL : &s_base, &c);
+    figure f = stats_of(&c);
+    base_cpus[b] = f.n ? f.med : -1;
+  }
   double base = bases[0], base_cpu = base_cpus[0];
 
   static const struct {
@@ -231,6 +240,7 @@ int main(int argc, char **argv) {
   enum { NCASES = sizeof cases / sizeof cases[0] };
   char files[NCASES][1300];
   double secs[NCASES], cpu[NCASES];
+  sample s_secs[NCASES];
   Layout lay[NCASES];
   for (int k = 0; k < NCASES; k++) {
     snprintf(files[k], sizeof files[k], "%s/%s", wdir, cases[k].file);
@@ -238,7 +248,10 @@ int main(int argc, char **argv) {
     snprintf(stmt, sizeof stmt, "SELECT parquet_write('%s', 'SELECT * FROM native'%s%s%s);",
              files[k], cases[k].opts ? ", '" : "", cases[k].opts ? cases[k].opts : "",
              cases[k].opts ? "'" : "");
-    secs[k] = best_times(native, setup, stmt, &cpu[k]);
+    sample c;
+    secs[k] = best_times_s(native, setup, stmt, &s_secs[k], &c);
+    figure f = stats_of(&c);
+    cpu[k] = f.n ? f.med : -1;
     layout(files[k], &lay[k]);
   }
 
@@ -248,7 +261,7 @@ int main(int argc, char **argv) {
   memset(&dlay, 0, sizeof dlay);
   if (duckdir) {
     snprintf(cmd, sizeof cmd, "env -u LD_PRELOAD node bench/write.mjs '%s' '%s' '%s' %d",
-             duckdir, tfile, wdir, RUNS);
+             duckdir, tfile, wdir, PROCS * RUNS);
     duck = run_node(cmd);
     char dfile[1300];
     snprintf(dfile, sizeof dfile, "%s/duckdb.parquet", wdir);
@@ -288,11 +301,15 @@ int main(int argc, char **argv) {
       "(50 distinct), url TEXT, opt INT (30%% NULL); parquet_write types "
       "them by their declared types: %s\n",
       native, mb((double)file_size(native)), tfile, rows, lay[0].types);
-  out("- best of %d runs of the sqlite3 shell (`.timer`) after one untimed, "
-      "warm page cache, each write replacing the file of the run before "
+  out("- each statement timed in %d sqlite3 shells (`.timer`), fresh processes "
+      "one after the other, best of %d run in each after one untimed, warm "
+      "page cache, each write replacing the file of the run before: the "
+      "median time; a ratio with a target gives its median and the widest "
+      "spread the two statements' shells allow, and is met or missed only "
+      "when the whole spread is on one side (unsteady otherwise) "
       "(in `%s`); DuckDB (@duckdb/node-api 1.5.6) with `threads=1`, best "
       "of %d after one untimed\n\n",
-      RUNS, wdir, RUNS);
+      PROCS, RUNS, wdir, PROCS * RUNS);
 
   out("| figure | parquet_write s | baseline s | ratio | target | ratio to bench_step_values, to count(c) | CPU s: parquet_write, baseline, ratio | file MB | row groups |\n");
   out("|---|---|---|---|---|---|---|---|---|\n");
@@ -307,11 +324,12 @@ int main(int argc, char **argv) {
       "the same with `'{\"threads\":1}'` (no worker thread)"};
   static const double targets[] = {1.5, 2.5, -1, -1};
   for (int k = 0; k < NCASES; k++) {
-    double r = secs[k] > 0 && base > 0 ? secs[k] / base : -1;
-    char tgt[64] = "";
-    if (targets[k] > 0) snprintf(tgt, sizeof tgt, "%s <= %.1f", met(r, targets[k]), targets[k]);
-    out("| %s | %.3f | %.3f | %.2f | %s | %.2f, %.2f | %.3f, %.3f, %.2f | %.1f | %s |\n", labels[k],
-        secs[k], base, r, tgt, secs[k] / bases[1], secs[k] / bases[2], cpu[k], base_cpu,
+    char tgt[64] = "", rs[64];
+    const char *verdict;
+    ratio_str(&s_secs[k], &s_base, targets[k], &verdict, rs, sizeof rs);
+    if (targets[k] > 0) snprintf(tgt, sizeof tgt, "%s <= %.1f", verdict, targets[k]);
+    out("| %s | %.3f | %.3f | %s | %s | %.2f, %.2f | %.3f, %.3f, %.2f | %.1f | %s |\n", labels[k],
+        secs[k], base, rs, tgt, secs[k] / bases[1], secs[k] / bases[2], cpu[k], base_cpu,
         cpu[k] > 0 && base_cpu > 0 ? cpu[k] / base_cpu : -1, mb((double)lay[k].bytes),
         groups_of(&lay[k]));
   }
