@@ -47,7 +47,7 @@ enum {
 typedef struct ExplainCursor {
   sqlite3_vtab_cursor base;
   pq_explainer *x;
-  pqx_args args; /* the arguments, copied */
+  pqx_args args; /* the arguments */
   pq_field f;    /* the current row */
   sqlite3_int64 row;
   int eof;
@@ -153,11 +153,11 @@ static int explainStructure(ExplainCursor *c, int kind, sqlite3_value **args) {
     }
     c->args.p.binary = ctx.binary;
     if (args[4] && sqlite3_value_type(args[4]) != SQLITE_NULL &&
-        pqx_arg_copy(args[4], &c->args.dict, &c->args.dict_len)) {
+        pqx_arg_blob(args[4], &c->args.dict, &c->args.dict_len)) {
       return SQLITE_NOMEM;
     }
   }
-  if (pqx_arg_copy(args[0], &c->args.blob, &c->args.len)) return SQLITE_NOMEM;
+  if (pqx_arg_blob(args[0], &c->args.blob, &c->args.len)) return SQLITE_NOMEM;
   int rc = kind == FILE_IMAGE
                ? pq_explainer_open_file(&c->x, c->args.blob, c->args.len, &err)
                : pq_explainer_open_page(&c->x, &ctx, c->args.blob, c->args.len,

@@ -77,9 +77,9 @@ void *pqx_cursor_new(size_t size);
 #define PQX_NARGS 5
 typedef struct pqx_args {
   pq_params p;
-  uint8_t *blob; /* copies: the scan outlives the arguments */
+  const uint8_t *blob; /* in the arguments, not copied (pqx_arg_blob) */
   size_t len;
-  uint8_t *dict; /* NULL when not given */
+  const uint8_t *dict; /* NULL when not given */
   size_t dict_len;
 } pqx_args;
 
@@ -87,15 +87,16 @@ typedef struct pqx_args {
 ** equality constraint (argv follows that order).  Blob and encoding are
 ** required: a plan without them costs the most, and fails in xFilter. */
 int pqx_args_best_index(sqlite3_index_info *info, int first_col);
-/* xFilter: reads and copies the arguments into a.  *no_rows is set when
-** the blob is NULL. */
+/* xFilter: reads the arguments into a.  *no_rows is set when the blob is
+** NULL. */
 int pqx_args_filter(sqlite3_vtab_cursor *cur, const char *fn, int idxNum,
                     sqlite3_value **argv, pqx_args *a, int *no_rows);
 void pqx_args_free(pqx_args *a);
-/* Copies an argument's bytes (from sqlite3_malloc64, never NULL on
-** success): a scan reads them after xFilter returns, longer than SQLite
-** promises to keep the argument. */
-int pqx_arg_copy(sqlite3_value *v, uint8_t **out, size_t *len);
+/* An argument's bytes where SQLite holds them (never NULL on success):
+** the registers of a table-valued function's arguments keep their values
+** until SQLite computes the next xFilter's, so the scan reads them in
+** place (see parquet_ext.c). */
+int pqx_arg_blob(sqlite3_value *v, const uint8_t **out, size_t *len);
 
 int pqx_register_encode(sqlite3 *db);
 int pqx_register_decode(sqlite3 *db);

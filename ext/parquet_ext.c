@@ -137,12 +137,16 @@ int pqx_vtab_disconnect(sqlite3_vtab *v) {
 
 /* ---- The stream arguments of parquet_values and parquet_explain ---------- */
 
-int pqx_arg_copy(sqlite3_value *v, uint8_t **out, size_t *len) {
+/* The bytes of an argument, where SQLite holds them: not copied.  A table-
+** valued function's arguments live in registers that SQLite leaves alone
+** until it computes them anew for the next xFilter (SQLite's own json_each
+** scans its JSONB argument in place the same way), so they outlive the
+** scan; a stream of 80 MB is not copied into 80 MB of fresh memory. */
+int pqx_arg_blob(sqlite3_value *v, const uint8_t **out, size_t *len) {
   const void *p = sqlite3_value_blob(v);
   *len = (size_t)sqlite3_value_bytes(v);
-  *out = sqlite3_malloc64(*len ? *len : 1);
-  if (!*out) return SQLITE_NOMEM;
-  if (*len) memcpy(*out, p, *len);
+  if (!p && *len) return SQLITE_NOMEM; /* converting the value failed */
+  *out = p ? p : (const uint8_t *)"";
   return SQLITE_OK;
 }
 
@@ -168,18 +172,14 @@ int pqx_args_filter(sqlite3_vtab_cursor *cur, const char *fn, int idxNum,
     cur->pVtab->zErrMsg = msg;
     return SQLITE_ERROR;
   }
-  if (pqx_arg_copy(args[0], &a->blob, &a->len)) return SQLITE_NOMEM;
+  if (pqx_arg_blob(args[0], &a->blob, &a->len)) return SQLITE_NOMEM;
   if (args[4] && sqlite3_value_type(args[4]) != SQLITE_NULL &&
-      pqx_arg_copy(args[4], &a->dict, &a->dict_len))
+      pqx_arg_blob(args[4], &a->dict, &a->dict_len))
     return SQLITE_NOMEM;
   return SQLITE_OK;
 }
 
-void pqx_args_free(pqx_args *a) {
-  sqlite3_free(a->blob);
-  sqlite3_free(a->dict);
-  memset(a, 0, sizeof *a);
-}
+void pqx_args_free(pqx_args *a) { memset(a, 0, sizeof *a); }
 
 int pqx_args_best_index(sqlite3_index_info *info, int first_col) {
   int where[PQX_NARGS];

@@ -33,7 +33,7 @@ enum {
 typedef struct ValuesCursor {
   sqlite3_vtab_cursor base;
   pq_decoder *dec;
-  pqx_args args;      /* the arguments, copied */
+  pqx_args args;      /* the arguments (in SQLite's registers) */
   void *batch;        /* decoded values */
   size_t cap, n, pos; /* batch capacity, fill and position */
   sqlite3_int64 idx;  /* index of the current value */
