@@ -64,7 +64,6 @@
 #include "shell.h"
 
 #include <dirent.h>
-#include <sys/wait.h>
 #include <malloc.h>
 #include <math.h>
 #include <stdint.h>
@@ -826,22 +825,7 @@ static int child_speed(size_t n, size_t page, int runs, const char *path) {
 ** its figures in *d and *f, its tables' text in *text (to free). */
 static int spawn_speed(int argc, char **argv, const char *path, speed *d,
                        speed *f, char **text) {
-  char **args = calloc((size_t)argc + 3, sizeof *args);
-  int k = 0;
-  for (int i = 0; i < argc; i++) args[k++] = argv[i];
-  args[k++] = "--child";
-  args[k++] = (char *)path;
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid == 0) {
-    execv("/proc/self/exe", args);
-    _exit(127);
-  }
-  free(args);
-  int status = 0;
-  if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-      WEXITSTATUS(status) != 0) {
-    fprintf(stderr, "alp: a child failed (status %d)\n", status);
+  if (stats_spawn(argc, argv, path, NULL)) {
     unlink(path);
     return -1;
   }

@@ -45,7 +45,6 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -841,30 +840,12 @@ static int child_main(const char *path, size_t n, int quick, const char *only,
   return ok ? 0 : 1;
 }
 
-/* Runs this program again as a child (a fresh process) writing to path;
-** 0 when it ran and wrote it. */
+/* Runs this program again as a child writing to path, and reads it; 0
+** when it ran and wrote it. */
 static int spawn_child(int argc, char **argv, const char *path, int duck_files,
                        child_out *co) {
-  char **args = calloc((size_t)argc + 5, sizeof *args);
-  int k = 0;
-  for (int i = 0; i < argc; i++) args[k++] = argv[i];
-  args[k++] = "--child";
-  args[k++] = (char *)path;
-  if (duck_files) args[k++] = "--duck-files";
-  args[k] = NULL;
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid == 0) {
-    execv("/proc/self/exe", args);
-    _exit(127);
-  }
-  free(args);
-  int status = 0;
-  if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-      WEXITSTATUS(status) != 0) {
-    fprintf(stderr, "bench: a child failed (status %d)\n", status);
+  if (stats_spawn(argc, argv, path, duck_files ? "--duck-files" : NULL))
     return -1;
-  }
   FILE *f = fopen(path, "rb");
   int ok = f && fread(co, sizeof *co, 1, f) == 1;
   if (f) fclose(f);

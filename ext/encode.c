@@ -19,13 +19,21 @@
 
 #include "ext.h"
 
+#define ENC_BATCH 256 /* divides 4096, where the size limit is looked at */
+
 typedef struct EncodeState {
   pq_encoder *enc; /* opened at the first non-NULL value */
   pq_params p;     /* from the first row's arguments */
   int ready;       /* p has been read */
   int failed;      /* an error was reported */
   int is_unsigned; /* INT32 values are levels/indices: 0..2^32-1 */
-  uint64_t n;      /* values put */
+  uint64_t n;      /* values taken (put, or waiting in batch) */
+  /* Values of a fixed width of at most 8 bytes wait here and go to the
+  ** encoder ENC_BATCH at a time: one call for many rows.  (A BYTE_ARRAY
+  ** or FIXED_LEN_BYTE_ARRAY value points into its row's SQL value, which
+  ** the next row replaces: those are put at once.) */
+  size_t pending;
+  uint8_t batch[ENC_BATCH * 8];
 } EncodeState;
 
 static const char *const sql_type_names[] = {"?",    "INTEGER", "REAL",
@@ -181,6 +189,29 @@ static char *encOpen(EncodeState *s, sqlite3_value *v) {
   return rc ? pqx_core_error("parquet_encode", rc, &err) : NULL;
 }
 
+/* The width of a value that waits in the batch; 0 for those put at once. */
+static size_t encBatchWidth(const pq_params *p) {
+  switch (p->type) {
+    case PQ_BOOLEAN:
+    case PQ_INT32:
+    case PQ_INT64:
+    case PQ_FLOAT:
+    case PQ_DOUBLE: return pq_value_size(p->type, 0);
+    default: return 0;
+  }
+}
+
+/* Puts the values waiting in the batch; 1 when that failed (reported). */
+static int encFlush(sqlite3_context *ctx, EncodeState *s) {
+  if (!s->pending) return 0;
+  pq_error err;
+  int rc = pq_encoder_put(s->enc, s->batch, s->pending, &err);
+  s->pending = 0;
+  if (!rc) return 0;
+  encFail(ctx, s, pqx_core_error("parquet_encode", rc, &err));
+  return 1;
+}
+
 static void encStep(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   EncodeState *s = sqlite3_aggregate_context(ctx, sizeof *s);
   if (!s) {
@@ -210,21 +241,32 @@ static void encStep(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   pq_bytes b;
   const uint8_t *fixed = NULL;
   ValueAt at = {"parquet_encode", &s->p, s->is_unsigned, s->n};
-  char *msg = encConvert(&at, v, slot, &b, &fixed);
+  size_t vs = encBatchWidth(&s->p);
+  uint8_t *to = vs ? s->batch + s->pending * vs : slot;
+  char *msg = encConvert(&at, v, to, &b, &fixed);
   if (msg) {
+    /* The values before it come first: one of them may fail the encoder. */
+    if (encFlush(ctx, s)) {
+      sqlite3_free(msg);
+      return;
+    }
     encFail(ctx, s, msg);
     return;
   }
-  const void *val = fixed                        ? (const void *)fixed
-                    : s->p.type == PQ_BYTE_ARRAY ? (const void *)&b
-                                                 : (const void *)slot;
-  pq_error err;
-  int rc = pq_encoder_put(s->enc, val, 1, &err);
-  if (rc) {
-    encFail(ctx, s, pqx_core_error("parquet_encode", rc, &err));
-    return;
-  }
   s->n++;
+  if (vs) {
+    if (++s->pending == ENC_BATCH && encFlush(ctx, s)) return;
+  } else {
+    const void *val = fixed                        ? (const void *)fixed
+                      : s->p.type == PQ_BYTE_ARRAY ? (const void *)&b
+                                                   : (const void *)slot;
+    pq_error err;
+    int rc = pq_encoder_put(s->enc, val, 1, &err);
+    if (rc) {
+      encFail(ctx, s, pqx_core_error("parquet_encode", rc, &err));
+      return;
+    }
+  }
   /* The stream may not outgrow the limit: looked at every 4096 values. */
   if (s->n % 4096 == 0 && pq_encoder_size(s->enc) > pqx_limit(ctx)) {
     encFail(ctx, s,
@@ -238,7 +280,9 @@ static void encStep(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 static void encFinal(sqlite3_context *ctx) {
   EncodeState *s = sqlite3_aggregate_context(ctx, 0);
   if (!s) return; /* no rows: NULL */
-  if (!s->failed && s->ready) {
+  if (!s->failed && s->ready && s->enc && encFlush(ctx, s)) {
+    /* reported */
+  } else if (!s->failed && s->ready) {
     char *msg = s->enc ? NULL : encOpen(s, NULL);
     pq_buf out, dict;
     pq_buf_init(&out);
