@@ -128,7 +128,7 @@ $(UNITS:%=$(BUILD)/%): $(BUILD)/%: tests/%.c tests/check.h tests/footer.h $(BUIL
 	$(CC) $(CFLAGS) $(SAN) $(WARN) -Isrc -o $@ $< $(BUILD)/libpqcore.a -lm $(CODEC_LIBS)
 
 # The benchmark (bench/bench.c), against the core library.
-$(BUILD)/bench/bench: bench/bench.c bench/reference.c bench/reference.h $(BUILD)/libpqcore.a $(HEADERS)
+$(BUILD)/bench/bench: bench/bench.c bench/reference.c bench/reference.h bench/stats.h $(BUILD)/libpqcore.a $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) -Isrc -Ibench -o $@ bench/bench.c bench/reference.c $(BUILD)/libpqcore.a -lm $(CODEC_LIBS)
 
@@ -136,7 +136,7 @@ $(BUILD)/bench/bench: bench/bench.c bench/reference.c bench/reference.h $(BUILD)
 # (../shared/alp-testing/floatingpoint_data.tar.gz, extracted at each run
 # into $(BUILD)/bench/alp_data) and speed, against PLAIN + ZSTD.
 ALP_DATA ?= ../shared/alp-testing/floatingpoint_data.tar.gz
-$(BUILD)/bench/alp: bench/alp.c bench/shell.h $(BUILD)/libpqcore.a $(HEADERS)
+$(BUILD)/bench/alp: bench/alp.c bench/shell.h bench/stats.h $(BUILD)/libpqcore.a $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) -Isrc -Ibench -o $@ bench/alp.c $(BUILD)/libpqcore.a -lm $(CODEC_LIBS)
 
@@ -159,12 +159,12 @@ bench: test-deps interop-deps $(BUILD)/$(EXT) $(BUILD)/bench/bench \
 
 # The benchmark of the parquet table (bench/tables.c, bench/tables.mjs);
 # its files are kept under $(BUILD)/bench/table_data.
-$(BUILD)/bench/tables: bench/tables.c bench/shell.h
+$(BUILD)/bench/tables: bench/tables.c bench/shell.h bench/stats.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) -o $@ bench/tables.c
 # The benchmark of parquet_write (bench/write.c, bench/write.mjs): it reads
 # the table's native.db and writes its files under $(BUILD)/bench/write_data.
-$(BUILD)/bench/write: bench/write.c bench/shell.h
+$(BUILD)/bench/write: bench/write.c bench/shell.h bench/stats.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) -o $@ bench/write.c
 $(BUILD)/bench/step.so: bench/step.c
