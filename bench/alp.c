@@ -607,7 +607,6 @@ static double encode_pages(pq_encoding enc, int zstd, int dbl, const void *v,
 typedef struct speed {
   double alp_dec, plain_zstd_dec, alp_enc, plain_zstd_enc;
   double touch, plain;  /* seconds: ALP's pages read alone; PLAIN */
-  double alp_median;    /* seconds: the median run of ALP's decoding */
   size_t alp_bytes, n;
 } speed;
 
@@ -733,7 +732,6 @@ static speed run_speed(int dbl, const void *v, size_t n, size_t page,
   sp.touch = pg[3].ok ? pg[3].best : -1;
   sp.plain = pg[5].ok ? pg[5].best : -1;
   sp.alp_bytes = pg[0].bytes;
-  sp.alp_median = pg[0].ok ? median(pg[0].times, runs) : -1;
   sp.alp_enc = enc_best[0];
   sp.plain_zstd_enc = have_zstd ? enc_best[1] : -1;
   for (size_t k = 0; k < npg; k++) {
@@ -1020,10 +1018,6 @@ int main(int argc, char **argv) {
     }
     if (!nproc) failed = 1;
   }
-  size_t ftot = 0;
-  for (size_t i = 0; i < nsets; i++)
-    if (sets[i].has_float) ftot += sets[i].n;
-
   out("### Speed, single thread\n\n");
   out("The %zu DOUBLE values above, one data set after the other, repeated "
       "to %zu values and cut into pages of %zu values (1 MiB as PLAIN, the "
@@ -1076,7 +1070,7 @@ int main(int argc, char **argv) {
       stats_str(f_x, "%.2f", b1, sizeof b1), stats_verdict(f_x, 7, 1));
   out("| encode: ALP >= 100 M doubles/s | %s M/s | %s |\n",
       stats_str(f_enc, "%.0f", b1, sizeof b1), stats_verdict(f_enc, 100, 1));
-  if (ftot && stats_of(&s_fdec).n) {
+  if (ftotal && stats_of(&s_fdec).n) {
     out("| (FLOAT, no target) decode ALP; over PLAIN + ZSTD; encode | %s G "
         "floats/s; %s x; %s M/s | |\n",
         stats_str(stats_of(&s_fdec), "%.2f", b1, sizeof b1),

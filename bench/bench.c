@@ -65,6 +65,10 @@ static double now(void) {
 ** bursts) of DEC_RUNS; the SQL statements' of RUNS. */
 static int RUNS = 3, ENC_RUNS = 3, DEC_RUNS = 5;
 static int PROCS = 3;
+/* The cases decode DECODE_TIMES as many values as they encode: ten
+** million values a pass are more than the branch predictor can learn of
+** their runs and lengths (bench/NOTES.md), and the encoders, which write
+** fresh memory, keep to a tenth of that. */
 #define DECODE_TIMES 10
 static volatile uint64_t sink; /* keeps results alive */
 
@@ -796,7 +800,6 @@ typedef struct child_out {
   result res[NCASES];
   double unpack_rate[33];
   double lin_dec[NLIN][3], lin_enc[NLIN][3]; /* seconds a value */
-  int lin_done;
 } child_out;
 
 /* The child: makes the data sets, times every case (and, unless --only,
@@ -832,7 +835,6 @@ static int child_main(const char *path, size_t n, int quick, const char *only,
         ds_free(&d);
       }
     }
-    co.lin_done = 1;
   }
   FILE *f = fopen(path, "wb");
   int ok = f && fwrite(&co, sizeof co, 1, f) == 1;
@@ -930,7 +932,8 @@ int main(int argc, char **argv) {
   for (int r = 0; r < PROCS; r++) {
     char path[1100];
     snprintf(path, sizeof path, "%s/child%d.bin", workdir, r);
-    if (spawn_child(argc, argv, path, r == 0 && duckdir, &co[nco])) continue;
+    /* The first child that runs writes the files DuckDB reads. */
+    if (spawn_child(argc, argv, path, nco == 0 && duckdir, &co[nco])) continue;
     if (duckdir) run_duckdb(duckdir, workdir, quick, duck[nco]);
     nco++;
   }
@@ -1147,12 +1150,9 @@ int main(int argc, char **argv) {
     char a[64], b[64], c[64], tg[96] = "";
     figure f = stats_of(&qt[q]);
     stats_str(f, "%.3f", a, sizeof a);
-    stats_str(stats_per(1e9 / (double)rows, &qt[q]), "%.1f", b, sizeof b);
-    if (f.n) { /* per row: the reverse of per second */
-      figure g = {f.med / (double)rows * 1e9, f.lo / (double)rows * 1e9,
-                  f.hi / (double)rows * 1e9, f.n};
-      stats_str(g, "%.1f", b, sizeof b);
-    }
+    double per = 1e9 / (double)rows; /* seconds into ns a row */
+    figure g = {f.med * per, f.lo * per, f.hi * per, f.n};
+    stats_str(g, "%.1f", b, sizeof b);
     int base = q == Q_GS || q == Q_SUM;
     if (base) {
       snprintf(c, sizeof c, "1");

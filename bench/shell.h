@@ -133,19 +133,21 @@ SH_FN double shell_best(const char *db, const char *setup, const char *stmt,
 }
 
 /* The statement timed in PROCS shells, one after the other (shell_best
-** in each): each shell's time in *real, its CPU time in *cpu (either may
-** be NULL); returns the median time, -1 when no shell measured it. */
+** in each): each shell's time in *real (when not NULL), and the median of
+** their CPU times in *cpu (when not NULL); returns the median time, -1
+** when no shell measured it. */
 SH_FN double best_times_s(const char *db, const char *setup, const char *stmt,
-                          sample *real, sample *cpu) {
+                          sample *real, double *cpu) {
   sample r = {0, {0}}, c = {0, {0}};
   for (int i = 0; i < PROCS && i < STATS_MAX; i++) {
-    double u;
-    r.v[i] = shell_best(db, setup, stmt, &u);
-    c.v[i] = u;
+    r.v[i] = shell_best(db, setup, stmt, &c.v[i]);
     r.n = c.n = i + 1;
   }
   if (real) *real = r;
-  if (cpu) *cpu = c;
+  if (cpu) {
+    figure fc = stats_of(&c);
+    *cpu = fc.n ? fc.med : -1;
+  }
   figure f = stats_of(&r);
   return f.n ? f.med : -1;
 }
@@ -153,13 +155,7 @@ SH_FN double best_times_s(const char *db, const char *setup, const char *stmt,
 /* The median time over PROCS shells; with cpu, the median CPU time. */
 SH_FN double best_times(const char *db, const char *setup, const char *stmt,
                         double *cpu) {
-  sample c;
-  double t = best_times_s(db, setup, stmt, NULL, &c);
-  if (cpu) {
-    figure f = stats_of(&c);
-    *cpu = f.n ? f.med : -1;
-  }
-  return t;
+  return best_times_s(db, setup, stmt, NULL, cpu);
 }
 
 SH_FN double best_time(const char *db, const char *setup, const char *stmt) {

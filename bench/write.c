@@ -223,12 +223,8 @@ int main(int argc, char **argv) {
   enum { NBASE = 3 };
   double bases[NBASE], base_cpus[NBASE];
   sample s_base;
-  for (int b = 0; b < NBASE; b++) {
-    sample c;
-    bases[b] = best_times_s(native, setup, base_qs[b], b ? NULL : &s_base, &c);
-    figure f = stats_of(&c);
-    base_cpus[b] = f.n ? f.med : -1;
-  }
+  for (int b = 0; b < NBASE; b++)
+    bases[b] = best_times_s(native, setup, base_qs[b], b ? NULL : &s_base, &base_cpus[b]);
   double base = bases[0], base_cpu = base_cpus[0];
 
   static const struct {
@@ -248,10 +244,7 @@ int main(int argc, char **argv) {
     snprintf(stmt, sizeof stmt, "SELECT parquet_write('%s', 'SELECT * FROM native'%s%s%s);",
              files[k], cases[k].opts ? ", '" : "", cases[k].opts ? cases[k].opts : "",
              cases[k].opts ? "'" : "");
-    sample c;
-    secs[k] = best_times_s(native, setup, stmt, &s_secs[k], &c);
-    figure f = stats_of(&c);
-    cpu[k] = f.n ? f.med : -1;
+    secs[k] = best_times_s(native, setup, stmt, &s_secs[k], &cpu[k]);
     layout(files[k], &lay[k]);
   }
 

@@ -28,6 +28,7 @@ typedef struct EncodeState {
   int failed;      /* an error was reported */
   int is_unsigned; /* INT32 values are levels/indices: 0..2^32-1 */
   uint64_t n;      /* values taken (put, or waiting in batch) */
+  size_t width;    /* bytes a value waits in batch with; 0: put at once */
   /* Values of a fixed width of at most 8 bytes wait here and go to the
   ** encoder ENC_BATCH at a time: one call for many rows.  (A BYTE_ARRAY
   ** or FIXED_LEN_BYTE_ARRAY value points into its row's SQL value, which
@@ -176,19 +177,6 @@ static void inferType(pq_params *p, sqlite3_value *v) {
                                  : PQ_BYTE_ARRAY;
 }
 
-static char *encOpen(EncodeState *s, sqlite3_value *v) {
-  pq_encoding e = s->p.encoding;
-  if (!s->p.type_set && v && (e == PQ_RLE || e == PQ_BIT_PACKED)) {
-    s->p.type_set = 1;
-    s->p.type = PQ_INT32;
-  }
-  inferType(&s->p, v);
-  s->is_unsigned = s->p.type == PQ_INT32 && (e == PQ_RLE || e == PQ_BIT_PACKED);
-  pq_error err;
-  int rc = pq_encoder_open(&s->enc, &s->p, &err);
-  return rc ? pqx_core_error("parquet_encode", rc, &err) : NULL;
-}
-
 /* The width of a value that waits in the batch; 0 for those put at once. */
 static size_t encBatchWidth(const pq_params *p) {
   switch (p->type) {
@@ -199,6 +187,20 @@ static size_t encBatchWidth(const pq_params *p) {
     case PQ_DOUBLE: return pq_value_size(p->type, 0);
     default: return 0;
   }
+}
+
+static char *encOpen(EncodeState *s, sqlite3_value *v) {
+  pq_encoding e = s->p.encoding;
+  if (!s->p.type_set && v && (e == PQ_RLE || e == PQ_BIT_PACKED)) {
+    s->p.type_set = 1;
+    s->p.type = PQ_INT32;
+  }
+  inferType(&s->p, v);
+  s->is_unsigned = s->p.type == PQ_INT32 && (e == PQ_RLE || e == PQ_BIT_PACKED);
+  s->width = encBatchWidth(&s->p);
+  pq_error err;
+  int rc = pq_encoder_open(&s->enc, &s->p, &err);
+  return rc ? pqx_core_error("parquet_encode", rc, &err) : NULL;
 }
 
 /* Puts the values waiting in the batch; 1 when that failed (reported). */
@@ -241,7 +243,7 @@ static void encStep(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   pq_bytes b;
   const uint8_t *fixed = NULL;
   ValueAt at = {"parquet_encode", &s->p, s->is_unsigned, s->n};
-  size_t vs = encBatchWidth(&s->p);
+  size_t vs = s->width;
   uint8_t *to = vs ? s->batch + s->pending * vs : slot;
   char *msg = encConvert(&at, v, to, &b, &fixed);
   if (msg) {
