@@ -16,7 +16,8 @@
 **      the adaptive width; the RLE encoder's range error
 **   5. dictionary decoding: every type, dictionaries around 2^w entries
 **      (the index check hoisted or not), bad indices in RLE and in
-**      bit-packed runs: values up to the first bad one and its message
+**      bit-packed runs: values up to the first bad one and its message;
+**      the same streams read as the dictionary vector (checked indices)
 **   6. dictionary encoding: first-appearance order, values equal by their
 **      bytes (0.0 and -0.0, NaN payloads, numbers that agree in their
 **      folded halves), tables that grow, the index stream to the byte
@@ -99,6 +100,10 @@ static size_t batch_size(int pattern, uint64_t *state) {
   return (size_t)-1;
 }
 
+/* Set: dictionary decoders are turned into index readers
+** (pq_dict_decoder_indices) before their first read. */
+static int want_indices;
+
 /* Decodes buf with p in batches of the pattern into o, at most cap values.
 ** With fast set, the fast paths are on. */
 static void decode(const pq_params *p, const uint8_t *buf, size_t len,
@@ -113,6 +118,12 @@ static void decode(const pq_params *p, const uint8_t *buf, size_t len,
   set_fast(1);
   if (o->open_rc) {
     snprintf(o->msg, sizeof o->msg, "%s", err.msg);
+    return;
+  }
+  if (want_indices && !pq_dict_decoder_indices(d)) {
+    o->open_rc = -1;
+    snprintf(o->msg, sizeof o->msg, "not a dictionary decoder");
+    pq_decoder_free(d);
     return;
   }
   int32_t tl;
@@ -826,6 +837,17 @@ static void test_dict_decode_one(pq_type t, int32_t tl, size_t entries,
   } else {
     CHECK(o.rc == 0, "%s: %s", what, o.msg);
   }
+  /* The dictionary vector: the same indices, up to the same fault. */
+  want_indices = 1;
+  outcome ix = decode_all_ways(what, &p, buf, r.buf.len, dbuf, dict.len, r.n + 8);
+  want_indices = 0;
+  ok = ix.open_rc == 0 && ix.vs == 4 && ix.n == first_bad && ix.rc == o.rc &&
+       strcmp(ix.msg, o.msg) == 0;
+  for (size_t i = 0; ok && i < first_bad; i++)
+    ok = ((const uint32_t *)(const void *)ix.vals)[i] == r.vals[i];
+  CHECK(ok, "%s, as indices: %zu (rc %d: %s), want %zu (rc %d: %s)", what,
+        ix.n, ix.rc, ix.msg, first_bad, o.rc, o.msg);
+  outcome_free(&ix);
   outcome_free(&o);
   free(buf);
   free(r.vals);
@@ -839,7 +861,8 @@ static void test_dict_decode_one(pq_type t, int32_t tl, size_t entries,
 static void test_dict_decode(void) {
   static const pq_type types[] = {PQ_INT32,  PQ_FLOAT,      PQ_INT64,
                                   PQ_DOUBLE, PQ_BYTE_ARRAY, PQ_INT96};
-  static const size_t sizes[] = {1, 2, 3, 7, 8, 9, 255, 256, 257, 1000, 1024};
+  static const size_t sizes[] = {1,  2,  3,   7,   8,   9,    15,
+                                 16, 17, 255, 256, 257, 1000, 1024};
   for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
       size_t e = sizes[s];

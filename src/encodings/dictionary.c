@@ -157,43 +157,70 @@ typedef struct dict_dec {
 } dict_dec;
 
 #if PQ_X86_SIMD
-/* 8 (4-byte values) or 4 (8-byte values) indices at a time, checked
-** against the dictionary with one unsigned compare each; the scalar loop
-** goes on from the first block with a bad index.  The gathers take signed
-** indices: only for dictionaries of at most 2^31 entries. */
-__attribute__((target("avx2"))) static size_t gather32_avx2(
-    const uint32_t *e, size_t entries, int checked, const uint32_t *ix,
-    size_t n, uint32_t *o) {
+/* The AVX2 lookups clamp each index to the last entry, so that every load
+** stays inside the dictionary, and keep the largest index they saw: unless
+** `checked`, a batch with an index past the dictionary returns 0, and the
+** scalar loop looks it up again to stop at the bad index.  The gathers
+** take signed indices: only for dictionaries of at most 2^31 entries. */
+PQ_AVX2_FN static int past_last(__m256i seen, __m256i last) {
+  return _mm256_movemask_epi8(
+             _mm256_cmpeq_epi32(_mm256_max_epu32(seen, last), last)) != -1;
+}
+
+/* 4-byte entries, 8 at a time; up to 16 entries sit in two registers and
+** are picked by a permute rather than a gather. */
+PQ_AVX2_FN static size_t gather32_avx2(const uint32_t *e, size_t entries,
+                                       int checked, const uint32_t *ix,
+                                       size_t n, uint32_t *o) {
   const __m256i last = _mm256_set1_epi32((int)(uint32_t)(entries - 1));
+  __m256i seen = _mm256_setzero_si256();
+  size_t i = 0;
+  if (entries <= 16) {
+    uint32_t t[16] = {0};
+    memcpy(t, e, entries * sizeof *e);
+    const __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)t);
+    const __m256i hi =
+        _mm256_loadu_si256((const __m256i *)(const void *)(t + 8));
+    const __m256i seven = _mm256_set1_epi32(7);
+    for (; i + 8 <= n; i += 8) {
+      __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(ix + i));
+      seen = _mm256_max_epu32(seen, x);
+      x = _mm256_min_epu32(x, last);
+      __m256i v = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(lo, x),
+                                     _mm256_permutevar8x32_epi32(hi, x),
+                                     _mm256_cmpgt_epi32(x, seven));
+      _mm256_storeu_si256((__m256i *)(void *)(o + i), v);
+    }
+  } else {
+    for (; i + 8 <= n; i += 8) {
+      __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(ix + i));
+      seen = _mm256_max_epu32(seen, x);
+      x = _mm256_min_epu32(x, last);
+      __m256i v = _mm256_i32gather_epi32((const int *)(const void *)e, x, 4);
+      _mm256_storeu_si256((__m256i *)(void *)(o + i), v);
+    }
+  }
+  return !checked && past_last(seen, last) ? 0 : i;
+}
+
+/* 8-byte entries, 8 at a time in two gathers. */
+PQ_AVX2_FN static size_t gather64_avx2(const uint64_t *e, size_t entries,
+                                       int checked, const uint32_t *ix,
+                                       size_t n, uint64_t *o) {
+  const __m256i last = _mm256_set1_epi32((int)(uint32_t)(entries - 1));
+  __m256i seen = _mm256_setzero_si256();
+  const long long *b = (const long long *)(const void *)e;
   size_t i = 0;
   for (; i + 8 <= n; i += 8) {
     __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(ix + i));
-    if (!checked &&
-        _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_max_epu32(x, last),
-                                                last)) != -1)
-      break;
-    __m256i v = _mm256_i32gather_epi32((const int *)(const void *)e, x, 4);
-    _mm256_storeu_si256((__m256i *)(void *)(o + i), v);
+    seen = _mm256_max_epu32(seen, x);
+    x = _mm256_min_epu32(x, last);
+    __m256i v0 = _mm256_i32gather_epi64(b, _mm256_castsi256_si128(x), 8);
+    __m256i v1 = _mm256_i32gather_epi64(b, _mm256_extracti128_si256(x, 1), 8);
+    _mm256_storeu_si256((__m256i *)(void *)(o + i), v0);
+    _mm256_storeu_si256((__m256i *)(void *)(o + i + 4), v1);
   }
-  return i;
-}
-
-__attribute__((target("avx2"))) static size_t gather64_avx2(
-    const uint64_t *e, size_t entries, int checked, const uint32_t *ix,
-    size_t n, uint64_t *o) {
-  const __m128i last = _mm_set1_epi32((int)(uint32_t)(entries - 1));
-  size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(ix + i));
-    if (!checked &&
-        _mm_movemask_epi8(_mm_cmpeq_epi32(_mm_max_epu32(x, last), last)) !=
-            0xffff)
-      break;
-    __m256i v =
-        _mm256_i32gather_epi64((const long long *)(const void *)e, x, 8);
-    _mm256_storeu_si256((__m256i *)(void *)(o + i), v);
-  }
-  return i;
+  return !checked && past_last(seen, last) ? 0 : i;
 }
 #endif
 
@@ -279,6 +306,14 @@ static void dict_fill(const pq_dict *d, uint32_t x, size_t m, void *out) {
   }
 }
 
+static int bad_index(const dict_dec *s, uint64_t at, uint32_t v,
+                     pq_error *err) {
+  return pq_fail(err, PQ_CORRUPT, s->label,
+                 "value %llu: index %u is beyond the dictionary of %zu "
+                 "entries",
+                 (unsigned long long)at, v, s->dict.entries);
+}
+
 /* Run by run: an RLE run's index is checked once and its value repeated;
 ** a bit-packed run's indices are checked as they are looked up, or not at
 ** all when the bit width cannot name an entry past the dictionary. */
@@ -310,16 +345,66 @@ static int dict_read(pq_decoder *d, void *out, size_t max, size_t *n,
       rc = PQ_CORRUPT;
     }
     if (rc) {
-      rc = pq_fail(err, PQ_CORRUPT, s->label,
-                   "value %llu: index %u is beyond the dictionary of %zu "
-                   "entries",
-                   (unsigned long long)(d->done + k), v, s->dict.entries);
+      rc = bad_index(s, d->done + k, v, err);
       break;
     }
     k += m;
   }
   *n = k;
   return rc;
+}
+
+#if PQ_X86_SIMD
+PQ_AVX2_FN static uint32_t max_index_avx2(const uint32_t *ix, size_t n,
+                                          size_t *i) {
+  __m256i top = _mm256_setzero_si256();
+  for (; *i + 8 <= n; *i += 8)
+    top = _mm256_max_epu32(
+        top, _mm256_loadu_si256((const __m256i *)(const void *)(ix + *i)));
+  __m128i t = _mm_max_epu32(_mm256_castsi256_si128(top),
+                            _mm256_extracti128_si256(top, 1));
+  t = _mm_max_epu32(t, _mm_shuffle_epi32(t, 0x4e));
+  t = _mm_max_epu32(t, _mm_shuffle_epi32(t, 0xb1));
+  return (uint32_t)_mm_cvtsi128_si32(t);
+}
+#endif
+
+/* The largest of n indices. */
+static uint32_t max_index(const uint32_t *ix, size_t n, unsigned cpu) {
+  uint32_t top = 0;
+  size_t i = 0;
+#if PQ_X86_SIMD
+  if (cpu & PQ_CPU_AVX2) top = max_index_avx2(ix, n, &i);
+#endif
+  (void)cpu;
+  for (; i < n; i++) top = ix[i] > top ? ix[i] : top;
+  return top;
+}
+
+/* The dictionary vector: indices, each checked against the dictionary
+** (without a check when the bit width cannot name an entry past it). */
+static int dict_read_indices(pq_decoder *d, void *out, size_t max, size_t *n,
+                             pq_error *err) {
+  dict_dec *s = (dict_dec *)d;
+  int rc = pq_rle_reader_read(&s->r, out, max, n, err);
+  if (rc || s->checked || *n == 0) return rc;
+  const uint32_t *ix = out;
+  if (max_index(ix, *n, s->cpu) < s->dict.entries) return PQ_OK;
+  size_t i = 0;
+  while (ix[i] < s->dict.entries) i++;
+  *n = i;
+  return bad_index(s, d->done + i, ix[i], err);
+}
+
+const pq_dict *pq_dict_decoder_indices(pq_decoder *d) {
+  if (d->read != dict_read || d->done > 0) return NULL;
+  dict_dec *s = (dict_dec *)d;
+  if (!s->have_dict) return NULL;
+  d->read = dict_read_indices;
+  d->out_type = PQ_INT32;
+  d->out_length = 0;
+  d->is_index = 1;
+  return &s->dict;
 }
 
 static void dict_destroy(pq_decoder *d) {

@@ -26,6 +26,7 @@ void pq_pack64(int w, const uint64_t *in, uint8_t *out);   /* w 0..64 */
 ** a decoder opens. */
 typedef void (*pq_unpack32_fn)(const uint8_t *in, uint32_t *out);
 const pq_unpack32_fn *pq_unpack32_table(unsigned cpu);
+const pq_unpack32_fn *pq_unpack32_msb_table(unsigned cpu); /* MSB-first */
 /* The deprecated BIT_PACKED order, most significant bit first. */
 void pq_unpack32_msb(int w, const uint8_t *in, uint32_t *out);
 void pq_pack32_msb(int w, const uint32_t *in, uint8_t *out);
@@ -138,6 +139,7 @@ typedef struct pq_rle_reader {
   size_t packed_bytes;   /* bytes of it present (may be short) */
   uint32_t chunk[32];    /* unpacked values of a bit-packed run */
   int chunk_pos, chunk_len;
+  const pq_unpack32_fn *unpack32; /* the unpackers pq_cpu() allows */
   uint64_t runs;     /* runs read, for messages */
   uint64_t produced; /* values returned so far */
 } pq_rle_reader;
@@ -364,6 +366,12 @@ int pq_dict_check(const pq_dict *d, const uint32_t *idx, size_t *n,
                   uint64_t first, const char *enc, pq_error *err);
 /* Looks up n checked indices into out, laid out as for the type. */
 void pq_dict_gather(const pq_dict *d, const uint32_t *idx, size_t n, void *out);
+/* Turns a dictionary decoder opened with its dictionary, before its first
+** read, into one that reads indices (uint32_t), each checked against the
+** dictionary, which it returns: the "dictionary vector" of the engines
+** that keep one, for callers that make each entry once and then pick
+** entries by index.  NULL (and d unchanged) for any other decoder. */
+const pq_dict *pq_dict_decoder_indices(pq_decoder *d);
 /* The bit width byte of an index stream (0 for an empty stream). */
 int pq_dict_bit_width(const uint8_t *buf, size_t len, int64_t count,
                       const char *enc, int *w, pq_error *err);

@@ -30,6 +30,7 @@ void pq_rle_reader_init(pq_rle_reader *r, const uint8_t *buf, size_t len,
   r->w = w;
   r->label = label;
   r->limit = UINT64_MAX;
+  r->unpack32 = pq_unpack32_table(pq_cpu());
 }
 
 int pq_rle_next_run(pq_rle_reader *r, pq_error *err) {
@@ -223,12 +224,12 @@ static void rle_fill_chunk(pq_rle_reader *r) {
   if (m < 32 && rest >= (size_t)((m + 7) / 8 - 1) * (size_t)w + (size_t)w + 8) {
     for (int g = 0; g < m; g += 8) unpack8(r->packed + (g / 8) * w, w, r->chunk + g);
   } else if (rest >= whole) {
-    pq_unpack32(w, r->packed, r->chunk);
+    r->unpack32[w](r->packed, r->chunk);
   } else {
     uint8_t room[4 * 32 + 8];
     memcpy(room, r->packed, rest);
     memset(room + rest, 0, sizeof room - rest);
-    pq_unpack32(w, room, r->chunk);
+    r->unpack32[w](room, r->chunk);
   }
   r->chunk_len = m;
   size_t used = ((size_t)m * (size_t)w) / 8;
@@ -275,10 +276,11 @@ static inline void fill32(uint32_t *o, uint32_t v, size_t m) {
 HOT_INLINE size_t read_packed(pq_rle_reader *r, uint32_t *out, size_t m) {
   const int w = r->w;
   const size_t whole = (size_t)4 * (size_t)w;
+  const pq_unpack32_fn unpack = r->unpack32[w];
   size_t k = 0;
   if (m > r->run_left) m = r->run_left;
   while (m - k >= 32 && r->packed_bytes >= whole) {
-    pq_unpack32(w, r->packed, out + k);
+    unpack(r->packed, out + k);
     r->packed += whole;
     r->packed_bytes -= whole;
     k += 32;
@@ -334,6 +336,9 @@ int pq_rle_reader_next(pq_rle_reader *r, uint32_t *buf, size_t max,
   return PQ_OK;
 }
 
+/* Index runs this long or shorter are filled with the same stores. */
+#define IDX_FILL 64
+
 int pq_rle_reader_read(pq_rle_reader *r, uint32_t *out, size_t max, size_t *n,
                        pq_error *err) {
   const uint64_t start = r->produced;
@@ -356,7 +361,15 @@ int pq_rle_reader_read(pq_rle_reader *r, uint32_t *out, size_t max, size_t *n,
     }
     if (!r->run_packed) {
       size_t m = r->run_left < max - k ? r->run_left : max - k;
-      fill32(out + k, r->run_value, m);
+      if (m <= IDX_FILL && max - k >= IDX_FILL) {
+        /* As for BOOLEAN runs: the same stores for any length up to
+        ** IDX_FILL, into room the next runs overwrite. */
+        uint32_t pat[4] = {r->run_value, r->run_value, r->run_value,
+                           r->run_value};
+        for (size_t i = 0; i < IDX_FILL; i += 4) memcpy(out + k + i, pat, 16);
+      } else {
+        fill32(out + k, r->run_value, m);
+      }
       r->run_left -= (uint32_t)m;
       k += m;
     } else {
@@ -639,8 +652,8 @@ static inline void fill8(uint8_t *o, uint8_t v, size_t m) {
 /* BOOLEAN values, a byte each: repeats are filled, bit-packed runs
 ** expanded a byte (8 values) at a time.  Bytes of out past those read may
 ** change (up to max). */
-static int rle_read_bool(rle_dec *s, uint8_t *o, size_t max, size_t *n,
-                         pq_error *err) {
+HOT_INLINE int rle_read_bool_body(rle_dec *s, uint8_t *o, size_t max,
+                                  size_t *n, pq_error *err) {
   pq_rle_reader *r = &s->r;
   const uint64_t start = r->produced;
   size_t k = 0;
@@ -654,6 +667,32 @@ static int rle_read_bool(rle_dec *s, uint8_t *o, size_t max, size_t *n,
       k += m;
       continue;
     }
+    if (r->run_left == 0 && r->w == 1) {
+      /* A stretch of RLE runs of up to BOOL_FILL values, headers of one or
+      ** two bytes, with the position in locals: the reader would be
+      ** reloaded after each store through o, which may alias it.  The
+      ** first run of any other kind goes to the general path below. */
+      const uint8_t *b = r->buf;
+      const size_t len = r->len;
+      size_t pos = r->pos;
+      uint64_t runs = 0;
+      while (max - k >= BOOL_FILL && len - pos >= 3) {
+        uint32_t h = b[pos], b1 = b[pos + 1], two = h >> 7;
+        if (two & (b1 >> 7)) break;
+        h = (h & 0x7f) | ((b1 << 7) & (0u - two));
+        uint32_t v = b[pos + 1 + two];
+        if ((h & 1) || h < 2 || (h >> 1) > BOOL_FILL || v > 1) break;
+        uint8_t pat[32];
+        memset(pat, (int)v, sizeof pat);
+        for (size_t i = 0; i < BOOL_FILL; i += 32) memcpy(o + k + i, pat, 32);
+        k += h >> 1;
+        pos += 2 + two;
+        runs++;
+      }
+      r->pos = pos;
+      r->runs += runs;
+      if (k >= max) break;
+    }
     if (r->run_left == 0) {
       if (r->pos >= r->len) break;
       r->produced = start + k;
@@ -665,9 +704,9 @@ static int rle_read_bool(rle_dec *s, uint8_t *o, size_t max, size_t *n,
       if (m <= BOOL_FILL && max - k >= BOOL_FILL) {
         /* A run of any length up to BOOL_FILL takes the same stores,
         ** into room the next runs overwrite: no branch on its length. */
-        uint8_t pat[16];
+        uint8_t pat[32];
         memset(pat, (int)r->run_value, sizeof pat);
-        for (size_t i = 0; i < BOOL_FILL; i += 16) memcpy(o + k + i, pat, 16);
+        for (size_t i = 0; i < BOOL_FILL; i += 32) memcpy(o + k + i, pat, 32);
       } else {
         fill8(o + k, (uint8_t)r->run_value, m);
       }
@@ -693,10 +732,27 @@ static int rle_read_bool(rle_dec *s, uint8_t *o, size_t max, size_t *n,
   return rc;
 }
 
+/* The same loop built for AVX2 stores its fills 32 bytes at a time. */
+static int rle_read_bool(rle_dec *s, uint8_t *o, size_t max, size_t *n,
+                         pq_error *err) {
+  return rle_read_bool_body(s, o, max, n, err);
+}
+#if PQ_X86_SIMD
+PQ_AVX2_FN static int rle_read_bool_avx2(rle_dec *s, uint8_t *o, size_t max,
+                                         size_t *n, pq_error *err) {
+  return rle_read_bool_body(s, o, max, n, err);
+}
+#endif
+
 static int rle_read(pq_decoder *d, void *out, size_t max, size_t *n,
                     pq_error *err) {
   rle_dec *s = (rle_dec *)d;
-  if (d->out_type == PQ_BOOLEAN) return rle_read_bool(s, out, max, n, err);
+  if (d->out_type == PQ_BOOLEAN) {
+#if PQ_X86_SIMD
+    if (s->cpu & PQ_CPU_AVX2) return rle_read_bool_avx2(s, out, max, n, err);
+#endif
+    return rle_read_bool(s, out, max, n, err);
+  }
   return pq_rle_reader_read(&s->r, out, max, n, err);
 }
 

@@ -166,6 +166,7 @@ unsigned pq_cpu(void);
 #if (defined(__x86_64__) || defined(__i386__)) && \
     (defined(__GNUC__) || defined(__clang__))
 #define PQ_X86_SIMD 1
+#define PQ_AVX2_FN __attribute__((target("avx2")))
 #else
 #define PQ_X86_SIMD 0
 #endif

@@ -3,7 +3,9 @@
 ** from the first bytes (fuzz.h), for the dictionary encodings a PLAIN
 ** dictionary of the next 16-bit length, then the stream.  Every value is
 ** read (in batches of varying size) and written as JSON; an error is
-** fine, a crash or a read out of bounds is a finding.
+** fine, a crash or a read out of bounds is a finding.  With a dictionary
+** and an input of odd length, the decoder reads the dictionary vector
+** instead: an index past the dictionary is a finding too.
 */
 #include <stdlib.h>
 
@@ -40,6 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   pq_error err;
   if (pq_decoder_open(&d, &p, buf, in.n, dict, dict_len, &err) == PQ_OK) {
     static uint8_t batch[64 * 1024];
+    const pq_dict *dv = dict && (size & 1) ? pq_dict_decoder_indices(d) : NULL;
     int is_index;
     int32_t tl;
     pq_type t = pq_decoder_type(d, &is_index, &tl);
@@ -52,6 +55,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       size_t n, want = step < cap ? step : cap;
       if (pq_decoder_read(d, batch, want, &n, &err) != PQ_OK || n == 0) break;
       if (n > want) __builtin_trap();
+      for (size_t i = 0; dv && i < n; i++)
+        if (((const uint32_t *)(const void *)batch)[i] >= dv->entries)
+          __builtin_trap();
       json.len = 0;
       if (is_index)
         pq_json_indices(&json, (const uint32_t *)(const void *)batch, n, 0);
