@@ -279,6 +279,48 @@ static void test_bitpack(void) {
     CHECK(bad_pack == 0, "pack at width %d differs from the reference", w);
     CHECK(bad_ref == 0, "reference unpack at width %d", w);
   }
+  /* The tables the decoders choose from: the scalar ones and those pq_cpu()
+  ** allows (AVX2 where the machine has it), in both bit orders.  The packed
+  ** bytes end where a malloc'ed block does, at several offsets into it, so
+  ** that a load past the 4*w bytes is seen by AddressSanitizer; the 8
+  ** outputs after the 32 must stay as they were. */
+  const pq_unpack32_fn *tables[4] = {
+      pq_unpack32_msb_table(0), pq_unpack32_msb_table(pq_cpu()),
+      pq_unpack32_table(0), pq_unpack32_table(pq_cpu())};
+  for (int t = 0; t < 4; t++) {
+    int msb = t < 2;
+    for (int w = 0; w <= 32; w++) {
+      int bad = 0, overrun = 0;
+      uint32_t mask = w == 32 ? ~0u : (1u << w) - 1;
+      for (size_t off = 0; off < 8; off += 1 + off) { /* 0, 1, 3, 7 */
+        for (int trial = 0; trial < 4; trial++) {
+          uint64_t v[32];
+          uint32_t v32[32], got[32 + 8];
+          for (int i = 0; i < 32; i++) {
+            v32[i] = trial == 0 ? mask : (uint32_t)mix() & mask;
+            v[i] = v32[i];
+          }
+          size_t size = off + (size_t)4 * w;
+          uint8_t *block = malloc(size ? size : 1);
+          memset(block, 0x5A, size ? size : 1);
+          if (msb) {
+            ref_pack_msb(v, 32, w, block + off);
+          } else {
+            ref_pack_lsb(v, 32, w, block + off);
+          }
+          for (int i = 0; i < 32 + 8; i++) got[i] = 0xA5A5A5A5u;
+          tables[t][w](block + off, got);
+          bad += memcmp(got, v32, sizeof v32) != 0;
+          for (int i = 32; i < 32 + 8; i++) overrun += got[i] != 0xA5A5A5A5u;
+          free(block);
+        }
+      }
+      CHECK(bad == 0, "%s unpack table %d at width %d differs",
+            msb ? "MSB" : "LSB", t % 2, w);
+      CHECK(overrun == 0, "%s unpack table %d at width %d writes past 32",
+            msb ? "MSB" : "LSB", t % 2, w);
+    }
+  }
   /* Unaligned starts of the general form. */
   uint64_t v[50], got[50];
   uint8_t buf[512];

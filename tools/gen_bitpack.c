@@ -16,6 +16,8 @@
 **                                bytes are one big-endian bit string
 ** and a table of each family indexed by width.  LSB-first is the order of
 ** the RLE/bit-packing hybrid and DELTA_BINARY_PACKED (spec/Encodings.md).
+** For x86, the two unpack32 families again with AVX2 (unpack32_avx2_w,
+** unpack32_msb_avx2_w), under PQ_BITPACK_AVX2.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,12 +198,19 @@ static void pack32_msb(int w) {
 ** rest of the lane zeros).  A byte shuffle puts the 4 bytes from each value's
 ** first byte into its 32-bit slot, a variable shift drops the bits below
 ** it; a value that needs a fifth byte (w > 25) gets it from a second
-** shuffle, shifted left into place. */
-static void unpack32_avx2(int w) {
+** shuffle, shifted left into place.
+**
+** With msb, the same for unpack32_msb_w: the shuffle puts the 4 bytes in
+** big-endian order, so the slot reads as the stream does, most significant
+** bit first, and the shift by 32 - (bit offset) - w drops the bits after
+** the value.  A value over 4 bytes takes instead the 4 bytes ending at its
+** last byte, which hold all but its top 8 - (bit offset) bits, and those
+** from its first byte in the second shuffle, shifted left above the rest. */
+static void unpack32_avx2(int w, int msb) {
   int bytes = 4 * w, small = bytes < 16;
-  printf("PQ_AVX2 static void unpack32_avx2_%d(const uint8_t *in, "
+  printf("PQ_AVX2 static void unpack32_%savx2_%d(const uint8_t *in, "
          "uint32_t *out) {\n",
-         w);
+         msb ? "msb_" : "", w);
   if (small) { /* 4, 8 or 12 bytes, the rest zeros */
     printf("  const __m128i src = ");
     if (w == 1) printf("_mm_cvtsi32_si128((int)pq_load32(in));\n");
@@ -231,20 +240,34 @@ static void unpack32_avx2(int w) {
     int idx[32], idx5[32], sh[8], sh5[8];
     for (int j = 0; j < 8; j++) {
       int h = 2 * g + j / 4, i = 8 * g + j, b = i * w, first = b / 8;
-      int rel = first - at[h];
-      sh[j] = b % 8;
-      int need5 = sh[j] + w > 32;
-      sh5[j] = need5 ? 8 - sh[j] : 32;
+      int rel = first - at[h], s = b % 8;
+      int need5 = s + w > 32;
       int last = (b + w - 1) / 8; /* the value's last byte */
       if (rel < 0 || last - at[h] >= 16) {
         fprintf(stderr, "gen_bitpack: width %d value %d outside its lane\n",
                 w, i);
         exit(1);
       }
-      for (int k = 0; k < 4; k++) {
-        int bi = rel + k;
-        idx[4 * j + k] = first + k < bytes && bi < 16 ? bi : 0x80;
-        idx5[4 * j + k] = need5 && k == 3 ? rel + 4 : 0x80;
+      if (!msb) {
+        sh[j] = s;
+        sh5[j] = need5 ? 8 - s : 32;
+        for (int k = 0; k < 4; k++) {
+          int bi = rel + k;
+          idx[4 * j + k] = first + k < bytes && bi < 16 ? bi : 0x80;
+          idx5[4 * j + k] = need5 && k == 3 ? rel + 4 : 0x80;
+        }
+      } else {
+        /* The window's first byte: the value's, or with a fifth byte the
+        ** one after it (then its last byte is last, inside the lane).  Its
+        ** bytes past the stream or the lane come after the value: zeros. */
+        int from = need5 ? rel + 1 : rel;
+        sh[j] = need5 ? 40 - s - w : 32 - s - w;
+        sh5[j] = need5 ? s + w - 8 : 32;
+        for (int k = 0; k < 4; k++) {
+          int bi = from + 3 - k; /* the lane's low byte is the last one */
+          idx[4 * j + k] = at[h] + bi < bytes && bi < 16 ? bi : 0x80;
+          idx5[4 * j + k] = need5 && k == 0 ? rel : 0x80;
+        }
       }
     }
     printf("  {\n    const __m256i v = _mm256_inserti128_si256("
@@ -310,7 +333,7 @@ int main(void) {
          "  for (int i = 0; i < 32; i += 8)\n"
          "    _mm256_storeu_si256((__m256i *)(out + i), "
          "_mm256_setzero_si256());\n}\n\n");
-  for (int w = 1; w < 32; w++) unpack32_avx2(w);
+  for (int w = 1; w < 32; w++) unpack32_avx2(w, 0);
   printf("PQ_AVX2 static void unpack32_avx2_32(const uint8_t *in, "
          "uint32_t *out) {\n"
          "  for (int i = 0; i < 32; i += 8)\n"
@@ -320,6 +343,23 @@ int main(void) {
   printf("static unpack32_fn const unpack32_avx2_table[33] = {\n");
   for (int w = 0; w <= 32; w++)
     printf("%sunpack32_avx2_%d,%s", w % 4 ? " " : "  ", w,
+           w % 4 == 3 || w == 32 ? "\n" : "");
+  printf("};\n\n");
+  /* Width 0 is the same zeros; 32 is each word's bytes reversed. */
+  for (int w = 1; w < 32; w++) unpack32_avx2(w, 1);
+  printf("PQ_AVX2 static void unpack32_msb_avx2_32(const uint8_t *in, "
+         "uint32_t *out) {\n"
+         "  const __m256i r = _mm256_setr_epi8(");
+  for (int k = 0; k < 32; k++)
+    printf("%s%d", k ? "," : "", (k & ~3) % 16 + 3 - k % 4);
+  printf(");\n"
+         "  for (int i = 0; i < 32; i += 8)\n"
+         "    _mm256_storeu_si256((__m256i *)(out + i), _mm256_shuffle_epi8(\n"
+         "        _mm256_loadu_si256((const __m256i *)(in + 4 * i)), r));\n"
+         "}\n\n");
+  printf("static unpack32_fn const unpack32_msb_avx2_table[33] = {\n");
+  for (int w = 0; w <= 32; w++)
+    printf("%sunpack32_%savx2_%d,%s", w % 4 ? " " : "  ", w ? "msb_" : "", w,
            w % 4 == 3 || w == 32 ? "\n" : "");
   printf("};\n#endif\n");
   return 0;

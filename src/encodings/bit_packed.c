@@ -15,6 +15,7 @@ typedef struct bp_dec {
   int w;
   uint64_t bit;   /* next bit to read */
   uint64_t avail; /* values the bytes hold */
+  const pq_unpack32_fn *unpack32; /* the bit order's, as pq_cpu() allows */
 } bp_dec;
 
 static int bp_read(pq_decoder *d, void *out, size_t max, size_t *n,
@@ -28,14 +29,10 @@ static int bp_read(pq_decoder *d, void *out, size_t max, size_t *n,
   uint64_t left = s->avail - done;
   size_t k = max < left ? max : (size_t)left;
   size_t i = 0;
-  /* Whole chunks of 32 start on a byte boundary (32*w bits). */
+  /* Whole chunks of 32 start on a byte boundary (32*w bits).  Each reads
+  ** exactly its 4*w bytes, which the count of values left covers. */
   while (k - i >= 32 && (s->bit & 7) == 0) {
-    const uint8_t *in = d->buf + s->bit / 8;
-    if (d->p.lsb_first) {
-      pq_unpack32(w, in, o + i);
-    } else {
-      pq_unpack32_msb(w, in, o + i);
-    }
+    s->unpack32[w](d->buf + s->bit / 8, o + i);
     s->bit += 32 * (uint64_t)w;
     i += 32;
   }
@@ -96,6 +93,9 @@ int pq_bit_packed_decoder(pq_decoder **out, const pq_params *p,
   if (!s) return pq_nomem(err, "BIT_PACKED");
   s->w = p->bit_width;
   s->avail = avail;
+  unsigned cpu = pq_cpu();
+  s->unpack32 = s->base.p.lsb_first ? pq_unpack32_table(cpu)
+                                    : pq_unpack32_msb_table(cpu);
   s->base.is_index = 1;
   s->base.read = bp_read;
   *out = &s->base;

@@ -13698,4 +13698,1175 @@ static unpack32_fn const unpack32_avx2_table[33] = {
   unpack32_avx2_28, unpack32_avx2_29, unpack32_avx2_30, unpack32_avx2_31,
   unpack32_avx2_32,
 };
+
+PQ_AVX2 static void unpack32_msb_avx2_1(const uint8_t *in, uint32_t *out) {
+  const __m128i src = _mm_cvtsi32_si128((int)pq_load32(in));
+  const __m128i l0 = src;
+  const __m128i l1 = src;
+  const __m128i l2 = src;
+  const __m128i l3 = src;
+  const __m128i l4 = src;
+  const __m128i l5 = src;
+  const __m128i l6 = src;
+  const __m128i l7 = src;
+  const __m256i m = _mm256_set1_epi32(0x1);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,3,2,1,0,3,2,1,0,3,2,1,0,3,2,1,0,3,2,1,0,3,2,1,0,3,2,1,0)),
+        _mm256_setr_epi32(31,30,29,28,27,26,25,24));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,3,2,1,-128,3,2,1,-128,3,2,1,-128,3,2,1,-128,3,2,1,-128,3,2,1,-128,3,2,1,-128,3,2,1)),
+        _mm256_setr_epi32(31,30,29,28,27,26,25,24));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,3,2,-128,-128,3,2,-128,-128,3,2,-128,-128,3,2,-128,-128,3,2,-128,-128,3,2,-128,-128,3,2,-128,-128,3,2)),
+        _mm256_setr_epi32(31,30,29,28,27,26,25,24));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,3,-128,-128,-128,3,-128,-128,-128,3,-128,-128,-128,3,-128,-128,-128,3,-128,-128,-128,3,-128,-128,-128,3,-128,-128,-128,3)),
+        _mm256_setr_epi32(31,30,29,28,27,26,25,24));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_msb_avx2_2(const uint8_t *in, uint32_t *out) {
+  const __m128i src = _mm_loadl_epi64((const __m128i *)in);
+  const __m128i l0 = src;
+  const __m128i l1 = src;
+  const __m128i l2 = src;
+  const __m128i l3 = src;
+  const __m128i l4 = src;
+  const __m128i l5 = src;
+  const __m128i l6 = src;
+  const __m128i l7 = src;
+  const __m256i m = _mm256_set1_epi32(0x3);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,3,2,1,0,3,2,1,0,3,2,1,0,4,3,2,1,4,3,2,1,4,3,2,1,4,3,2,1)),
+        _mm256_setr_epi32(30,28,26,24,30,28,26,24));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(5,4,3,2,5,4,3,2,5,4,3,2,5,4,3,2,6,5,4,3,6,5,4,3,6,5,4,3,6,5,4,3)),
+        _mm256_setr_epi32(30,28,26,24,30,28,26,24));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(7,6,5,4,7,6,5,4,7,6,5,4,7,6,5,4,-128,7,6,5,-128,7,6,5,-128,7,6,5,-128,7,6,5)),
+        _mm256_setr_epi32(30,28,26,24,30,28,26,24));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,7,6,-128,-128,7,6,-128,-128,7,6,-128,-128,7,6,-128,-128,-128,7,-128,-128,-128,7,-128,-128,-128,7,-128,-128,-128,7)),
+        _mm256_setr_epi32(30,28,26,24,30,28,26,24));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_msb_avx2_3(const uint8_t *in, uint32_t *out) {
+  const __m128i src = _mm_insert_epi32(_mm_loadl_epi64((const __m128i *)in),
+      (int)pq_load32(in + 8), 2);
+  const __m128i l0 = src;
+  const __m128i l1 = src;
+  const __m128i l2 = src;
+  const __m128i l3 = src;
+  const __m128i l4 = src;
+  const __m128i l5 = src;
+  const __m128i l6 = src;
+  const __m128i l7 = src;
+  const __m256i m = _mm256_set1_epi32(0x7);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,3,2,1,0,3,2,1,0,4,3,2,1,4,3,2,1,4,3,2,1,5,4,3,2,5,4,3,2)),
+        _mm256_setr_epi32(29,26,23,28,25,22,27,24));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(6,5,4,3,6,5,4,3,6,5,4,3,7,6,5,4,7,6,5,4,7,6,5,4,8,7,6,5,8,7,6,5)),
+        _mm256_setr_epi32(29,26,23,28,25,22,27,24));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(9,8,7,6,9,8,7,6,9,8,7,6,10,9,8,7,10,9,8,7,10,9,8,7,11,10,9,8,11,10,9,8)),
+        _mm256_setr_epi32(29,26,23,28,25,22,27,24));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,11,10,9,-128,11,10,9,-128,11,10,9,-128,-128,11,10,-128,-128,11,10,-128,-128,11,10,-128,-128,-128,11,-128,-128,-128,11)),
+        _mm256_setr_epi32(29,26,23,28,25,22,27,24));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_msb_avx2_4(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m256i m = _mm256_set1_epi32(0xf);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,3,2,1,0,4,3,2,1,4,3,2,1,5,4,3,2,5,4,3,2,6,5,4,3,6,5,4,3)),
+        _mm256_setr_epi32(28,24,28,24,28,24,28,24));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(7,6,5,4,7,6,5,4,8,7,6,5,8,7,6,5,9,8,7,6,9,8,7,6,10,9,8,7,10,9,8,7)),
+        _mm256_setr_epi32(28,24,28,24,28,24,28,24));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(11,10,9,8,11,10,9,8,12,11,10,9,12,11,10,9,13,12,11,10,13,12,11,10,14,13,12,11,14,13,12,11)),
+        _mm256_setr_epi32(28,24,28,24,28,24,28,24));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(15,14,13,12,15,14,13,12,-128,15,14,13,-128,15,14,13,-128,-128,15,14,-128,-128,15,14,-128,-128,-128,15,-128,-128,-128,15)),
+        _mm256_setr_epi32(28,24,28,24,28,24,28,24));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_msb_avx2_5(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 2));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 4));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 4));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 4));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 4));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 4));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 4));
+  const __m256i m = _mm256_set1_epi32(0x1f);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,3,2,1,0,4,3,2,1,4,3,2,1,3,2,1,0,4,3,2,1,4,3,2,1,5,4,3,2)),
+        _mm256_setr_epi32(27,22,25,20,23,26,21,24));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(4,3,2,1,4,3,2,1,5,4,3,2,5,4,3,2,6,5,4,3,7,6,5,4,7,6,5,4,8,7,6,5)),
+        _mm256_setr_epi32(27,22,25,20,23,26,21,24));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(9,8,7,6,9,8,7,6,10,9,8,7,10,9,8,7,11,10,9,8,12,11,10,9,12,11,10,9,13,12,11,10)),
+        _mm256_setr_epi32(27,22,25,20,23,26,21,24));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(14,13,12,11,14,13,12,11,15,14,13,12,15,14,13,12,-128,15,14,13,-128,-128,15,14,-128,-128,15,14,-128,-128,-128,15)),
+        _mm256_setr_epi32(27,22,25,20,23,26,21,24));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_msb_avx2_6(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 3));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 6));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 8));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 8));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 8));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 8));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 8));
+  const __m256i m = _mm256_set1_epi32(0x3f);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,3,2,1,0,4,3,2,1,5,4,3,2,3,2,1,0,3,2,1,0,4,3,2,1,5,4,3,2)),
+        _mm256_setr_epi32(26,20,22,24,26,20,22,24));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,3,2,1,0,4,3,2,1,5,4,3,2,4,3,2,1,4,3,2,1,5,4,3,2,6,5,4,3)),
+        _mm256_setr_epi32(26,20,22,24,26,20,22,24));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(7,6,5,4,7,6,5,4,8,7,6,5,9,8,7,6,10,9,8,7,10,9,8,7,11,10,9,8,12,11,10,9)),
+        _mm256_setr_epi32(26,20,22,24,26,20,22,24));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(13,12,11,10,13,12,11,10,14,13,12,11,15,14,13,12,-128,15,14,13,-128,15,14,13,-128,-128,15,14,-128,-128,-128,15)),
+        _mm256_setr_epi32(26,20,22,24,26,20,22,24));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_msb_avx2_7(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 3));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 7));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 10));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 12));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 12));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 12));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 12));
+  const __m256i m = _mm256_set1_epi32(0x7f);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,3,2,1,0,4,3,2,1,5,4,3,2,3,2,1,0,4,3,2,1,5,4,3,2,6,5,4,3)),
+        _mm256_setr_epi32(25,18,19,20,21,22,23,24));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,3,2,1,0,4,3,2,1,5,4,3,2,3,2,1,0,4,3,2,1,5,4,3,2,6,5,4,3)),
+        _mm256_setr_epi32(25,18,19,20,21,22,23,24));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(5,4,3,2,5,4,3,2,6,5,4,3,7,6,5,4,8,7,6,5,9,8,7,6,10,9,8,7,11,10,9,8)),
+        _mm256_setr_epi32(25,18,19,20,21,22,23,24));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(12,11,10,9,12,11,10,9,13,12,11,10,14,13,12,11,15,14,13,12,-128,15,14,13,-128,-128,15,14,-128,-128,-128,15)),
+        _mm256_setr_epi32(25,18,19,20,21,22,23,24));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_msb_avx2_8(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 4));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 8));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 12));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 16));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 16));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 16));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 16));
+  const __m256i m = _mm256_set1_epi32(0xff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,4,3,2,1,5,4,3,2,6,5,4,3,3,2,1,0,4,3,2,1,5,4,3,2,6,5,4,3)),
+        _mm256_setr_epi32(24,24,24,24,24,24,24,24));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,4,3,2,1,5,4,3,2,6,5,4,3,3,2,1,0,4,3,2,1,5,4,3,2,6,5,4,3)),
+        _mm256_setr_epi32(24,24,24,24,24,24,24,24));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,4,3,2,1,5,4,3,2,6,5,4,3,7,6,5,4,8,7,6,5,9,8,7,6,10,9,8,7)),
+        _mm256_setr_epi32(24,24,24,24,24,24,24,24));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(11,10,9,8,12,11,10,9,13,12,11,10,14,13,12,11,15,14,13,12,-128,15,14,13,-128,-128,15,14,-128,-128,-128,15)),
+        _mm256_setr_epi32(24,24,24,24,24,24,24,24));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_msb_avx2_9(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 4));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 9));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 13));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 18));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 20));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 20));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 20));
+  const __m256i m = _mm256_set1_epi32(0x1ff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,4,3,2,1,5,4,3,2,6,5,4,3,3,2,1,0,4,3,2,1,5,4,3,2,6,5,4,3)),
+        _mm256_setr_epi32(23,22,21,20,19,18,17,16));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,4,3,2,1,5,4,3,2,6,5,4,3,3,2,1,0,4,3,2,1,5,4,3,2,6,5,4,3)),
+        _mm256_setr_epi32(23,22,21,20,19,18,17,16));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,4,3,2,1,5,4,3,2,6,5,4,3,5,4,3,2,6,5,4,3,7,6,5,4,8,7,6,5)),
+        _mm256_setr_epi32(23,22,21,20,19,18,17,16));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(10,9,8,7,11,10,9,8,12,11,10,9,13,12,11,10,14,13,12,11,15,14,13,12,-128,15,14,13,-128,-128,15,14)),
+        _mm256_setr_epi32(23,22,21,20,19,18,17,16));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_msb_avx2_10(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 5));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 10));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 15));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 20));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 24));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 24));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 24));
+  const __m256i m = _mm256_set1_epi32(0x3ff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,4,3,2,1,5,4,3,2,6,5,4,3,3,2,1,0,4,3,2,1,5,4,3,2,6,5,4,3)),
+        _mm256_setr_epi32(22,20,18,16,22,20,18,16));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,4,3,2,1,5,4,3,2,6,5,4,3,3,2,1,0,4,3,2,1,5,4,3,2,6,5,4,3)),
+        _mm256_setr_epi32(22,20,18,16,22,20,18,16));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,4,3,2,1,5,4,3,2,6,5,4,3,4,3,2,1,5,4,3,2,6,5,4,3,7,6,5,4)),
+        _mm256_setr_epi32(22,20,18,16,22,20,18,16));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(9,8,7,6,10,9,8,7,11,10,9,8,12,11,10,9,14,13,12,11,15,14,13,12,-128,15,14,13,-128,-128,15,14)),
+        _mm256_setr_epi32(22,20,18,16,22,20,18,16));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_msb_avx2_11(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 5));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 11));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 16));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 22));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 27));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 28));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 28));
+  const __m256i m = _mm256_set1_epi32(0x7ff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,4,3,2,1,5,4,3,2,7,6,5,4,3,2,1,0,4,3,2,1,6,5,4,3,7,6,5,4)),
+        _mm256_setr_epi32(21,18,15,20,17,14,19,16));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,4,3,2,1,5,4,3,2,7,6,5,4,3,2,1,0,4,3,2,1,6,5,4,3,7,6,5,4)),
+        _mm256_setr_epi32(21,18,15,20,17,14,19,16));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,4,3,2,1,5,4,3,2,7,6,5,4,3,2,1,0,4,3,2,1,6,5,4,3,7,6,5,4)),
+        _mm256_setr_epi32(21,18,15,20,17,14,19,16));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(8,7,6,5,9,8,7,6,10,9,8,7,12,11,10,9,13,12,11,10,14,13,12,11,-128,15,14,13,-128,-128,15,14)),
+        _mm256_setr_epi32(21,18,15,20,17,14,19,16));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_msb_avx2_12(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 6));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 12));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 18));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 24));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 30));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 32));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 32));
+  const __m256i m = _mm256_set1_epi32(0xfff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,4,3,2,1,6,5,4,3,7,6,5,4,3,2,1,0,4,3,2,1,6,5,4,3,7,6,5,4)),
+        _mm256_setr_epi32(20,16,20,16,20,16,20,16));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,4,3,2,1,6,5,4,3,7,6,5,4,3,2,1,0,4,3,2,1,6,5,4,3,7,6,5,4)),
+        _mm256_setr_epi32(20,16,20,16,20,16,20,16));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,4,3,2,1,6,5,4,3,7,6,5,4,3,2,1,0,4,3,2,1,6,5,4,3,7,6,5,4)),
+        _mm256_setr_epi32(20,16,20,16,20,16,20,16));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(7,6,5,4,8,7,6,5,10,9,8,7,11,10,9,8,13,12,11,10,14,13,12,11,-128,15,14,13,-128,-128,15,14)),
+        _mm256_setr_epi32(20,16,20,16,20,16,20,16));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_msb_avx2_13(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 6));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 13));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 19));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 26));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 32));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 36));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 36));
+  const __m256i m = _mm256_set1_epi32(0x1fff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,4,3,2,1,6,5,4,3,7,6,5,4,3,2,1,0,5,4,3,2,6,5,4,3,8,7,6,5)),
+        _mm256_setr_epi32(19,14,17,12,15,18,13,16));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,4,3,2,1,6,5,4,3,7,6,5,4,3,2,1,0,5,4,3,2,6,5,4,3,8,7,6,5)),
+        _mm256_setr_epi32(19,14,17,12,15,18,13,16));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,4,3,2,1,6,5,4,3,7,6,5,4,3,2,1,0,5,4,3,2,6,5,4,3,8,7,6,5)),
+        _mm256_setr_epi32(19,14,17,12,15,18,13,16));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(6,5,4,3,7,6,5,4,9,8,7,6,10,9,8,7,12,11,10,9,14,13,12,11,15,14,13,12,-128,-128,15,14)),
+        _mm256_setr_epi32(19,14,17,12,15,18,13,16));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_msb_avx2_14(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 7));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 14));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 21));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 28));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 35));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 40));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 40));
+  const __m256i m = _mm256_set1_epi32(0x3fff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,4,3,2,1,6,5,4,3,8,7,6,5,3,2,1,0,4,3,2,1,6,5,4,3,8,7,6,5)),
+        _mm256_setr_epi32(18,12,14,16,18,12,14,16));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,4,3,2,1,6,5,4,3,8,7,6,5,3,2,1,0,4,3,2,1,6,5,4,3,8,7,6,5)),
+        _mm256_setr_epi32(18,12,14,16,18,12,14,16));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,4,3,2,1,6,5,4,3,8,7,6,5,3,2,1,0,4,3,2,1,6,5,4,3,8,7,6,5)),
+        _mm256_setr_epi32(18,12,14,16,18,12,14,16));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(5,4,3,2,6,5,4,3,8,7,6,5,10,9,8,7,12,11,10,9,13,12,11,10,15,14,13,12,-128,-128,15,14)),
+        _mm256_setr_epi32(18,12,14,16,18,12,14,16));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_msb_avx2_15(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 7));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 15));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 22));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 30));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 37));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 44));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 44));
+  const __m256i m = _mm256_set1_epi32(0x7fff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,4,3,2,1,6,5,4,3,8,7,6,5,3,2,1,0,5,4,3,2,7,6,5,4,9,8,7,6)),
+        _mm256_setr_epi32(17,10,11,12,13,14,15,16));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,4,3,2,1,6,5,4,3,8,7,6,5,3,2,1,0,5,4,3,2,7,6,5,4,9,8,7,6)),
+        _mm256_setr_epi32(17,10,11,12,13,14,15,16));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,4,3,2,1,6,5,4,3,8,7,6,5,3,2,1,0,5,4,3,2,7,6,5,4,9,8,7,6)),
+        _mm256_setr_epi32(17,10,11,12,13,14,15,16));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(4,3,2,1,5,4,3,2,7,6,5,4,9,8,7,6,11,10,9,8,13,12,11,10,15,14,13,12,-128,-128,15,14)),
+        _mm256_setr_epi32(17,10,11,12,13,14,15,16));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_msb_avx2_16(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 8));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 16));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 24));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 32));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 40));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 48));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 48));
+  const __m256i m = _mm256_set1_epi32(0xffff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,5,4,3,2,7,6,5,4,9,8,7,6,3,2,1,0,5,4,3,2,7,6,5,4,9,8,7,6)),
+        _mm256_setr_epi32(16,16,16,16,16,16,16,16));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,5,4,3,2,7,6,5,4,9,8,7,6,3,2,1,0,5,4,3,2,7,6,5,4,9,8,7,6)),
+        _mm256_setr_epi32(16,16,16,16,16,16,16,16));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,5,4,3,2,7,6,5,4,9,8,7,6,3,2,1,0,5,4,3,2,7,6,5,4,9,8,7,6)),
+        _mm256_setr_epi32(16,16,16,16,16,16,16,16));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,5,4,3,2,7,6,5,4,9,8,7,6,11,10,9,8,13,12,11,10,15,14,13,12,-128,-128,15,14)),
+        _mm256_setr_epi32(16,16,16,16,16,16,16,16));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_msb_avx2_17(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 8));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 17));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 25));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 34));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 42));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 51));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 52));
+  const __m256i m = _mm256_set1_epi32(0x1ffff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,5,4,3,2,7,6,5,4,9,8,7,6,3,2,1,0,5,4,3,2,7,6,5,4,9,8,7,6)),
+        _mm256_setr_epi32(15,14,13,12,11,10,9,8));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,5,4,3,2,7,6,5,4,9,8,7,6,3,2,1,0,5,4,3,2,7,6,5,4,9,8,7,6)),
+        _mm256_setr_epi32(15,14,13,12,11,10,9,8));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,5,4,3,2,7,6,5,4,9,8,7,6,3,2,1,0,5,4,3,2,7,6,5,4,9,8,7,6)),
+        _mm256_setr_epi32(15,14,13,12,11,10,9,8));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,5,4,3,2,7,6,5,4,9,8,7,6,10,9,8,7,12,11,10,9,14,13,12,11,-128,15,14,13)),
+        _mm256_setr_epi32(15,14,13,12,11,10,9,8));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_msb_avx2_18(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 9));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 18));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 27));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 36));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 45));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 54));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 56));
+  const __m256i m = _mm256_set1_epi32(0x3ffff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,5,4,3,2,7,6,5,4,9,8,7,6,3,2,1,0,5,4,3,2,7,6,5,4,9,8,7,6)),
+        _mm256_setr_epi32(14,12,10,8,14,12,10,8));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,5,4,3,2,7,6,5,4,9,8,7,6,3,2,1,0,5,4,3,2,7,6,5,4,9,8,7,6)),
+        _mm256_setr_epi32(14,12,10,8,14,12,10,8));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,5,4,3,2,7,6,5,4,9,8,7,6,3,2,1,0,5,4,3,2,7,6,5,4,9,8,7,6)),
+        _mm256_setr_epi32(14,12,10,8,14,12,10,8));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,5,4,3,2,7,6,5,4,9,8,7,6,10,9,8,7,12,11,10,9,14,13,12,11,-128,15,14,13)),
+        _mm256_setr_epi32(14,12,10,8,14,12,10,8));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_msb_avx2_19(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 9));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 19));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 28));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 38));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 47));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 57));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 60));
+  const __m256i m = _mm256_set1_epi32(0x7ffff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,5,4,3,2,7,6,5,4,10,9,8,7,3,2,1,0,5,4,3,2,8,7,6,5,10,9,8,7)),
+        _mm256_setr_epi32(13,10,7,12,9,6,11,8));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,5,4,3,2,7,6,5,4,10,9,8,7,3,2,1,0,5,4,3,2,8,7,6,5,10,9,8,7)),
+        _mm256_setr_epi32(13,10,7,12,9,6,11,8));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,5,4,3,2,7,6,5,4,10,9,8,7,3,2,1,0,5,4,3,2,8,7,6,5,10,9,8,7)),
+        _mm256_setr_epi32(13,10,7,12,9,6,11,8));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,5,4,3,2,7,6,5,4,10,9,8,7,9,8,7,6,11,10,9,8,14,13,12,11,-128,15,14,13)),
+        _mm256_setr_epi32(13,10,7,12,9,6,11,8));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_msb_avx2_20(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 10));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 20));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 30));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 40));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 50));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 60));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 64));
+  const __m256i m = _mm256_set1_epi32(0xfffff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,5,4,3,2,8,7,6,5,10,9,8,7,3,2,1,0,5,4,3,2,8,7,6,5,10,9,8,7)),
+        _mm256_setr_epi32(12,8,12,8,12,8,12,8));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,5,4,3,2,8,7,6,5,10,9,8,7,3,2,1,0,5,4,3,2,8,7,6,5,10,9,8,7)),
+        _mm256_setr_epi32(12,8,12,8,12,8,12,8));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,5,4,3,2,8,7,6,5,10,9,8,7,3,2,1,0,5,4,3,2,8,7,6,5,10,9,8,7)),
+        _mm256_setr_epi32(12,8,12,8,12,8,12,8));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,5,4,3,2,8,7,6,5,10,9,8,7,9,8,7,6,11,10,9,8,14,13,12,11,-128,15,14,13)),
+        _mm256_setr_epi32(12,8,12,8,12,8,12,8));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_msb_avx2_21(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 10));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 21));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 31));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 42));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 52));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 63));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 68));
+  const __m256i m = _mm256_set1_epi32(0x1fffff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,5,4,3,2,8,7,6,5,10,9,8,7,3,2,1,0,6,5,4,3,8,7,6,5,11,10,9,8)),
+        _mm256_setr_epi32(11,6,9,4,7,10,5,8));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,5,4,3,2,8,7,6,5,10,9,8,7,3,2,1,0,6,5,4,3,8,7,6,5,11,10,9,8)),
+        _mm256_setr_epi32(11,6,9,4,7,10,5,8));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,5,4,3,2,8,7,6,5,10,9,8,7,3,2,1,0,6,5,4,3,8,7,6,5,11,10,9,8)),
+        _mm256_setr_epi32(11,6,9,4,7,10,5,8));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,5,4,3,2,8,7,6,5,10,9,8,7,8,7,6,5,11,10,9,8,13,12,11,10,-128,15,14,13)),
+        _mm256_setr_epi32(11,6,9,4,7,10,5,8));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_msb_avx2_22(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 11));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 22));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 33));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 44));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 55));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 66));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 72));
+  const __m256i m = _mm256_set1_epi32(0x3fffff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,5,4,3,2,8,7,6,5,11,10,9,8,3,2,1,0,5,4,3,2,8,7,6,5,11,10,9,8)),
+        _mm256_setr_epi32(10,4,6,8,10,4,6,8));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,5,4,3,2,8,7,6,5,11,10,9,8,3,2,1,0,5,4,3,2,8,7,6,5,11,10,9,8)),
+        _mm256_setr_epi32(10,4,6,8,10,4,6,8));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,5,4,3,2,8,7,6,5,11,10,9,8,3,2,1,0,5,4,3,2,8,7,6,5,11,10,9,8)),
+        _mm256_setr_epi32(10,4,6,8,10,4,6,8));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,5,4,3,2,8,7,6,5,11,10,9,8,8,7,6,5,10,9,8,7,13,12,11,10,-128,15,14,13)),
+        _mm256_setr_epi32(10,4,6,8,10,4,6,8));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_msb_avx2_23(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 11));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 23));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 34));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 46));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 57));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 69));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 76));
+  const __m256i m = _mm256_set1_epi32(0x7fffff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,5,4,3,2,8,7,6,5,11,10,9,8,3,2,1,0,6,5,4,3,9,8,7,6,12,11,10,9)),
+        _mm256_setr_epi32(9,2,3,4,5,6,7,8));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,5,4,3,2,8,7,6,5,11,10,9,8,3,2,1,0,6,5,4,3,9,8,7,6,12,11,10,9)),
+        _mm256_setr_epi32(9,2,3,4,5,6,7,8));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,5,4,3,2,8,7,6,5,11,10,9,8,3,2,1,0,6,5,4,3,9,8,7,6,12,11,10,9)),
+        _mm256_setr_epi32(9,2,3,4,5,6,7,8));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,5,4,3,2,8,7,6,5,11,10,9,8,7,6,5,4,10,9,8,7,13,12,11,10,-128,15,14,13)),
+        _mm256_setr_epi32(9,2,3,4,5,6,7,8));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_msb_avx2_24(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 12));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 24));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 36));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 48));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 60));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 72));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 80));
+  const __m256i m = _mm256_set1_epi32(0xffffff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,6,5,4,3,9,8,7,6,12,11,10,9,3,2,1,0,6,5,4,3,9,8,7,6,12,11,10,9)),
+        _mm256_setr_epi32(8,8,8,8,8,8,8,8));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,6,5,4,3,9,8,7,6,12,11,10,9,3,2,1,0,6,5,4,3,9,8,7,6,12,11,10,9)),
+        _mm256_setr_epi32(8,8,8,8,8,8,8,8));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,6,5,4,3,9,8,7,6,12,11,10,9,3,2,1,0,6,5,4,3,9,8,7,6,12,11,10,9)),
+        _mm256_setr_epi32(8,8,8,8,8,8,8,8));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,6,5,4,3,9,8,7,6,12,11,10,9,7,6,5,4,10,9,8,7,13,12,11,10,-128,15,14,13)),
+        _mm256_setr_epi32(8,8,8,8,8,8,8,8));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_msb_avx2_25(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 12));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 25));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 37));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 50));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 62));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 75));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 84));
+  const __m256i m = _mm256_set1_epi32(0x1ffffff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,6,5,4,3,9,8,7,6,12,11,10,9,3,2,1,0,6,5,4,3,9,8,7,6,12,11,10,9)),
+        _mm256_setr_epi32(7,6,5,4,3,2,1,0));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,6,5,4,3,9,8,7,6,12,11,10,9,3,2,1,0,6,5,4,3,9,8,7,6,12,11,10,9)),
+        _mm256_setr_epi32(7,6,5,4,3,2,1,0));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,6,5,4,3,9,8,7,6,12,11,10,9,3,2,1,0,6,5,4,3,9,8,7,6,12,11,10,9)),
+        _mm256_setr_epi32(7,6,5,4,3,2,1,0));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,6,5,4,3,9,8,7,6,12,11,10,9,6,5,4,3,9,8,7,6,12,11,10,9,15,14,13,12)),
+        _mm256_setr_epi32(7,6,5,4,3,2,1,0));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_msb_avx2_26(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 13));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 26));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 39));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 52));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 65));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 78));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 88));
+  const __m256i m = _mm256_set1_epi32(0x3ffffff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,6,5,4,3,9,8,7,6,12,11,10,9,3,2,1,0,6,5,4,3,9,8,7,6,12,11,10,9)),
+        _mm256_setr_epi32(6,4,2,0,6,4,2,0));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,6,5,4,3,9,8,7,6,12,11,10,9,3,2,1,0,6,5,4,3,9,8,7,6,12,11,10,9)),
+        _mm256_setr_epi32(6,4,2,0,6,4,2,0));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,6,5,4,3,9,8,7,6,12,11,10,9,3,2,1,0,6,5,4,3,9,8,7,6,12,11,10,9)),
+        _mm256_setr_epi32(6,4,2,0,6,4,2,0));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,6,5,4,3,9,8,7,6,12,11,10,9,6,5,4,3,9,8,7,6,12,11,10,9,15,14,13,12)),
+        _mm256_setr_epi32(6,4,2,0,6,4,2,0));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_msb_avx2_27(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 13));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 27));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 40));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 54));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 67));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 81));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 92));
+  const __m256i m = _mm256_set1_epi32(0x7ffffff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,6,5,4,3,10,9,8,7,13,12,11,10,3,2,1,0,7,6,5,4,10,9,8,7,13,12,11,10)),
+        _mm256_setr_epi32(5,2,7,4,1,6,3,0));
+    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,-128,-128,-128,-128,-128,6,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,3,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128)),
+        _mm256_setr_epi32(32,32,25,32,32,26,32,32)));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,6,5,4,3,10,9,8,7,13,12,11,10,3,2,1,0,7,6,5,4,10,9,8,7,13,12,11,10)),
+        _mm256_setr_epi32(5,2,7,4,1,6,3,0));
+    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,-128,-128,-128,-128,-128,6,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,3,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128)),
+        _mm256_setr_epi32(32,32,25,32,32,26,32,32)));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,6,5,4,3,10,9,8,7,13,12,11,10,3,2,1,0,7,6,5,4,10,9,8,7,13,12,11,10)),
+        _mm256_setr_epi32(5,2,7,4,1,6,3,0));
+    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,-128,-128,-128,-128,-128,6,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,3,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128)),
+        _mm256_setr_epi32(32,32,25,32,32,26,32,32)));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,6,5,4,3,10,9,8,7,13,12,11,10,5,4,3,2,9,8,7,6,12,11,10,9,15,14,13,12)),
+        _mm256_setr_epi32(5,2,7,4,1,6,3,0));
+    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,-128,-128,-128,-128,-128,6,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,5,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128)),
+        _mm256_setr_epi32(32,32,25,32,32,26,32,32)));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_msb_avx2_28(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 14));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 28));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 42));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 56));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 70));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 84));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 96));
+  const __m256i m = _mm256_set1_epi32(0xfffffff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,6,5,4,3,10,9,8,7,13,12,11,10,3,2,1,0,6,5,4,3,10,9,8,7,13,12,11,10)),
+        _mm256_setr_epi32(4,0,4,0,4,0,4,0));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,6,5,4,3,10,9,8,7,13,12,11,10,3,2,1,0,6,5,4,3,10,9,8,7,13,12,11,10)),
+        _mm256_setr_epi32(4,0,4,0,4,0,4,0));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,6,5,4,3,10,9,8,7,13,12,11,10,3,2,1,0,6,5,4,3,10,9,8,7,13,12,11,10)),
+        _mm256_setr_epi32(4,0,4,0,4,0,4,0));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,6,5,4,3,10,9,8,7,13,12,11,10,5,4,3,2,8,7,6,5,12,11,10,9,15,14,13,12)),
+        _mm256_setr_epi32(4,0,4,0,4,0,4,0));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_msb_avx2_29(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 14));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 29));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 43));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 58));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 72));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 87));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 100));
+  const __m256i m = _mm256_set1_epi32(0x1fffffff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,7,6,5,4,10,9,8,7,14,13,12,11,4,3,2,1,7,6,5,4,11,10,9,8,14,13,12,11)),
+        _mm256_setr_epi32(3,6,1,4,7,2,5,0));
+    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,-128,3,-128,-128,-128,-128,-128,-128,-128,10,-128,-128,-128,0,-128,-128,-128,-128,-128,-128,-128,7,-128,-128,-128,-128,-128,-128,-128)),
+        _mm256_setr_epi32(32,26,32,28,25,32,27,32)));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,7,6,5,4,10,9,8,7,14,13,12,11,4,3,2,1,7,6,5,4,11,10,9,8,14,13,12,11)),
+        _mm256_setr_epi32(3,6,1,4,7,2,5,0));
+    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,-128,3,-128,-128,-128,-128,-128,-128,-128,10,-128,-128,-128,0,-128,-128,-128,-128,-128,-128,-128,7,-128,-128,-128,-128,-128,-128,-128)),
+        _mm256_setr_epi32(32,26,32,28,25,32,27,32)));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,7,6,5,4,10,9,8,7,14,13,12,11,4,3,2,1,7,6,5,4,11,10,9,8,14,13,12,11)),
+        _mm256_setr_epi32(3,6,1,4,7,2,5,0));
+    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,-128,3,-128,-128,-128,-128,-128,-128,-128,10,-128,-128,-128,0,-128,-128,-128,-128,-128,-128,-128,7,-128,-128,-128,-128,-128,-128,-128)),
+        _mm256_setr_epi32(32,26,32,28,25,32,27,32)));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,7,6,5,4,10,9,8,7,14,13,12,11,5,4,3,2,8,7,6,5,12,11,10,9,15,14,13,12)),
+        _mm256_setr_epi32(3,6,1,4,7,2,5,0));
+    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,-128,3,-128,-128,-128,-128,-128,-128,-128,10,-128,-128,-128,1,-128,-128,-128,-128,-128,-128,-128,8,-128,-128,-128,-128,-128,-128,-128)),
+        _mm256_setr_epi32(32,26,32,28,25,32,27,32)));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_msb_avx2_30(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 15));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 30));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 45));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 60));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 75));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 90));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 104));
+  const __m256i m = _mm256_set1_epi32(0x3fffffff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,7,6,5,4,11,10,9,8,14,13,12,11,3,2,1,0,7,6,5,4,11,10,9,8,14,13,12,11)),
+        _mm256_setr_epi32(2,4,6,0,2,4,6,0));
+    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,-128,3,-128,-128,-128,7,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,3,-128,-128,-128,7,-128,-128,-128,-128,-128,-128,-128)),
+        _mm256_setr_epi32(32,28,26,32,32,28,26,32)));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,7,6,5,4,11,10,9,8,14,13,12,11,3,2,1,0,7,6,5,4,11,10,9,8,14,13,12,11)),
+        _mm256_setr_epi32(2,4,6,0,2,4,6,0));
+    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,-128,3,-128,-128,-128,7,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,3,-128,-128,-128,7,-128,-128,-128,-128,-128,-128,-128)),
+        _mm256_setr_epi32(32,28,26,32,32,28,26,32)));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,7,6,5,4,11,10,9,8,14,13,12,11,3,2,1,0,7,6,5,4,11,10,9,8,14,13,12,11)),
+        _mm256_setr_epi32(2,4,6,0,2,4,6,0));
+    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,-128,3,-128,-128,-128,7,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,3,-128,-128,-128,7,-128,-128,-128,-128,-128,-128,-128)),
+        _mm256_setr_epi32(32,28,26,32,32,28,26,32)));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,7,6,5,4,11,10,9,8,14,13,12,11,4,3,2,1,8,7,6,5,12,11,10,9,15,14,13,12)),
+        _mm256_setr_epi32(2,4,6,0,2,4,6,0));
+    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,-128,3,-128,-128,-128,7,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,-128,4,-128,-128,-128,8,-128,-128,-128,-128,-128,-128,-128)),
+        _mm256_setr_epi32(32,28,26,32,32,28,26,32)));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_msb_avx2_31(const uint8_t *in, uint32_t *out) {
+  const __m128i l0 = _mm_loadu_si128((const __m128i *)(in + 0));
+  const __m128i l1 = _mm_loadu_si128((const __m128i *)(in + 15));
+  const __m128i l2 = _mm_loadu_si128((const __m128i *)(in + 31));
+  const __m128i l3 = _mm_loadu_si128((const __m128i *)(in + 46));
+  const __m128i l4 = _mm_loadu_si128((const __m128i *)(in + 62));
+  const __m128i l5 = _mm_loadu_si128((const __m128i *)(in + 77));
+  const __m128i l6 = _mm_loadu_si128((const __m128i *)(in + 93));
+  const __m128i l7 = _mm_loadu_si128((const __m128i *)(in + 108));
+  const __m256i m = _mm256_set1_epi32(0x7fffffff);
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l0), l1, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,7,6,5,4,11,10,9,8,15,14,13,12,4,3,2,1,8,7,6,5,12,11,10,9,15,14,13,12)),
+        _mm256_setr_epi32(1,2,3,4,5,6,7,0));
+    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,-128,3,-128,-128,-128,7,-128,-128,-128,11,-128,-128,-128,0,-128,-128,-128,4,-128,-128,-128,8,-128,-128,-128,-128,-128,-128,-128)),
+        _mm256_setr_epi32(32,30,29,28,27,26,25,32)));
+    _mm256_storeu_si256((__m256i *)(out + 0), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l2), l3, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,7,6,5,4,11,10,9,8,15,14,13,12,4,3,2,1,8,7,6,5,12,11,10,9,15,14,13,12)),
+        _mm256_setr_epi32(1,2,3,4,5,6,7,0));
+    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,-128,3,-128,-128,-128,7,-128,-128,-128,11,-128,-128,-128,0,-128,-128,-128,4,-128,-128,-128,8,-128,-128,-128,-128,-128,-128,-128)),
+        _mm256_setr_epi32(32,30,29,28,27,26,25,32)));
+    _mm256_storeu_si256((__m256i *)(out + 8), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l4), l5, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,7,6,5,4,11,10,9,8,15,14,13,12,4,3,2,1,8,7,6,5,12,11,10,9,15,14,13,12)),
+        _mm256_setr_epi32(1,2,3,4,5,6,7,0));
+    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,-128,3,-128,-128,-128,7,-128,-128,-128,11,-128,-128,-128,0,-128,-128,-128,4,-128,-128,-128,8,-128,-128,-128,-128,-128,-128,-128)),
+        _mm256_setr_epi32(32,30,29,28,27,26,25,32)));
+    _mm256_storeu_si256((__m256i *)(out + 16), _mm256_and_si256(x, m));
+  }
+  {
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(l6), l7, 1);
+    __m256i x = _mm256_srlv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(3,2,1,0,7,6,5,4,11,10,9,8,15,14,13,12,4,3,2,1,8,7,6,5,12,11,10,9,15,14,13,12)),
+        _mm256_setr_epi32(1,2,3,4,5,6,7,0));
+    x = _mm256_or_si256(x, _mm256_sllv_epi32(_mm256_shuffle_epi8(v, _mm256_setr_epi8(-128,-128,-128,-128,3,-128,-128,-128,7,-128,-128,-128,11,-128,-128,-128,0,-128,-128,-128,4,-128,-128,-128,8,-128,-128,-128,-128,-128,-128,-128)),
+        _mm256_setr_epi32(32,30,29,28,27,26,25,32)));
+    _mm256_storeu_si256((__m256i *)(out + 24), _mm256_and_si256(x, m));
+  }
+}
+
+PQ_AVX2 static void unpack32_msb_avx2_32(const uint8_t *in, uint32_t *out) {
+  const __m256i r = _mm256_setr_epi8(3,2,1,0,7,6,5,4,11,10,9,8,15,14,13,12,3,2,1,0,7,6,5,4,11,10,9,8,15,14,13,12);
+  for (int i = 0; i < 32; i += 8)
+    _mm256_storeu_si256((__m256i *)(out + i), _mm256_shuffle_epi8(
+        _mm256_loadu_si256((const __m256i *)(in + 4 * i)), r));
+}
+
+static unpack32_fn const unpack32_msb_avx2_table[33] = {
+  unpack32_avx2_0, unpack32_msb_avx2_1, unpack32_msb_avx2_2, unpack32_msb_avx2_3,
+  unpack32_msb_avx2_4, unpack32_msb_avx2_5, unpack32_msb_avx2_6, unpack32_msb_avx2_7,
+  unpack32_msb_avx2_8, unpack32_msb_avx2_9, unpack32_msb_avx2_10, unpack32_msb_avx2_11,
+  unpack32_msb_avx2_12, unpack32_msb_avx2_13, unpack32_msb_avx2_14, unpack32_msb_avx2_15,
+  unpack32_msb_avx2_16, unpack32_msb_avx2_17, unpack32_msb_avx2_18, unpack32_msb_avx2_19,
+  unpack32_msb_avx2_20, unpack32_msb_avx2_21, unpack32_msb_avx2_22, unpack32_msb_avx2_23,
+  unpack32_msb_avx2_24, unpack32_msb_avx2_25, unpack32_msb_avx2_26, unpack32_msb_avx2_27,
+  unpack32_msb_avx2_28, unpack32_msb_avx2_29, unpack32_msb_avx2_30, unpack32_msb_avx2_31,
+  unpack32_msb_avx2_32,
+};
 #endif
