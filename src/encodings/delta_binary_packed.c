@@ -85,11 +85,18 @@ int pq_delta_reader_init(pq_delta_reader *r, const uint8_t *buf, size_t len,
   return PQ_OK;
 }
 
-/* A ULEB128 of one byte inline, any other through pq_uleb_read. */
+/* A ULEB128 of one or two bytes inline (min deltas up to 2^13 in
+** magnitude: sorted timestamps' take two), any other through
+** pq_uleb_read. */
 static inline int uleb_read(const uint8_t *p, size_t len, size_t *pos,
                             uint64_t *out) {
   if (PQ_LIKELY(*pos < len && p[*pos] < 0x80)) {
     *out = p[(*pos)++];
+    return 0;
+  }
+  if (len - *pos >= 2 && p[*pos + 1] < 0x80) {
+    *out = (uint64_t)(p[*pos] & 0x7f) | (uint64_t)p[*pos + 1] << 7;
+    *pos += 2;
     return 0;
   }
   return pq_uleb_read(p, len, pos, out);
@@ -286,6 +293,225 @@ PQ_AVX2 static void prefix64_avx2(const uint64_t *d, uint64_t md,
   }
   *last = (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(c));
 }
+
+/* ---- Unpacking in registers: the deltas of miniblocks up to REG_MAXW bits
+** wide never go through memory.  Eight values take 8w bits, a whole number
+** of bytes, so every run of eight starts on a byte, and the same constants
+** serve them all: the low 128-bit lane gets the 16 bytes where the run
+** starts (values 0-3), the high lane the 16 from byte w/2 (values 4-7, the
+** first of them 4 bits in when w is odd); vpshufb puts in each 32-bit lane
+** the 4 bytes holding its value, vpsrlvd drops the bits below it, the mask
+** those above.  A value at bit b of its lane's bytes lies in bytes b/8 ..
+** b/8 + 3 when b % 8 + w <= 32, so w <= 25; and then b/8 + 3 <= 15. */
+#define REG_MAXW 25
+#define REG_B0(w, k) ((k) * (w))                 /* bit of value k, lane 0 */
+#define REG_B1(w, k) ((k) * (w) + 4 * ((w) & 1)) /* of value 4 + k, lane 1 */
+#define REG_4(b) (b) >> 3, ((b) >> 3) + 1, ((b) >> 3) + 2, ((b) >> 3) + 3
+#define REG_SHUF(w)                                                        \
+  {REG_4(REG_B0(w, 0)), REG_4(REG_B0(w, 1)), REG_4(REG_B0(w, 2)),          \
+   REG_4(REG_B0(w, 3)), REG_4(REG_B1(w, 0)), REG_4(REG_B1(w, 1)),          \
+   REG_4(REG_B1(w, 2)), REG_4(REG_B1(w, 3))}
+#define REG_SHIFT(w)                                                       \
+  {REG_B0(w, 0) & 7, REG_B0(w, 1) & 7, REG_B0(w, 2) & 7, REG_B0(w, 3) & 7, \
+   REG_B1(w, 0) & 7, REG_B1(w, 1) & 7, REG_B1(w, 2) & 7, REG_B1(w, 3) & 7}
+#define REG_MASK(w) (uint32_t)((1ull << (w)) - 1)
+#define REG_ROWS(M)                                                        \
+  M(0), M(1), M(2), M(3), M(4), M(5), M(6), M(7), M(8), M(9), M(10), M(11), \
+      M(12), M(13), M(14), M(15), M(16), M(17), M(18), M(19), M(20), M(21), \
+      M(22), M(23), M(24), M(25)
+static const uint8_t reg_shuf[REG_MAXW + 1][32] = {REG_ROWS(REG_SHUF)};
+static const uint32_t reg_shift[REG_MAXW + 1][8] = {REG_ROWS(REG_SHIFT)};
+static const uint32_t reg_mask[REG_MAXW + 1] = {REG_ROWS(REG_MASK)};
+
+/* Bytes past its start a group of 32 values reads: the last run's high
+** lane ends 16 bytes after byte 3w + w/2, so at most 16 past the group. */
+#define REG_READ(w) (3 * (size_t)(w) + (size_t)(w) / 2 + 16)
+
+/* A width's constants. */
+typedef struct {
+  __m256i shuf, shift, mask;
+  size_t w, half;
+} reg_width;
+
+PQ_AVX2 static inline reg_width reg_width_of(int w) {
+  reg_width k;
+  k.shuf = _mm256_loadu_si256((const __m256i *)(const void *)reg_shuf[w]);
+  k.shift = _mm256_loadu_si256((const __m256i *)(const void *)reg_shift[w]);
+  k.mask = _mm256_set1_epi32((int)reg_mask[w]);
+  k.w = (size_t)w;
+  k.half = (size_t)w / 2;
+  return k;
+}
+
+/* The eight deltas of the run at p, each in its 32-bit lane, plus add,
+** summed from the group's start given *c, the sum of the runs before it
+** (broadcast).  Each 128-bit lane's sums within it first, in-lane; then
+** the low lane's total into the high lane with the one cross-lane shuffle.
+** *c is the chain from one run to the next, one add: the run's total is
+** had off it. */
+PQ_AVX2 static inline __m256i reg_sums8(const uint8_t *p, const reg_width *k,
+                                        __m256i add, __m256i *c) {
+  __m256i x = _mm256_inserti128_si256(
+      _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)p)),
+      _mm_loadu_si128((const __m128i *)(p + k->half)), 1);
+  x = _mm256_and_si256(
+      _mm256_srlv_epi32(_mm256_shuffle_epi8(x, k->shuf), k->shift), k->mask);
+  x = _mm256_add_epi32(x, add); /* the min delta, or zeros */
+  x = _mm256_add_epi32(x, _mm256_slli_si256(x, 4));
+  x = _mm256_add_epi32(x, _mm256_slli_si256(x, 8));
+  __m256i t = _mm256_shuffle_epi32(x, 0xff);     /* each lane's total */
+  __m256i s = _mm256_permute4x64_epi64(t, 0x4e); /* the other lane's */
+  x = _mm256_add_epi32(
+      x, _mm256_blend_epi32(_mm256_setzero_si256(), s, 0xf0));
+  x = _mm256_add_epi32(x, *c);
+  *c = _mm256_add_epi32(*c, _mm256_add_epi32(t, s));
+  return x;
+}
+
+/* The multiples of a min delta md a group of 32 INT64 values adds: value i
+** is last + (sum of the group's deltas 0..i) + (i + 1) md. */
+typedef struct {
+  __m256i lo, hi; /* (i + 1) md for i = 0, 1, 4, 5 and 2, 3, 6, 7 */
+  __m256i m8, m32;
+} reg_md64;
+
+PQ_AVX2 static inline reg_md64 reg_md64_of(uint64_t md) {
+  reg_md64 m;
+  __m256i m1 = _mm256_set1_epi64x((long long)md);
+  __m256i m2 = _mm256_add_epi64(m1, m1), m4 = _mm256_add_epi64(m2, m2);
+  m.m8 = _mm256_add_epi64(m4, m4);
+  m.m32 = _mm256_slli_epi64(m.m8, 2);
+  m.lo = _mm256_add_epi64(_mm256_blend_epi32(m1, m2, 0xcc),
+                          _mm256_blend_epi32(_mm256_setzero_si256(), m4, 0xf0));
+  m.hi = _mm256_add_epi64(m.lo, m2);
+  return m;
+}
+
+/* INT64: a group of 32 deltas at in into values after *l (broadcast),
+** left at the last.  The sums, below 32 * 2^25, are exact in 32 bits; last
+** and the multiples of md, modulo 2^64, are added in 64-bit lanes off the
+** data's chain.  Widening by unpacking with zeros stays within the 128-bit
+** lanes: the low lane's values 0, 1 and the high lane's 4, 5 come out
+** together, so the values go out 128 bits at a time. */
+PQ_AVX2 static inline void reg_group64(const uint8_t *in, const reg_width *k,
+                                       const reg_md64 *m, __m256i *l,
+                                       int64_t *out) {
+  const __m256i zero = _mm256_setzero_si256();
+  __m256i c = zero;
+  __m256i blo = _mm256_add_epi64(*l, m->lo), bhi = _mm256_add_epi64(*l, m->hi);
+  for (int j = 0; j < 4; j++, out += 8) {
+    __m256i x = reg_sums8(in + (size_t)j * k->w, k, zero, &c);
+    __m256i lo = _mm256_add_epi64(_mm256_unpacklo_epi32(x, zero), blo);
+    __m256i hi = _mm256_add_epi64(_mm256_unpackhi_epi32(x, zero), bhi);
+    _mm_storeu_si128((__m128i *)out, _mm256_castsi256_si128(lo));
+    _mm_storeu_si128((__m128i *)(out + 2), _mm256_castsi256_si128(hi));
+    _mm_storeu_si128((__m128i *)(out + 4), _mm256_extracti128_si256(lo, 1));
+    _mm_storeu_si128((__m128i *)(out + 6), _mm256_extracti128_si256(hi, 1));
+    blo = _mm256_add_epi64(blo, m->m8);
+    bhi = _mm256_add_epi64(bhi, m->m8);
+  }
+  /* The group's total, zero-extended, and 32 md. */
+  *l = _mm256_add_epi64(
+      *l, _mm256_add_epi64(
+              _mm256_and_si256(c, _mm256_set1_epi64x(0xffffffff)), m->m32));
+}
+
+/* INT64, the common case of values close together: when the group's values
+** exceed last by less than 2^32 minus last's low 32 bits, their high 32 bits
+** are last's, and their low ones are sums in 32 bits: md (md32, below 2^26)
+** joins the deltas, last's low bits the sums, and the values come out of
+** unpacking the sums with last's high bits. */
+PQ_AVX2 static inline void reg_group64_near(const uint8_t *in,
+                                            const reg_width *k, __m256i md32,
+                                            __m256i *l, int64_t *out) {
+  __m256i c = _mm256_shuffle_epi32(*l, 0x00); /* last's low bits */
+  __m256i h = _mm256_shuffle_epi32(*l, 0x55); /* its high bits */
+  for (int j = 0; j < 4; j++, out += 8) {
+    __m256i x = reg_sums8(in + (size_t)j * k->w, k, md32, &c);
+    __m256i lo = _mm256_unpacklo_epi32(x, h), hi = _mm256_unpackhi_epi32(x, h);
+    _mm_storeu_si128((__m128i *)out, _mm256_castsi256_si128(lo));
+    _mm_storeu_si128((__m128i *)(out + 2), _mm256_castsi256_si128(hi));
+    _mm_storeu_si128((__m128i *)(out + 4), _mm256_extracti128_si256(lo, 1));
+    _mm_storeu_si128((__m128i *)(out + 6), _mm256_extracti128_si256(hi, 1));
+  }
+  *l = _mm256_blend_epi32(c, *l, 0xaa);
+}
+
+/* What a group of width w adds to last at most, when md allows the near
+** path (32 (md + 2^w - 1) < 2^32 then); else 2^32, which rules it out. */
+static inline uint64_t reg_span(uint64_t md, int w) {
+  return md < ((uint64_t)1 << 26) ? 32 * (md + reg_mask[w])
+                                  : (uint64_t)1 << 32;
+}
+
+/* A group by the near path when last's low 32 bits leave room for span. */
+PQ_AVX2 static inline void reg_group64_any(const uint8_t *in,
+                                           const reg_width *k,
+                                           const reg_md64 *m, __m256i md32,
+                                           uint64_t span, __m256i *l,
+                                           int64_t *out) {
+  uint32_t low = (uint32_t)_mm_cvtsi128_si32(_mm256_castsi256_si128(*l));
+  if (PQ_LIKELY(low + span < ((uint64_t)1 << 32))) {
+    reg_group64_near(in, k, md32, l, out);
+  } else {
+    reg_group64(in, k, m, l, out);
+  }
+}
+
+/* INT32: the same modulo 2^32, where the values keep their order; *l is
+** the last value broadcast in 32-bit lanes, mi (i + 1) md for i = 0..7. */
+PQ_AVX2 static inline void reg_group32(const uint8_t *in, const reg_width *k,
+                                       __m256i mi, __m256i m8, __m256i *l,
+                                       int32_t *out) {
+  __m256i c = *l;
+  for (int j = 0; j < 4; j++, out += 8) {
+    __m256i x = reg_sums8(in + (size_t)j * k->w, k, _mm256_setzero_si256(),
+                          &c);
+    _mm256_storeu_si256((__m256i *)out, _mm256_add_epi32(x, mi));
+    mi = _mm256_add_epi32(mi, m8);
+  }
+  *l = _mm256_add_epi32(c, _mm256_slli_epi32(m8, 2));
+}
+
+PQ_AVX2 static inline __m256i reg_mi32(uint32_t md) {
+  return _mm256_mullo_epi32(_mm256_set1_epi32((int)md),
+                            _mm256_setr_epi32(1, 2, 3, 4, 5, 6, 7, 8));
+}
+
+/* Whole groups of 32 deltas of width w <= REG_MAXW from in, while what
+** they read lies before end; return how many they did.  The rest of a
+** miniblock near the stream's end is the caller's. */
+PQ_AVX2 static uint64_t reg_groups64(const uint8_t *in, const uint8_t *end,
+                                     int w, uint64_t groups, uint64_t md,
+                                     uint64_t *last, int64_t *out) {
+  reg_width k = reg_width_of(w);
+  reg_md64 m = reg_md64_of(md);
+  __m256i md32 = _mm256_set1_epi32((int)(uint32_t)md);
+  uint64_t span = reg_span(md, w);
+  __m256i l = _mm256_set1_epi64x((long long)*last);
+  uint64_t g = 0;
+  for (; g < groups && (size_t)(end - in) >= REG_READ(w); g++, out += 32) {
+    reg_group64_any(in, &k, &m, md32, span, &l, out);
+    in += 4 * k.w;
+  }
+  *last = (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(l));
+  return g;
+}
+
+PQ_AVX2 static uint64_t reg_groups32(const uint8_t *in, const uint8_t *end,
+                                     int w, uint64_t groups, uint32_t md,
+                                     uint32_t *last, int32_t *out) {
+  reg_width k = reg_width_of(w);
+  __m256i mi = reg_mi32(md), m8 = _mm256_set1_epi32((int)(md * 8));
+  __m256i l = _mm256_set1_epi32((int)*last);
+  uint64_t g = 0;
+  for (; g < groups && (size_t)(end - in) >= REG_READ(w); g++, out += 32) {
+    reg_group32(in, &k, mi, m8, &l, out);
+    in += 4 * k.w;
+  }
+  *last = (uint32_t)_mm256_cvtsi256_si32(l);
+  return g;
+}
 #endif
 
 /* Decodes `groups` times 32 values of width w from in (whose bytes the
@@ -312,7 +538,15 @@ static void delta_groups(const pq_delta_reader *r, int w, const uint8_t *in,
     int32_t *o = out;
     uint32_t v = (uint32_t)*last, t[32];
     pq_unpack32_fn unpack = r->unpack32[w];
-    for (uint64_t g = 0; g < groups; g++, in += step, o += 32) {
+    uint64_t g = 0;
+#ifdef DELTA_AVX2
+    if (avx2 && w <= REG_MAXW) {
+      g = reg_groups32(in, r->buf + r->len, w, groups, (uint32_t)md, &v, o);
+      in += g * step;
+      o += g * 32;
+    }
+#endif
+    for (; g < groups; g++, in += step, o += 32) {
       unpack(in, t);
 #ifdef DELTA_AVX2
       if (avx2) {
@@ -327,7 +561,17 @@ static void delta_groups(const pq_delta_reader *r, int w, const uint8_t *in,
     int64_t *o = out;
     uint32_t t[32];
     pq_unpack32_fn unpack = r->unpack32[w];
-    for (uint64_t g = 0; g < groups; g++, in += step, o += 32) {
+    uint64_t g = 0;
+#ifdef DELTA_AVX2
+    /* Near the stream's end, where the unpacking in registers would read
+    ** past it, the groups left go through t. */
+    if (avx2 && w <= REG_MAXW) {
+      g = reg_groups64(in, r->buf + r->len, w, groups, md, last, o);
+      in += g * step;
+      o += g * 32;
+    }
+#endif
+    for (; g < groups; g++, in += step, o += 32) {
       unpack(in, t);
 #ifdef DELTA_AVX2
       if (avx2) {
@@ -360,47 +604,147 @@ static void delta_groups(const pq_delta_reader *r, int w, const uint8_t *in,
   (void)avx2;
 }
 
-/* A whole block straight into out, when all its values are wanted and its
-** miniblocks hold multiples of 32: its widths and bytes are checked once,
-** for all of them.  Returns 0, having changed nothing, when anything is
-** amiss; the general path then reads the block and says what. */
-static int delta_block(pq_delta_reader *r, void *out) {
+/* The block at pos when it can go out whole: its min delta and bit widths
+** there, no width above maxw, its miniblocks' bytes all in the stream.
+** Sets *md, *widths and *data, where the miniblocks start, and returns
+** where they end; 0 when anything is amiss. */
+static inline size_t block_head(const pq_delta_reader *r, size_t pos,
+                                int maxw, uint64_t *md,
+                                const uint8_t **widths, size_t *data) {
   const uint8_t *buf = r->buf;
-  size_t pos = r->pos, len = r->len;
+  size_t len = r->len;
   uint64_t zz;
   if (uleb_read(buf, len, &pos, &zz) || r->mb_count > len - pos) return 0;
-  const uint8_t *widths = buf + pos;
+  const uint8_t *wd = buf + pos;
   pos += (size_t)r->mb_count;
-  int maxw = r->maxw, top = 0;
+  int top = 0;
   uint64_t bits = 0;
   for (uint64_t m = 0; m < r->mb_count; m++) {
-    top |= widths[m] > maxw;
-    bits += widths[m];
+    top |= wd[m] > maxw;
+    bits += wd[m];
   }
   /* mb_values is a multiple of 8: mb_values * w / 8 bytes each. */
   if (top || bits * (r->mb_values / 8) > len - pos) return 0;
-  uint64_t md = (uint64_t)pq_zigzag_dec(zz), last = r->last;
-  uint64_t groups = r->mb_values / 32;
-  size_t vs = r->is32 ? 4 : 8;
-  uint8_t *o = out;
-  for (uint64_t m = 0; m < r->mb_count; m++) {
-    int w = widths[m];
-    delta_groups(r, w, buf + pos, groups, md, &last, o);
-    pos += (size_t)(r->mb_values / 8 * (uint64_t)w);
-    o += (size_t)r->mb_values * vs;
-  }
+  *md = (uint64_t)pq_zigzag_dec(zz);
+  *widths = wd;
+  *data = pos;
+  return pos + (size_t)(bits * (r->mb_values / 8));
+}
+
+/* The reader after a block gone out whole, as the general path leaves it
+** (but for r->last, the caller's). */
+static inline void block_done(pq_delta_reader *r, const uint8_t *widths,
+                              uint64_t md, size_t end) {
   if (r->widths) r->block++;
   r->widths = widths;
   r->mb = r->mb_count - 1;
   r->min_delta = md;
   r->mb_w = widths[r->mb];
-  r->mb_data = buf + pos;
+  r->mb_data = r->buf + end;
   r->mb_left = 0;
-  r->pos = pos;
-  r->last = last;
+  r->pos = end;
   r->yielded += r->block_size;
+}
+
+/* A whole block straight into out, when all its values are wanted and its
+** miniblocks hold multiples of 32: its widths and bytes are checked once,
+** for all of them.  Returns 0, having changed nothing, when anything is
+** amiss; the general path then reads the block and says what. */
+static int delta_block(pq_delta_reader *r, void *out) {
+  uint64_t md;
+  const uint8_t *widths;
+  size_t pos, end = block_head(r, r->pos, r->maxw, &md, &widths, &pos);
+  if (!end) return 0;
+  uint64_t last = r->last, groups = r->mb_values / 32;
+  size_t vs = r->is32 ? 4 : 8;
+  uint8_t *o = out;
+  for (uint64_t m = 0; m < r->mb_count; m++) {
+    int w = widths[m];
+    delta_groups(r, w, r->buf + pos, groups, md, &last, o);
+    pos += (size_t)(r->mb_values / 8 * (uint64_t)w);
+    o += (size_t)r->mb_values * vs;
+  }
+  block_done(r, widths, md, end);
+  r->last = last;
   return 1;
 }
+
+#ifdef DELTA_AVX2
+/* Up to n whole blocks (as delta_block) into out, all in one call so that
+** the constants and the running value stay in registers; returns how
+** many, stopping at a block the general path must read.  Miniblocks up to
+** REG_MAXW bits wide are unpacked in registers when 16 bytes of the stream
+** follow the block (what its last group may read past itself), others go
+** through delta_groups. */
+PQ_AVX2 static uint64_t reg_blocks64(pq_delta_reader *r, int64_t *out,
+                                     uint64_t n) {
+  uint64_t groups = r->mb_values / 32, b = 0;
+  __m256i l = _mm256_set1_epi64x((long long)r->last);
+  for (; b < n; b++) {
+    uint64_t md;
+    const uint8_t *widths;
+    size_t pos, end = block_head(r, r->pos, r->maxw, &md, &widths, &pos);
+    if (!end) break;
+    int room = r->len - end >= 16;
+    reg_md64 m = reg_md64_of(md);
+    __m256i md32 = _mm256_set1_epi32((int)(uint32_t)md);
+    for (uint64_t mb = 0; mb < r->mb_count; mb++) {
+      int w = widths[mb];
+      if (w > REG_MAXW || !room) {
+        uint64_t last = (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(l));
+        delta_groups(r, w, r->buf + pos, groups, md, &last, out);
+        l = _mm256_set1_epi64x((long long)last);
+        pos += (size_t)(groups * 4 * (uint64_t)w);
+        out += groups * 32;
+        continue;
+      }
+      reg_width k = reg_width_of(w);
+      uint64_t span = reg_span(md, w);
+      for (uint64_t g = 0; g < groups; g++, out += 32) {
+        reg_group64_any(r->buf + pos, &k, &m, md32, span, &l, out);
+        pos += 4 * k.w;
+      }
+    }
+    block_done(r, widths, md, end);
+  }
+  r->last = (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(l));
+  return b;
+}
+
+PQ_AVX2 static uint64_t reg_blocks32(pq_delta_reader *r, int32_t *out,
+                                     uint64_t n) {
+  uint64_t groups = r->mb_values / 32, b = 0;
+  __m256i l = _mm256_set1_epi32((int)r->last);
+  for (; b < n; b++) {
+    uint64_t md;
+    const uint8_t *widths;
+    size_t pos, end = block_head(r, r->pos, r->maxw, &md, &widths, &pos);
+    if (!end) break;
+    int room = r->len - end >= 16;
+    __m256i mi = reg_mi32((uint32_t)md);
+    __m256i m8 = _mm256_set1_epi32((int)((uint32_t)md * 8));
+    for (uint64_t mb = 0; mb < r->mb_count; mb++) {
+      int w = widths[mb];
+      if (w > REG_MAXW || !room) {
+        uint64_t last = (uint32_t)_mm256_cvtsi256_si32(l);
+        delta_groups(r, w, r->buf + pos, groups, md, &last, out);
+        l = _mm256_set1_epi32((int)last);
+        pos += (size_t)(groups * 4 * (uint64_t)w);
+        out += groups * 32;
+        continue;
+      }
+      reg_width k = reg_width_of(w);
+      for (uint64_t g = 0; g < groups; g++, out += 32) {
+        reg_group32(r->buf + pos, &k, mi, m8, &l, out);
+        pos += 4 * k.w;
+      }
+    }
+    block_done(r, widths, md, end);
+  }
+  r->last = (uint32_t)_mm256_cvtsi256_si32(l);
+  return b;
+}
+#endif
 
 int pq_delta_reader_read(pq_delta_reader *r, void *out, size_t max, size_t *n,
                          pq_error *err) {
@@ -420,10 +764,22 @@ int pq_delta_reader_read(pq_delta_reader *r, void *out, size_t max, size_t *n,
       if (r->mb_left == 0) {
         if ((r->widths == NULL || r->mb + 1 >= r->mb_count) &&
             r->mb_values % 32 == 0 && max - k >= r->block_size &&
-            r->total - r->yielded >= r->block_size &&
-            delta_block(r, r->is32 ? (void *)(o32 + k) : (void *)(o64 + k))) {
-          k += (size_t)r->block_size;
-          continue;
+            r->total - r->yielded >= r->block_size) {
+#ifdef DELTA_AVX2
+          if (r->cpu & PQ_CPU_AVX2) {
+            uint64_t nb = (max - k) / r->block_size;
+            uint64_t left = (r->total - r->yielded) / r->block_size;
+            if (nb > left) nb = left;
+            nb = r->is32 ? reg_blocks32(r, o32 + k, nb)
+                         : reg_blocks64(r, o64 + k, nb);
+            k += (size_t)(nb * r->block_size);
+            if (nb) continue;
+          }
+#endif
+          if (delta_block(r, r->is32 ? (void *)(o32 + k) : (void *)(o64 + k))) {
+            k += (size_t)r->block_size;
+            continue;
+          }
         }
         int rc = delta_next(r, err);
         if (rc) {
