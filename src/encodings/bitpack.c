@@ -28,7 +28,6 @@ static inline void pq_store32be(uint8_t *p, uint32_t v) {
     (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define PQ_BITPACK_AVX2 1
-#define PQ_AVX2 __attribute__((target("avx2")))
 #endif
 
 #include "bitpack_gen.h"

@@ -234,7 +234,6 @@ static void prefix64(const uint64_t *d, uint64_t md, uint64_t *last,
     (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define DELTA_AVX2 1
-#define PQ_AVX2 __attribute__((target("avx2")))
 
 /* Each register's sums within itself; then the carry, broadcast, goes
 ** from one register to the next: the chain is one add a register, the

@@ -162,14 +162,14 @@ typedef struct dict_dec {
 ** `checked`, a batch with an index past the dictionary returns 0, and the
 ** scalar loop looks it up again to stop at the bad index.  The gathers
 ** take signed indices: only for dictionaries of at most 2^31 entries. */
-PQ_AVX2_FN static int past_last(__m256i seen, __m256i last) {
+PQ_AVX2 static int past_last(__m256i seen, __m256i last) {
   return _mm256_movemask_epi8(
              _mm256_cmpeq_epi32(_mm256_max_epu32(seen, last), last)) != -1;
 }
 
 /* 4-byte entries, 8 at a time; up to 16 entries sit in two registers and
 ** are picked by a permute rather than a gather. */
-PQ_AVX2_FN static size_t gather32_avx2(const uint32_t *e, size_t entries,
+PQ_AVX2 static size_t gather32_avx2(const uint32_t *e, size_t entries,
                                        int checked, const uint32_t *ix,
                                        size_t n, uint32_t *o) {
   const __m256i last = _mm256_set1_epi32((int)(uint32_t)(entries - 1));
@@ -204,7 +204,7 @@ PQ_AVX2_FN static size_t gather32_avx2(const uint32_t *e, size_t entries,
 }
 
 /* 8-byte entries, 8 at a time in two gathers. */
-PQ_AVX2_FN static size_t gather64_avx2(const uint64_t *e, size_t entries,
+PQ_AVX2 static size_t gather64_avx2(const uint64_t *e, size_t entries,
                                        int checked, const uint32_t *ix,
                                        size_t n, uint64_t *o) {
   const __m256i last = _mm256_set1_epi32((int)(uint32_t)(entries - 1));
@@ -355,7 +355,7 @@ static int dict_read(pq_decoder *d, void *out, size_t max, size_t *n,
 }
 
 #if PQ_X86_SIMD
-PQ_AVX2_FN static uint32_t max_index_avx2(const uint32_t *ix, size_t n,
+PQ_AVX2 static uint32_t max_index_avx2(const uint32_t *ix, size_t n,
                                           size_t *i) {
   __m256i top = _mm256_setzero_si256();
   for (; *i + 8 <= n; *i += 8)
@@ -563,12 +563,6 @@ static int64_t dict_add_num(dict_enc *s, uint32_t j, uint64_t x,
   return e;
 }
 
-#if defined(__GNUC__)
-#define PREFETCH(p) __builtin_prefetch(p)
-#else
-#define PREFETCH(p) ((void)(p))
-#endif
-
 /* The indices of n numbers of type T into ix; -1 when memory runs out.
 ** A slot holds an entry; the entry's value is read back from the
 ** dictionary's PLAIN bytes (LOAD).  The slot of the value 8 ahead is
@@ -578,7 +572,7 @@ static int64_t dict_add_num(dict_enc *s, uint32_t j, uint64_t x,
 #define DICT_PUT_NUMS(NAME, T, KEY, W, LOAD)                               \
   static int NAME(dict_enc *s, const T *u, size_t n, uint32_t *ix) {       \
     for (size_t i = 0; i < n; i++) {                                       \
-      if (i + 8 < n) PREFETCH(s->slots + hash_num(KEY(u[i + 8]), s->shift)); \
+      if (i + 8 < n) PQ_PREFETCH(s->slots + hash_num(KEY(u[i + 8]), s->shift)); \
       const uint64_t x = KEY(u[i]);                                        \
       const uint32_t *t = s->slots;                                        \
       const uint8_t *k = s->keys.data;                                     \

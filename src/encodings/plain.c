@@ -157,7 +157,7 @@ static int plain_read_bytes(pq_decoder *d, void *out, size_t max, size_t *n,
   for (; k < max && pos < len; k++) {
     size_t rest = len - pos;
     if (PQ_UNLIKELY(rest < 4)) break;
-    __builtin_prefetch(buf + pos + 2048);
+    PQ_PREFETCH(buf + pos + 2048);
     size_t vlen = pq_load32(buf + pos);
     if (PQ_UNLIKELY(vlen > rest - 4)) break;
     o[k].ptr = buf + pos + 4;

@@ -738,7 +738,7 @@ static int rle_read_bool(rle_dec *s, uint8_t *o, size_t max, size_t *n,
   return rle_read_bool_body(s, o, max, n, err);
 }
 #if PQ_X86_SIMD
-PQ_AVX2_FN static int rle_read_bool_avx2(rle_dec *s, uint8_t *o, size_t max,
+PQ_AVX2 static int rle_read_bool_avx2(rle_dec *s, uint8_t *o, size_t max,
                                          size_t *n, pq_error *err) {
   return rle_read_bool_body(s, o, max, n, err);
 }

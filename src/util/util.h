@@ -166,9 +166,16 @@ unsigned pq_cpu(void);
 #if (defined(__x86_64__) || defined(__i386__)) && \
     (defined(__GNUC__) || defined(__clang__))
 #define PQ_X86_SIMD 1
-#define PQ_AVX2_FN __attribute__((target("avx2")))
+#define PQ_AVX2 __attribute__((target("avx2"))) /* an AVX2 function */
 #else
 #define PQ_X86_SIMD 0
+#endif
+/* Asks for the cache line at p ahead of its use (nothing where the
+** compiler has no way to). */
+#if defined(__GNUC__) || defined(__clang__)
+#define PQ_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PQ_PREFETCH(p) ((void)(p))
 #endif
 
 /* ---- Options: a flat JSON object (options.c) -----------------------------
