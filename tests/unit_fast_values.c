@@ -9,11 +9,13 @@
 **      anywhere
 **   3. the RLE hybrid: streams built here (RLE runs with 1- to 3-byte
 **      headers, bit-packed runs of 1..70 groups, last runs cut short) at
-**      every width 0..32, decoded in batches of every kind and compared
+**      every width 0..32, BOOLEAN repeats around the lengths the fills
+**      tell apart, decoded in batches of every kind and compared
 **      with a reference decoder here, also after truncations and byte
 **      changes (same values, same fault position)
 **   4. the run writer: batches against one value at a time, to the byte;
-**      the adaptive width; the RLE encoder's range error
+**      the adaptive width; the RLE encoder's range error; BOOLEAN values
+**      (any nonzero byte) against the writer one value at a time
 **   5. dictionary decoding: every type, dictionaries around 2^w entries
 **      (the index check hoisted or not), bad indices in RLE and in
 **      bit-packed runs: values up to the first bad one and its message;
@@ -104,6 +106,9 @@ static size_t batch_size(int pattern, uint64_t *state) {
 ** (pq_dict_decoder_indices) before their first read. */
 static int want_indices;
 
+/* Bytes after each batch that a read must leave alone. */
+#define GUARD 64
+
 /* Decodes buf with p in batches of the pattern into o, at most cap values.
 ** With fast set, the fast paths are on. */
 static void decode(const pq_params *p, const uint8_t *buf, size_t len,
@@ -129,13 +134,20 @@ static void decode(const pq_params *p, const uint8_t *buf, size_t len,
   int32_t tl;
   pq_type t = pq_decoder_type(d, NULL, &tl);
   o->vs = pq_value_size(t, tl);
-  o->vals = malloc((cap + 1) * o->vs);
+  o->vals = malloc((cap + 1) * o->vs + GUARD);
   uint64_t state = 12345;
   for (;;) {
     size_t want = batch_size(pattern, &state), got = 0;
     if (want > cap - o->n) want = cap - o->n;
     if (want == 0) break;
+    /* Bytes past the batch must stay as they were. */
+    uint8_t *past = o->vals + (o->n + want) * o->vs;
+    memset(past, 0xa5, GUARD);
     int rc = pq_decoder_read(d, o->vals + o->n * o->vs, want, &got, &err);
+    size_t g = 0;
+    while (g < GUARD && past[g] == 0xa5) g++;
+    if (g < GUARD)
+      CHECK(0, "a read of %zu values wrote past them (byte %zu)", want, g);
     o->n += got;
     if (rc) {
       o->rc = rc;
@@ -584,41 +596,81 @@ static void test_rle_decode(void) {
   }
 }
 
+/* BOOLEAN runs with the 4-byte length, decoded in every batch pattern:
+** the values are the runs' (count < 0: all of them), or, cut to len
+** bytes, whatever the decoders agree on. */
+static void check_rle_bool(const char *what, const runs *r, int64_t count,
+                           size_t len) {
+  pq_buf s;
+  pq_buf_init(&s);
+  uint8_t pre[4];
+  pq_store32(pre, (uint32_t)r->buf.len);
+  pq_buf_append(&s, pre, 4);
+  pq_buf_append(&s, r->buf.data, r->buf.len);
+  if (len > s.len) len = s.len;
+  pq_params p;
+  params(&p, PQ_RLE, PQ_BOOLEAN, 0, count);
+  uint8_t *buf = exact_copy(s.data, len);
+  outcome o = decode_all_ways(what, &p, buf, len, NULL, 0, r->n + 70000);
+  if (len == s.len) {
+    size_t want = count < 0 ? r->n : (size_t)count;
+    int ok = o.rc == 0 && o.n == want;
+    for (size_t i = 0; ok && i < want; i++) ok = o.vals[i] == (uint8_t)r->vals[i];
+    CHECK(ok, "%s: the values (rc %d, %zu of %zu: %s)", what, o.rc, o.n, want,
+          o.msg);
+  }
+  outcome_free(&o);
+  free(buf);
+  pq_buf_free(&s);
+}
+
+static void runs_free(runs *r) {
+  pq_buf_free(&r->buf);
+  free(r->vals);
+}
+
 /* BOOLEAN values: with the 4-byte length, a byte each. */
 static void test_rle_bool(void) {
   for (int round = 0; round < 60; round++) {
     runs r;
     runs_make(&r, 1, 1 + (int)below(30));
-    pq_buf s;
-    pq_buf_init(&s);
-    uint8_t pre[4];
-    pq_store32(pre, (uint32_t)r.buf.len);
-    pq_buf_append(&s, pre, 4);
-    pq_buf_append(&s, r.buf.data, r.buf.len);
     int64_t count = round % 3 == 0 ? -1 : (int64_t)below(r.n + 1);
     if (round % 3 == 1) count = (int64_t)r.n;
-    pq_params p;
-    params(&p, PQ_RLE, PQ_BOOLEAN, 0, count);
-    size_t len = round % 5 == 4 ? below(s.len + 1) : s.len;
-    uint8_t *buf = exact_copy(s.data, len);
     char what[64];
     snprintf(what, sizeof what, "RLE BOOLEAN round %d", round);
-    outcome o = decode_all_ways(what, &p, buf, len, NULL, 0, r.n + 70000);
-    if (len == s.len) {
-      size_t want = count < 0 ? r.n : (size_t)count;
-      int ok = o.rc == 0 && o.n == want;
-      for (size_t i = 0; ok && i < want; i++)
-        ok = o.vals[i] == (uint8_t)r.vals[i];
-      CHECK(ok, "%s: the values (rc %d, %zu of %zu: %s)", what, o.rc, o.n,
-            want, o.msg);
+    check_rle_bool(what, &r, count,
+                   round % 5 == 4 ? below(r.buf.len + 5) : SIZE_MAX);
+    runs_free(&r);
+  }
+  /* Repeats of the lengths the fills tell apart (under 32, up to 256 and
+  ** longer), alone or between bit-packed groups. */
+  for (int round = 0; round < 40; round++) {
+    runs r;
+    memset(&r, 0, sizeof r);
+    pq_buf_init(&r.buf);
+    int nruns = 1 + (int)below(80);
+    for (int i = 0; i < nruns; i++) {
+      if (round % 2 && rnd() % 8 == 0) {
+        runs_packed(&r, 1, 1 + below(3), 0);
+        continue;
+      }
+      size_t count;
+      switch (rnd() % 5) {
+        case 0: count = 1 + below(40); break;
+        case 1: count = 24 + below(17); break;
+        case 2: count = 248 + below(17); break;
+        case 3: count = 257 + below(3000); break;
+        default: count = 1 + below(300);
+      }
+      runs_rle(&r, 1, (uint32_t)(rnd() & 1), count);
     }
-    outcome_free(&o);
-    free(buf);
-    pq_buf_free(&s);
-    pq_buf_free(&r.buf);
-    free(r.vals);
+    char what[64];
+    snprintf(what, sizeof what, "RLE BOOLEAN repeats, round %d", round);
+    check_rle_bool(what, &r, round % 3 ? (int64_t)r.n : -1, SIZE_MAX);
+    runs_free(&r);
   }
 }
+
 
 /* ---- 4. The run writer --------------------------------------------------- */
 
@@ -725,6 +777,48 @@ static void test_rle_writer(void) {
   CHECK(nb == 57 && !fault && memcmp(back, v, 57 * 4) == 0,
         "range: the 57 values before it");
   pq_buf_free(&out);
+}
+
+/* The RLE encoder of BOOLEAN values (a nonzero byte is true) writes what
+** the run writer makes of them one at a time, after the 4-byte length. */
+static void test_rle_bool_encode(void) {
+  for (int round = 0; round < 60; round++) {
+    size_t n = below(round % 4 ? 3000 : 40000);
+    uint8_t *v = malloc(n + 1);
+    for (size_t i = 0; i < n;) {
+      size_t k = 1 + below(round % 3 == 0 ? 8 : round % 3 == 1 ? 40 : 700);
+      uint8_t x = (uint8_t)(rnd() % 2 ? 0 : 1 + rnd() % 3);
+      for (size_t j = 0; j < k && i < n; j++) v[i++] = x;
+    }
+    pq_buf stream, want;
+    pq_buf_init(&stream);
+    pq_buf_init(&want);
+    pq_rle_writer w;
+    pq_rle_writer_init(&w, &stream, 1);
+    for (size_t i = 0; i < n; i++) pq_rle_writer_put(&w, v[i] != 0);
+    pq_rle_writer_flush(&w);
+    uint8_t pre[4];
+    pq_store32(pre, (uint32_t)stream.len);
+    pq_buf_append(&want, pre, 4);
+    pq_buf_append(&want, stream.data, stream.len);
+    pq_params p;
+    params(&p, PQ_RLE, PQ_BOOLEAN, 0, -1);
+    for (int fast = 0; fast <= 1; fast++) {
+      pq_buf out, dict;
+      pq_buf_init(&out);
+      pq_buf_init(&dict);
+      pq_error err;
+      int rc = encode(&p, v, n, fast, &out, &dict, &err);
+      CHECK(rc == 0 && same_buf(&out, &want),
+            "RLE BOOLEAN encode round %d (%s): rc %d, %zu bytes, want %zu",
+            round, mode_name[fast], rc, out.len, want.len);
+      pq_buf_free(&out);
+      pq_buf_free(&dict);
+    }
+    pq_buf_free(&stream);
+    pq_buf_free(&want);
+    free(v);
+  }
 }
 
 /* ---- 5. Dictionary decoding ---------------------------------------------- */
@@ -1091,6 +1185,7 @@ int main(void) {
   test_rle_decode();
   test_rle_bool();
   test_rle_writer();
+  test_rle_bool_encode();
   test_dict_decode();
   test_dict_encode();
   test_gvi();

@@ -139,6 +139,7 @@ typedef struct pq_rle_reader {
   size_t packed_bytes;   /* bytes of it present (may be short) */
   uint32_t chunk[32];    /* unpacked values of a bit-packed run */
   int chunk_pos, chunk_len;
+  unsigned cpu;                     /* pq_cpu() at init */
   const pq_unpack32_fn *unpack32; /* the unpackers pq_cpu() allows */
   uint64_t runs;     /* runs read, for messages */
   uint64_t produced; /* values returned so far */

@@ -10,6 +10,9 @@
 ** values and levels), the dictionary index streams and page levels.
 */
 #include "encodings.h"
+#if PQ_X86_SIMD
+#include <immintrin.h>
+#endif
 
 #define RUN_MAX 0x7fffffffu /* spec: run lengths are in [1, 2^31-1] */
 
@@ -30,7 +33,8 @@ void pq_rle_reader_init(pq_rle_reader *r, const uint8_t *buf, size_t len,
   r->w = w;
   r->label = label;
   r->limit = UINT64_MAX;
-  r->unpack32 = pq_unpack32_table(pq_cpu());
+  r->cpu = pq_cpu();
+  r->unpack32 = pq_unpack32_table(r->cpu);
 }
 
 int pq_rle_next_run(pq_rle_reader *r, pq_error *err) {
@@ -269,11 +273,15 @@ static inline void fill32(uint32_t *o, uint32_t v, size_t m) {
   }
 }
 
-/* Unpacks up to m (> 0) values of the current bit-packed run into out:
-** 32 values a call, then groups of 8, straight into the output; what is
-** left (a group split by m, a run cut short) goes through the chunk, from
-** which at most m values are taken.  Returns how many values it wrote. */
-HOT_INLINE size_t read_packed(pq_rle_reader *r, uint32_t *out, size_t m) {
+/* Unpacks up to m (> 0) values of the current bit-packed run into out,
+** which has room for `room` (>= m) values: 32 values a call; the run's
+** last groups also 32 at a time where the room and the stream have the
+** bytes (the values past the run are not counted), else groups of 8,
+** straight into the output; what is left (a group split by m, a run cut
+** short) goes through the chunk, from which at most m values are taken.
+** Returns how many values it wrote. */
+HOT_INLINE size_t read_packed(pq_rle_reader *r, uint32_t *out, size_t m,
+                              size_t room) {
   const int w = r->w;
   const size_t whole = (size_t)4 * (size_t)w;
   const pq_unpack32_fn unpack = r->unpack32[w];
@@ -286,6 +294,17 @@ HOT_INLINE size_t read_packed(pq_rle_reader *r, uint32_t *out, size_t m) {
     k += 32;
   }
   size_t rest = r->len - (size_t)(r->packed - r->buf);
+  if (m - k >= 8 && m == r->run_left && room - k >= 32 && rest >= whole) {
+    /* The rest of the run, whole groups (run_left is a multiple of 8). */
+    size_t bytes = ((m - k) / 8) * (size_t)w;
+    if (bytes <= r->packed_bytes) {
+      unpack(r->packed, out + k);
+      r->packed += bytes;
+      r->packed_bytes -= bytes;
+      rest -= bytes;
+      k += (m - k) / 8 * 8;
+    }
+  }
   while (m - k >= 8 && r->packed_bytes >= (size_t)w && rest >= (size_t)w + 8) {
     unpack8(r->packed, w, out + k);
     r->packed += w;
@@ -328,7 +347,7 @@ int pq_rle_reader_next(pq_rle_reader *r, uint32_t *buf, size_t max,
     *vals = NULL;
     *value = r->run_value;
   } else {
-    m = read_packed(r, buf, m);
+    m = read_packed(r, buf, m, max);
     *vals = buf;
   }
   r->produced += m;
@@ -339,8 +358,35 @@ int pq_rle_reader_next(pq_rle_reader *r, uint32_t *buf, size_t max,
 /* Index runs this long or shorter are filled with the same stores. */
 #define IDX_FILL 64
 
-int pq_rle_reader_read(pq_rle_reader *r, uint32_t *out, size_t max, size_t *n,
-                       pq_error *err) {
+#if PQ_X86_SIMD
+/* IDX_FILL copies of v: eight 32-byte stores. */
+PQ_AVX2 static inline void fill_idx_avx2(uint32_t *o, uint32_t v) {
+  __m256i x = _mm256_set1_epi32((int)v);
+  _Static_assert(IDX_FILL == 64, "eight stores");
+  _mm256_storeu_si256((void *)o, x);
+  _mm256_storeu_si256((void *)(o + 8), x);
+  _mm256_storeu_si256((void *)(o + 16), x);
+  _mm256_storeu_si256((void *)(o + 24), x);
+  _mm256_storeu_si256((void *)(o + 32), x);
+  _mm256_storeu_si256((void *)(o + 40), x);
+  _mm256_storeu_si256((void *)(o + 48), x);
+  _mm256_storeu_si256((void *)(o + 56), x);
+}
+/* m (> 0) copies of v; from 8 to IDX_FILL, eight stores none past o + m. */
+PQ_AVX2 static inline void fill32_avx2(uint32_t *o, uint32_t v, size_t m) {
+  if (m < 8 || m > IDX_FILL) {
+    fill32(o, v, m);
+    return;
+  }
+  __m256i x = _mm256_set1_epi32((int)v);
+  size_t last = m - 8;
+  for (size_t i = 0; i < IDX_FILL; i += 8)
+    _mm256_storeu_si256((void *)(o + (i < last ? i : last)), x);
+}
+#endif
+
+HOT_INLINE int rle_read_body(pq_rle_reader *r, uint32_t *out, size_t max,
+                             size_t *n, pq_error *err, int avx) {
   const uint64_t start = r->produced;
   size_t k = 0;
   int rc = PQ_OK;
@@ -361,9 +407,17 @@ int pq_rle_reader_read(pq_rle_reader *r, uint32_t *out, size_t max, size_t *n,
     }
     if (!r->run_packed) {
       size_t m = r->run_left < max - k ? r->run_left : max - k;
-      if (m <= IDX_FILL && max - k >= IDX_FILL) {
+#if PQ_X86_SIMD
+      if (avx) {
         /* As for BOOLEAN runs: the same stores for any length up to
         ** IDX_FILL, into room the next runs overwrite. */
+        if (m <= IDX_FILL && max - k >= IDX_FILL)
+          fill_idx_avx2(out + k, r->run_value);
+        else
+          fill32_avx2(out + k, r->run_value, m);
+      } else
+#endif
+      if (m <= IDX_FILL && max - k >= IDX_FILL) {
         uint32_t pat[4] = {r->run_value, r->run_value, r->run_value,
                            r->run_value};
         for (size_t i = 0; i < IDX_FILL; i += 4) memcpy(out + k + i, pat, 16);
@@ -373,12 +427,31 @@ int pq_rle_reader_read(pq_rle_reader *r, uint32_t *out, size_t max, size_t *n,
       r->run_left -= (uint32_t)m;
       k += m;
     } else {
-      k += read_packed(r, out + k, max - k);
+      k += read_packed(r, out + k, max - k, max - k);
     }
   }
   r->produced = start + k;
   *n = k;
   return rc;
+}
+
+static int rle_read_portable(pq_rle_reader *r, uint32_t *out, size_t max,
+                             size_t *n, pq_error *err) {
+  return rle_read_body(r, out, max, n, err, 0);
+}
+#if PQ_X86_SIMD
+PQ_AVX2 static int rle_read_avx2(pq_rle_reader *r, uint32_t *out, size_t max,
+                                 size_t *n, pq_error *err) {
+  return rle_read_body(r, out, max, n, err, 1);
+}
+#endif
+
+int pq_rle_reader_read(pq_rle_reader *r, uint32_t *out, size_t max, size_t *n,
+                       pq_error *err) {
+#if PQ_X86_SIMD
+  if (r->cpu & PQ_CPU_AVX2) return rle_read_avx2(r, out, max, n, err);
+#endif
+  return rle_read_portable(r, out, max, n, err);
 }
 
 /* ---- Writer ------------------------------------------------------------- */
@@ -649,11 +722,67 @@ static inline void fill8(uint8_t *o, uint8_t v, size_t m) {
 ** stores whatever their length, where the batch has the room. */
 #define BOOL_FILL 256
 
+#if PQ_X86_SIMD
+/* BOOL_FILL copies of v: eight 32-byte stores. */
+PQ_AVX2 static inline void fill_bool_avx2(uint8_t *o, uint8_t v) {
+  __m256i x = _mm256_set1_epi8((char)v);
+  _Static_assert(BOOL_FILL == 256, "eight stores");
+  _mm256_storeu_si256((void *)o, x);
+  _mm256_storeu_si256((void *)(o + 32), x);
+  _mm256_storeu_si256((void *)(o + 64), x);
+  _mm256_storeu_si256((void *)(o + 96), x);
+  _mm256_storeu_si256((void *)(o + 128), x);
+  _mm256_storeu_si256((void *)(o + 160), x);
+  _mm256_storeu_si256((void *)(o + 192), x);
+  _mm256_storeu_si256((void *)(o + 224), x);
+}
+/* m (> 0) copies of v: 32-byte stores, the last ending at o + m. */
+PQ_AVX2 static inline void fill8_avx2(uint8_t *o, uint8_t v, size_t m) {
+  if (m < 32) {
+    fill8(o, v, m);
+    return;
+  }
+  __m256i x = _mm256_set1_epi8((char)v);
+  if (m <= BOOL_FILL) {
+    /* Eight stores, none past o + m: no branch on the length. */
+    size_t last = m - 32;
+    for (size_t i = 0; i < BOOL_FILL; i += 32)
+      _mm256_storeu_si256((void *)(o + (i < last ? i : last)), x);
+    return;
+  }
+  for (size_t i = 0; i + 32 < m; i += 32) _mm256_storeu_si256((void *)(o + i), x);
+  _mm256_storeu_si256((void *)(o + m - 32), x);
+}
+#endif
+
+/* BOOL_FILL copies of v (avx: the AVX2 clone, a constant). */
+HOT_INLINE void fill_bool(uint8_t *o, uint8_t v, int avx) {
+#if PQ_X86_SIMD
+  if (avx) {
+    fill_bool_avx2(o, v);
+    return;
+  }
+#endif
+  uint8_t pat[32];
+  memset(pat, v, sizeof pat);
+  for (size_t i = 0; i < BOOL_FILL; i += 32) memcpy(o + i, pat, 32);
+}
+
+HOT_INLINE void fill_bool_n(uint8_t *o, uint8_t v, size_t m, int avx) {
+#if PQ_X86_SIMD
+  if (avx) {
+    fill8_avx2(o, v, m);
+    return;
+  }
+#endif
+  fill8(o, v, m);
+}
+
 /* BOOLEAN values, a byte each: repeats are filled, bit-packed runs
 ** expanded a byte (8 values) at a time.  Bytes of out past those read may
 ** change (up to max). */
 HOT_INLINE int rle_read_bool_body(rle_dec *s, uint8_t *o, size_t max,
-                                  size_t *n, pq_error *err) {
+                                  size_t *n, pq_error *err, int avx) {
   pq_rle_reader *r = &s->r;
   const uint64_t start = r->produced;
   size_t k = 0;
@@ -668,24 +797,39 @@ HOT_INLINE int rle_read_bool_body(rle_dec *s, uint8_t *o, size_t max,
       continue;
     }
     if (r->run_left == 0 && r->w == 1) {
-      /* A stretch of RLE runs of up to BOOL_FILL values, headers of one or
-      ** two bytes, with the position in locals: the reader would be
-      ** reloaded after each store through o, which may alias it.  The
-      ** first run of any other kind goes to the general path below. */
+      /* A stretch of RLE runs with headers of one or two bytes, with the
+      ** position in locals: the reader would be reloaded after each store
+      ** through o, which may alias it.  Runs of up to BOOL_FILL values take
+      ** the same stores whatever their length while the batch has room
+      ** past them; nearer its end, stores of their exact length.  The
+      ** first run of any other kind, or one that does not fit, goes to the
+      ** general path below. */
       const uint8_t *b = r->buf;
       const size_t len = r->len;
       size_t pos = r->pos;
       uint64_t runs = 0;
-      while (max - k >= BOOL_FILL && len - pos >= 3) {
+      while (k < max && len - pos >= 3) {
         uint32_t h = b[pos], b1 = b[pos + 1], two = h >> 7;
         if (two & (b1 >> 7)) break;
         h = (h & 0x7f) | ((b1 << 7) & (0u - two));
         uint32_t v = b[pos + 1 + two];
-        if ((h & 1) || h < 2 || (h >> 1) > BOOL_FILL || v > 1) break;
-        uint8_t pat[32];
-        memset(pat, (int)v, sizeof pat);
-        for (size_t i = 0; i < BOOL_FILL; i += 32) memcpy(o + k + i, pat, 32);
-        k += h >> 1;
+        size_t m = h >> 1;
+        if ((h & 1) || h < 2 || v > 1) break;
+        if (PQ_LIKELY(max - k >= BOOL_FILL && m <= BOOL_FILL))
+          fill_bool(o + k, (uint8_t)v, avx);
+        else if (m <= max - k)
+          fill_bool_n(o + k, (uint8_t)v, m, avx);
+        else { /* the run goes on past the batch: the rest is for the next */
+          fill_bool_n(o + k, (uint8_t)v, max - k, avx);
+          r->run_packed = 0;
+          r->run_value = v;
+          r->run_left = (uint32_t)(m - (max - k));
+          k = max;
+          pos += 2 + two;
+          runs++;
+          break;
+        }
+        k += m;
         pos += 2 + two;
         runs++;
       }
@@ -701,15 +845,10 @@ HOT_INLINE int rle_read_bool_body(rle_dec *s, uint8_t *o, size_t max,
     }
     size_t m = r->run_left < max - k ? r->run_left : max - k;
     if (!r->run_packed) {
-      if (m <= BOOL_FILL && max - k >= BOOL_FILL) {
-        /* A run of any length up to BOOL_FILL takes the same stores,
-        ** into room the next runs overwrite: no branch on its length. */
-        uint8_t pat[32];
-        memset(pat, (int)r->run_value, sizeof pat);
-        for (size_t i = 0; i < BOOL_FILL; i += 32) memcpy(o + k + i, pat, 32);
-      } else {
-        fill8(o + k, (uint8_t)r->run_value, m);
-      }
+      if (m <= BOOL_FILL && max - k >= BOOL_FILL)
+        fill_bool(o + k, (uint8_t)r->run_value, avx);
+      else
+        fill_bool_n(o + k, (uint8_t)r->run_value, m, avx);
       r->run_left -= (uint32_t)m;
       k += m;
       continue;
@@ -735,12 +874,12 @@ HOT_INLINE int rle_read_bool_body(rle_dec *s, uint8_t *o, size_t max,
 /* The same loop built for AVX2 stores its fills 32 bytes at a time. */
 static int rle_read_bool(rle_dec *s, uint8_t *o, size_t max, size_t *n,
                          pq_error *err) {
-  return rle_read_bool_body(s, o, max, n, err);
+  return rle_read_bool_body(s, o, max, n, err, 0);
 }
 #if PQ_X86_SIMD
 PQ_AVX2 static int rle_read_bool_avx2(rle_dec *s, uint8_t *o, size_t max,
                                          size_t *n, pq_error *err) {
-  return rle_read_bool_body(s, o, max, n, err);
+  return rle_read_bool_body(s, o, max, n, err, 1);
 }
 #endif
 
@@ -812,15 +951,41 @@ typedef struct rle_enc {
   pq_rle_adaptive ad; /* without one */
 } rle_enc;
 
+/* The first j >= i (or n) where b[j] as a BOOLEAN (nonzero: true) is not
+** x: eight bytes at a time, the first zero byte of a word found with the
+** borrow of a subtraction (exact for the lowest one). */
+static size_t bool_run_end(const uint8_t *b, size_t i, size_t n, uint32_t x) {
+  const uint64_t ones = 0x0101010101010101ull, highs = ones << 7;
+  for (; n - i >= 8; i += 8) {
+    uint64_t q = pq_load64(b + i);
+    uint64_t stop = x ? (q - ones) & ~q & highs : q;
+    if (stop) return i + (size_t)(__builtin_ctzll(stop) >> 3);
+  }
+  while (i < n && (b[i] != 0) == x) i++;
+  return i;
+}
+
 static int rle_put(pq_encoder *e, const void *v, size_t n, pq_error *err) {
   rle_enc *s = (rle_enc *)e;
   if (e->p.type == PQ_BOOLEAN) {
+    /* While a repeat is open its bytes are counted 8 at a time; the rest
+    ** goes to the writer as 0/1 values, BOOL_STEP at a time. */
+    enum { BOOL_STEP = 32 };
     const uint8_t *b = v;
-    uint32_t tmp[256];
-    for (size_t i = 0; i < n; i += 256) {
-      size_t m = n - i < 256 ? n - i : 256;
+    pq_rle_writer *w = &s->wr;
+    uint32_t tmp[BOOL_STEP];
+    size_t i = 0;
+    while (i < n) {
+      if (w->npending == 0 && w->run_len >= 8) {
+        size_t j = bool_run_end(b, i, n, w->run_value);
+        pq_rle_writer_put_repeat(w, w->run_value, j - i);
+        i = j;
+        if (i == n) break;
+      }
+      size_t m = n - i < BOOL_STEP ? n - i : BOOL_STEP;
       for (size_t j = 0; j < m; j++) tmp[j] = b[i + j] != 0;
-      pq_rle_writer_put_n(&s->wr, tmp, m);
+      pq_rle_writer_put_n(w, tmp, m);
+      i += m;
     }
     return PQ_OK;
   }
