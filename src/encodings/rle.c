@@ -357,31 +357,40 @@ int pq_rle_reader_next(pq_rle_reader *r, uint32_t *buf, size_t max,
 
 /* Index runs this long or shorter are filled with the same stores. */
 #define IDX_FILL 64
+_Static_assert(IDX_FILL * 4 == 256, "store256 fills IDX_FILL indices");
 
 #if PQ_X86_SIMD
-/* IDX_FILL copies of v: eight 32-byte stores. */
-PQ_AVX2 static inline void fill_idx_avx2(uint32_t *o, uint32_t v) {
-  __m256i x = _mm256_set1_epi32((int)v);
-  _Static_assert(IDX_FILL == 64, "eight stores");
-  _mm256_storeu_si256((void *)o, x);
-  _mm256_storeu_si256((void *)(o + 8), x);
-  _mm256_storeu_si256((void *)(o + 16), x);
-  _mm256_storeu_si256((void *)(o + 24), x);
-  _mm256_storeu_si256((void *)(o + 32), x);
-  _mm256_storeu_si256((void *)(o + 40), x);
-  _mm256_storeu_si256((void *)(o + 48), x);
-  _mm256_storeu_si256((void *)(o + 56), x);
+/* x stored eight times: 256 bytes at o. */
+PQ_AVX2 static inline void store256(void *o, __m256i x) {
+  uint8_t *p = o;
+  _mm256_storeu_si256((void *)p, x);
+  _mm256_storeu_si256((void *)(p + 32), x);
+  _mm256_storeu_si256((void *)(p + 64), x);
+  _mm256_storeu_si256((void *)(p + 96), x);
+  _mm256_storeu_si256((void *)(p + 128), x);
+  _mm256_storeu_si256((void *)(p + 160), x);
+  _mm256_storeu_si256((void *)(p + 192), x);
+  _mm256_storeu_si256((void *)(p + 224), x);
 }
-/* m (> 0) copies of v; from 8 to IDX_FILL, eight stores none past o + m. */
+/* x over bytes [0, n) of o, 32 <= n <= 256: eight stores, the later ones
+** moved back to end at o + n, so no branch on n. */
+PQ_AVX2 static inline void store_upto256(void *o, __m256i x, size_t n) {
+  uint8_t *p = o;
+  size_t last = n - 32;
+  for (size_t i = 0; i < 256; i += 32)
+    _mm256_storeu_si256((void *)(p + (i < last ? i : last)), x);
+}
+/* IDX_FILL copies of v. */
+PQ_AVX2 static inline void fill_idx_avx2(uint32_t *o, uint32_t v) {
+  store256(o, _mm256_set1_epi32((int)v));
+}
+/* m (> 0) copies of v. */
 PQ_AVX2 static inline void fill32_avx2(uint32_t *o, uint32_t v, size_t m) {
-  if (m < 8 || m > IDX_FILL) {
+  if (m < 8 || m > 64) {
     fill32(o, v, m);
     return;
   }
-  __m256i x = _mm256_set1_epi32((int)v);
-  size_t last = m - 8;
-  for (size_t i = 0; i < IDX_FILL; i += 8)
-    _mm256_storeu_si256((void *)(o + (i < last ? i : last)), x);
+  store_upto256(o, _mm256_set1_epi32((int)v), m * 4);
 }
 #endif
 
@@ -721,33 +730,22 @@ static inline void fill8(uint8_t *o, uint8_t v, size_t m) {
 /* Runs of BOOLEAN repeats this long or shorter are filled with the same
 ** stores whatever their length, where the batch has the room. */
 #define BOOL_FILL 256
+_Static_assert(BOOL_FILL == 256, "store256 fills BOOL_FILL values");
 
 #if PQ_X86_SIMD
-/* BOOL_FILL copies of v: eight 32-byte stores. */
+/* BOOL_FILL copies of v. */
 PQ_AVX2 static inline void fill_bool_avx2(uint8_t *o, uint8_t v) {
-  __m256i x = _mm256_set1_epi8((char)v);
-  _Static_assert(BOOL_FILL == 256, "eight stores");
-  _mm256_storeu_si256((void *)o, x);
-  _mm256_storeu_si256((void *)(o + 32), x);
-  _mm256_storeu_si256((void *)(o + 64), x);
-  _mm256_storeu_si256((void *)(o + 96), x);
-  _mm256_storeu_si256((void *)(o + 128), x);
-  _mm256_storeu_si256((void *)(o + 160), x);
-  _mm256_storeu_si256((void *)(o + 192), x);
-  _mm256_storeu_si256((void *)(o + 224), x);
+  store256(o, _mm256_set1_epi8((char)v));
 }
-/* m (> 0) copies of v: 32-byte stores, the last ending at o + m. */
+/* m (> 0) copies of v. */
 PQ_AVX2 static inline void fill8_avx2(uint8_t *o, uint8_t v, size_t m) {
   if (m < 32) {
     fill8(o, v, m);
     return;
   }
   __m256i x = _mm256_set1_epi8((char)v);
-  if (m <= BOOL_FILL) {
-    /* Eight stores, none past o + m: no branch on the length. */
-    size_t last = m - 32;
-    for (size_t i = 0; i < BOOL_FILL; i += 32)
-      _mm256_storeu_si256((void *)(o + (i < last ? i : last)), x);
+  if (m <= 256) {
+    store_upto256(o, x, m);
     return;
   }
   for (size_t i = 0; i + 32 < m; i += 32) _mm256_storeu_si256((void *)(o + i), x);
