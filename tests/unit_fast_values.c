@@ -19,10 +19,13 @@
 **   5. dictionary decoding: every type, dictionaries around 2^w entries
 **      (the index check hoisted or not), bad indices in RLE and in
 **      bit-packed runs: values up to the first bad one and its message;
-**      the same streams read as the dictionary vector (checked indices)
+**      the same streams read as the dictionary vector (checked indices);
+**      bit-packed runs read in registers: every width 1..26, long runs,
+**      last runs cut short
 **   6. dictionary encoding: first-appearance order, values equal by their
 **      bytes (0.0 and -0.0, NaN payloads, numbers that agree in their
-**      folded halves), tables that grow, the index stream to the byte
+**      folded halves), tables that grow, the index stream to the byte;
+**      INT32 and INT64 ranges looked up directly, grown and given up
 **   7. GROUP_VAR_INT: every byte length, counts, truncations, against
 **      reading one value at a time (the portable path)
 **
@@ -823,6 +826,12 @@ static void test_rle_bool_encode(void) {
 
 /* ---- 5. Dictionary decoding ---------------------------------------------- */
 
+/* The longest bit-packed run test_dict_decode_one writes, in groups, and
+** whether it ends the stream with one cut short: the count stops inside
+** its last group and the bytes past the last value wanted are missing. */
+static size_t dict_groups = 40;
+static int dict_cut;
+
 static void test_dict_decode_one(pq_type t, int32_t tl, size_t entries,
                                  int w, int bad_kind) {
   /* The dictionary, PLAIN, and its values as the decoder lays them out. */
@@ -875,7 +884,9 @@ static void test_dict_decode_one(pq_type t, int32_t tl, size_t entries,
       if (k == bad_run) x = (uint32_t)entries + (uint32_t)below(wmask(w) - entries + 1);
       runs_rle(&r, w, x, 1 + below(k % 2 ? 5 : 100));
     } else {
-      size_t groups = 1 + below(k % 2 ? 3 : 40);
+      size_t groups = 1 + below(k % 2 ? 3 : dict_groups);
+      if (dict_groups > 40 && rnd() % 2) /* around the decoder's 256 */
+        groups = (size_t[]){1, 31, 32, 33, 63, 64, 65}[below(7)];
       size_t at = r.n;
       runs_packed(&r, w, groups, 0);
       /* Rewrite the bits: indices below lim, a bad one in the bad run. */
@@ -892,6 +903,24 @@ static void test_dict_decode_one(pq_type t, int32_t tl, size_t entries,
         }
       }
     }
+  }
+  size_t cut = 0; /* values of the stream past the count */
+  if (dict_cut) {
+    size_t groups = 1 + below(dict_groups), at = r.n;
+    runs_packed(&r, w, groups, 0);
+    size_t hdr = r.buf.len - groups * (size_t)w;
+    memset(r.buf.data + hdr, 0, groups * (size_t)w);
+    for (size_t i = 0; i < groups * 8; i++) {
+      uint32_t x = lim ? (uint32_t)below(lim) : 0;
+      r.vals[at + i] = x;
+      for (int b = 0; b < w; b++) {
+        uint64_t bit = i * (uint64_t)w + (uint64_t)b;
+        if ((x >> b) & 1) r.buf.data[hdr + bit / 8] |= (uint8_t)(1u << (bit % 8));
+      }
+    }
+    cut = 1 + below(7);
+    r.buf.len -= (cut * (size_t)w) / 8; /* bytes of dropped values only */
+    r.n -= cut;
   }
   /* The first bad index, if any: the values before it, and its message. */
   size_t first_bad = r.n;
@@ -980,6 +1009,33 @@ static void test_dict_decode(void) {
   test_dict_decode_one(PQ_INT32, 0, 5, 32, 1);
 }
 
+/* Bit-packed runs read in registers: indices of every width 1..26 (up to
+** 25 the AVX2 path, 26 past it), numbers of 4 and 8 bytes, dictionaries
+** of up to 16 entries (a permute) and more (gathers), runs around the
+** decoder's batches and groups, a bad index anywhere, last runs cut short
+** (the stream's last bytes within the reach of the loads). */
+static void test_dict_decode_regs(void) {
+  static const pq_type types[] = {PQ_INT32, PQ_FLOAT, PQ_INT64, PQ_DOUBLE};
+  dict_groups = 300;
+  for (int cut = 0; cut <= 1; cut++) {
+    dict_cut = cut;
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+      for (int w = 1; w <= 26; w++) {
+        size_t full = w < 12 ? (size_t)1 << w : 0;
+        const size_t es[] = {1, 5, 16, 17, 700, full, full ? full - 1 : 3};
+        for (size_t k = 0; k < sizeof es / sizeof es[0]; k++) {
+          size_t e = es[k];
+          if (e == 0 || pq_bit_width64(e - 1) > w) continue;
+          test_dict_decode_one(types[t], 0, e, w, 0);
+          if (((uint64_t)1 << w) > e) test_dict_decode_one(types[t], 0, e, w, 1);
+        }
+      }
+    }
+  }
+  dict_cut = 0;
+  dict_groups = 40;
+}
+
 /* ---- 6. Dictionary encoding ---------------------------------------------- */
 
 /* Values of a type: from a pool of `card` distinct ones, in runs or not;
@@ -1024,15 +1080,13 @@ static void dict_values(pq_type t, size_t vs, size_t n, size_t card,
   free(pool);
 }
 
-static void test_dict_encode_one(pq_type t, int32_t tl, size_t n, size_t card) {
+/* Encodes the n values v (both ways) and checks the dictionary and the
+** index stream against the reference made here. */
+static void test_dict_encode_vals(pq_type t, int32_t tl, const uint8_t *v,
+                                  size_t n, const char *what) {
   size_t vs = pq_value_size(t, tl);
-  uint8_t *v = malloc(n * vs + 1);
-  dict_values(t, vs, n, card, v);
   pq_params p;
   params(&p, PQ_RLE_DICTIONARY, t, tl, -1);
-  char what[96];
-  snprintf(what, sizeof what, "dictionary encoding %s(%d) x%zu, %zu distinct",
-           pq_type_name(t), (int)tl, n, card);
   pq_buf idx[2], dict[2];
   pq_error err;
   for (int fast = 0; fast <= 1; fast++) {
@@ -1100,7 +1154,72 @@ static void test_dict_encode_one(pq_type t, int32_t tl, size_t n, size_t card) {
   }
   free(want);
   free(ref);
+}
+
+static void test_dict_encode_one(pq_type t, int32_t tl, size_t n, size_t card) {
+  size_t vs = pq_value_size(t, tl);
+  uint8_t *v = malloc(n * vs + 1);
+  dict_values(t, vs, n, card, v);
+  char what[96];
+  snprintf(what, sizeof what, "dictionary encoding %s(%d) x%zu, %zu distinct",
+           pq_type_name(t), (int)tl, n, card);
+  test_dict_encode_vals(t, tl, v, n, what);
   free(v);
+}
+
+/* INT32 and INT64 values of small ranges, looked up without the hash
+** until the range passes 2^16: ranges that grow upwards, downwards and
+** both ways, to exactly 2^16 values and one past, values at the ends of
+** the type (whose offsets wrap), and the hash taking over midway. */
+static void test_dict_encode_direct(void) {
+  for (int wide = 0; wide <= 1; wide++) {
+    pq_type t = wide ? PQ_INT64 : PQ_INT32;
+    size_t vs = wide ? 8 : 4;
+    for (int shape = 0; shape < 12; shape++) {
+      size_t n = 300 + below(5000);
+      int64_t *x = malloc(n * sizeof *x);
+      const int64_t lo = wide ? INT64_MIN : INT32_MIN;
+      const int64_t hi = wide ? INT64_MAX : INT32_MAX;
+      for (size_t i = 0; i < n; i++) {
+        int64_t r = (int64_t)below(1000);
+        switch (shape) {
+          case 0: x[i] = r; break;                            /* 0..999 */
+          case 1: x[i] = (int64_t)i * 13 - 30000 + r % 3; break; /* upwards */
+          case 2: x[i] = 40000 - (int64_t)i * 17; break;       /* downwards */
+          case 3: x[i] = i % 2 ? (int64_t)i * 11 : -(int64_t)i * 11; break;
+          case 4: /* exactly 2^16 values wide, then one past */
+            x[i] = i < n / 2 ? (int64_t)(i % 2 ? 65535 : 0)
+                              : i == n - 3 ? (int64_t)65536 : r;
+            break;
+          case 5: x[i] = -5 + r % 11; break;                  /* around 0 */
+          case 6: x[i] = i % 3 ? lo + r % 50 : hi - r % 50; break; /* ends */
+          case 7: x[i] = lo + r; break;
+          case 8: x[i] = hi - r; break;
+          case 9: /* small at first, then the hash takes over */
+            x[i] = i < n / 3 ? r : (int64_t)(rnd() % 200000) - 100000;
+            break;
+          case 10: x[i] = (int64_t)rnd(); break;               /* no range */
+          default: x[i] = (int64_t)(i % 7) * 9000 + (r % 2) * 3; break;
+        }
+        if (!wide) x[i] = (int32_t)x[i];
+      }
+      uint8_t *v = malloc(n * vs);
+      for (size_t i = 0; i < n; i++) {
+        if (wide) {
+          memcpy(v + i * 8, &x[i], 8);
+        } else {
+          int32_t y = (int32_t)x[i];
+          memcpy(v + i * 4, &y, 4);
+        }
+      }
+      char what[96];
+      snprintf(what, sizeof what, "dictionary encoding %s x%zu, shape %d",
+               pq_type_name(t), n, shape);
+      test_dict_encode_vals(t, 0, v, n, what);
+      free(v);
+      free(x);
+    }
+  }
 }
 
 static void test_dict_encode(void) {
@@ -1187,7 +1306,9 @@ int main(void) {
   test_rle_writer();
   test_rle_bool_encode();
   test_dict_decode();
+  test_dict_decode_regs();
   test_dict_encode();
+  test_dict_encode_direct();
   test_gvi();
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;

@@ -153,6 +153,13 @@ typedef struct dict_dec {
   int checked;  /* every index of the width is in the dictionary */
   unsigned cpu; /* pq_cpu() at open */
   pq_dict dict;
+  /* Bit-packed runs read in registers (AVX2, indices of 1..25 bits, a
+  ** dictionary of 4- or 8-byte numbers): how each 32-bit lane of 8 indices
+  ** picks its bytes and shifts them, and how far a group's loads reach. */
+  int regs;
+  size_t hi, reach;
+  uint8_t shuf[32];
+  uint32_t shift[8];
   uint32_t idx[256];
 } dict_dec;
 
@@ -223,6 +230,114 @@ PQ_AVX2 static size_t gather64_avx2(const uint64_t *e, size_t entries,
   return !checked && past_last(seen, last) ? 0 : i;
 }
 #endif
+
+#if PQ_X86_SIMD
+/* 8 indices of w bits (1..25) from p: the low lane takes indices 0..3
+** from p[0..16), the high lane 4..7 from p[hi..hi+16); each lane's bytes
+** are picked by a shuffle, shifted down by its bit offset and masked. */
+PQ_AVX2 static inline __m256i unpack8_avx2(const uint8_t *p, size_t hi,
+                                           __m256i shuf, __m256i shift,
+                                           __m256i mask) {
+  __m256i raw =
+      hi > 0 ? _mm256_inserti128_si256(
+               _mm256_castsi128_si256(
+                   _mm_loadu_si128((const __m128i *)(const void *)p)),
+               _mm_loadu_si128((const __m128i *)(const void *)(p + hi)), 1)
+         : _mm256_broadcastsi128_si256(
+               _mm_loadu_si128((const __m128i *)(const void *)p));
+  return _mm256_and_si256(
+      _mm256_srlv_epi32(_mm256_shuffle_epi8(raw, shuf), shift), mask);
+}
+
+/* Looks up `groups` groups of 8 bit-packed indices at p (w bytes a group)
+** into out, without storing the indices: the same clamps and the same
+** largest-index check as above.  Returns the values looked up, or 0 when
+** an index is past the dictionary (unless checked). */
+PQ_AVX2 static inline __attribute__((always_inline)) size_t
+packed_lookup_body(const dict_dec *s, const uint8_t *p, size_t groups,
+                   void *out, size_t hi) {
+  const size_t entries = s->dict.entries, w = (size_t)s->r.w;
+  const __m256i shuf =
+      _mm256_loadu_si256((const __m256i *)(const void *)s->shuf);
+  const __m256i shift =
+      _mm256_loadu_si256((const __m256i *)(const void *)s->shift);
+  const __m256i mask = _mm256_set1_epi32((int)((1u << w) - 1));
+  const __m256i last = _mm256_set1_epi32((int)(uint32_t)(entries - 1));
+  __m256i seen = _mm256_setzero_si256();
+  if (s->dict.width == 8) {
+    const long long *b = (const long long *)(const void *)s->dict.fixed;
+    uint64_t *o = out;
+    for (size_t g = 0; g < groups; g++, p += w, o += 8) {
+      __m256i x = unpack8_avx2(p, hi, shuf, shift, mask);
+      seen = _mm256_max_epu32(seen, x);
+      x = _mm256_min_epu32(x, last);
+      __m256i v0 = _mm256_i32gather_epi64(b, _mm256_castsi256_si128(x), 8);
+      __m256i v1 = _mm256_i32gather_epi64(b, _mm256_extracti128_si256(x, 1), 8);
+      _mm256_storeu_si256((__m256i *)(void *)o, v0);
+      _mm256_storeu_si256((__m256i *)(void *)(o + 4), v1);
+    }
+  } else if (entries <= 16) {
+    uint32_t t[16] = {0};
+    memcpy(t, s->dict.fixed, entries * 4);
+    const __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)t);
+    const __m256i hi8 =
+        _mm256_loadu_si256((const __m256i *)(const void *)(t + 8));
+    const __m256i seven = _mm256_set1_epi32(7);
+    uint32_t *o = out;
+    for (size_t g = 0; g < groups; g++, p += w, o += 8) {
+      __m256i x = unpack8_avx2(p, hi, shuf, shift, mask);
+      seen = _mm256_max_epu32(seen, x);
+      x = _mm256_min_epu32(x, last);
+      __m256i v = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(lo, x),
+                                     _mm256_permutevar8x32_epi32(hi8, x),
+                                     _mm256_cmpgt_epi32(x, seven));
+      _mm256_storeu_si256((__m256i *)(void *)o, v);
+    }
+  } else {
+    const int *b = (const int *)(const void *)s->dict.fixed;
+    uint32_t *o = out;
+    for (size_t g = 0; g < groups; g++, p += w, o += 8) {
+      __m256i x = unpack8_avx2(p, hi, shuf, shift, mask);
+      seen = _mm256_max_epu32(seen, x);
+      x = _mm256_min_epu32(x, last);
+      _mm256_storeu_si256((__m256i *)(void *)o,
+                          _mm256_i32gather_epi32(b, x, 4));
+    }
+  }
+  return !s->checked && past_last(seen, last) ? 0 : groups * 8;
+}
+
+/* The body built twice: for indices of up to 16 bits (one 16-byte load a
+** group) and for wider ones. */
+PQ_AVX2 static size_t packed_lookup_avx2(const dict_dec *s, const uint8_t *p,
+                                         size_t groups, void *out) {
+  if (s->hi == 0) return packed_lookup_body(s, p, groups, out, 0);
+  return packed_lookup_body(s, p, groups, out, s->hi);
+}
+#endif
+
+/* Sets up the register reading of bit-packed runs when it applies. */
+static void dict_regs_init(dict_dec *s) {
+  const int w = s->r.w;
+  s->regs = 0;
+#if PQ_X86_SIMD
+  if (!(s->cpu & PQ_CPU_AVX2) || w < 1 || w > 25 || s->dict.entries == 0 ||
+      (s->dict.type != PQ_INT32 && s->dict.type != PQ_FLOAT &&
+       s->dict.type != PQ_INT64 && s->dict.type != PQ_DOUBLE))
+    return;
+  /* Up to 16 bits a group's w bytes all lie in its first 16; wider, index
+  ** 7 ends 12 bytes past index 4's first byte at most. */
+  s->hi = w > 16 ? (size_t)(4 * w) / 8 : 0;
+  s->reach = s->hi + 16;
+  for (int j = 0; j < 8; j++) {
+    size_t bit = (size_t)j * (size_t)w, at = bit / 8 - (j < 4 ? 0 : s->hi);
+    for (int b = 0; b < 4; b++)
+      s->shuf[4 * j + b] = at + (size_t)b < 16 ? (uint8_t)(at + (size_t)b) : 0x80;
+    s->shift[j] = (uint32_t)(bit % 8);
+  }
+  s->regs = 1;
+#endif
+}
 
 /* Looks up indices ix[0..n) into out; unless `checked`, stops at the first
 ** one beyond the dictionary.  Returns how many it looked up. */
@@ -326,6 +441,36 @@ static int dict_read(pq_decoder *d, void *out, size_t max, size_t *n,
   size_t k = 0;
   int rc = PQ_OK;
   while (k < max) {
+#if PQ_X86_SIMD
+    pq_rle_reader *r = &s->r;
+    if (s->regs && r->run_left == 0 && r->chunk_pos >= r->chunk_len &&
+        r->pos < r->len) {
+      rc = pq_rle_next_run(r, err); /* so that a run starts here too */
+      if (rc) break;
+    }
+    if (s->regs && r->run_packed && r->run_left >= 8 && max - k >= 8 &&
+        r->chunk_pos >= r->chunk_len) {
+      /* Whole groups of the bit-packed run straight from the stream, the
+      ** loads of the last one inside it; the rest, or groups with an index
+      ** past the dictionary, go the general way below. */
+      const size_t w = (size_t)r->w;
+      const size_t avail = r->len - (size_t)(r->packed - r->buf);
+      size_t g = (max - k) / 8;
+      if (g > r->run_left / 8) g = r->run_left / 8;
+      if (g > r->packed_bytes / w) g = r->packed_bytes / w;
+      if (avail < s->reach) g = 0;
+      else if (g > (avail - s->reach) / w + 1) g = (avail - s->reach) / w + 1;
+      size_t got = g ? packed_lookup_avx2(s, r->packed, g, o + k * vs) : 0;
+      if (got) {
+        r->packed += g * w;
+        r->packed_bytes -= g * w;
+        r->run_left -= (uint32_t)got;
+        r->produced += got;
+        k += got;
+        continue;
+      }
+    }
+#endif
     const uint32_t *vals;
     uint32_t v;
     size_t m, want = max - k < 256 ? max - k : 256;
@@ -432,6 +577,7 @@ int pq_dict_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
                       label, err);
     s->checked = w < 32 && ((size_t)1 << w) <= s->dict.entries;
     s->cpu = pq_cpu();
+    if (!rc) dict_regs_init(s);
     return rc;
   }
   s->base.out_type = PQ_INT32;
@@ -460,8 +606,19 @@ typedef struct dict_enc {
   int shift;       /* numbers: 64 - log2(nslots) */
   int numeric;     /* values looked up as numbers */
   size_t width;    /* PLAIN bytes of a fixed-width value */
+  /* INT32 and INT64 values of a small range are looked up without the
+  ** hash: dtab[value - dbase] (modulo 2^64) holds entry + 1, 0 for a value
+  ** not seen, over dspan values.  vmin and vmax are the values' range.
+  ** When it outgrows DIRECT_MAX the hash table takes over for good. */
+  int direct;
+  unsigned cpu; /* pq_cpu() at open */
+  uint32_t *dtab;
+  uint64_t dbase, dspan;
+  int64_t vmin, vmax;
   pq_rle_adaptive idx;
 } dict_enc;
+
+#define DIRECT_MAX ((uint64_t)1 << 16)
 
 static uint64_t hash_bytes(const uint8_t *p, size_t n) {
   uint64_t h = 0x9e3779b97f4a7c15ull ^ (n * 0xff51afd7ed558ccdull);
@@ -506,9 +663,8 @@ static inline uint64_t entry_num(const dict_enc *s, uint32_t e) {
   }
 }
 
-static int dict_grow_slots(dict_enc *s) {
-  if (s->nslots >= (1u << 31)) return PQ_NOMEM;
-  uint32_t n = s->nslots ? s->nslots * 2 : 64;
+/* Rebuilds the table with n slots. */
+static int dict_set_slots(dict_enc *s, uint32_t n) {
   uint32_t *slots = calloc(n, sizeof *slots);
   if (!slots) return PQ_NOMEM;
   int shift = 64 - pq_bit_width64(n - 1);
@@ -523,6 +679,11 @@ static int dict_grow_slots(dict_enc *s) {
   s->nslots = n;
   s->shift = shift;
   return PQ_OK;
+}
+
+static int dict_grow_slots(dict_enc *s) {
+  if (s->nslots >= (1u << 31)) return PQ_NOMEM;
+  return dict_set_slots(s, s->nslots ? s->nslots * 2 : 64);
 }
 
 /* Makes room for one more entry. */
@@ -604,6 +765,119 @@ DICT_PUT_NUMS(put_bools, uint8_t, KEY_BOOL, 1, LOAD8)
 DICT_PUT_NUMS(put_nums32, uint32_t, KEY_NUM, 4, pq_load32)
 DICT_PUT_NUMS(put_nums64, uint64_t, KEY_NUM, 8, pq_load64)
 
+/* A number's value as the direct table keys it: INT32 sign-extended. */
+static inline int64_t direct_key(const dict_enc *s, uint64_t x) {
+  return s->width == 4 ? (int64_t)(int32_t)(uint32_t)x : (int64_t)x;
+}
+
+/* Widens the direct table's range to take x, leaving room on the side it
+** grew; gives it up for the hash table when the range would pass
+** DIRECT_MAX.  Returns 0, or -1 when memory runs out. */
+static int direct_widen(dict_enc *s, int64_t x) {
+  int64_t lo = s->dspan && s->vmin < x ? s->vmin : x;
+  int64_t hi = s->dspan && s->vmax > x ? s->vmax : x;
+  uint64_t need = (uint64_t)hi - (uint64_t)lo + 1;
+  if (need == 0 || need > DIRECT_MAX) {
+    /* To the hash table: its slots for the entries so far. */
+    free(s->dtab);
+    s->dtab = NULL;
+    s->direct = 0;
+    uint32_t n = 64;
+    while ((uint64_t)s->entries * 2 > n) n *= 2;
+    return dict_set_slots(s, n) ? -1 : 0;
+  }
+  uint64_t span = need * 2 < 1024 ? 1024 : need * 2;
+  if (span > DIRECT_MAX) span = DIRECT_MAX;
+  uint64_t base = !s->dspan ? (uint64_t)x - span / 2
+                  : x < s->vmin ? (uint64_t)hi - (span - 1)
+                                : (uint64_t)lo;
+  uint32_t *t = calloc((size_t)span, sizeof *t);
+  if (!t) return -1;
+  for (uint32_t e = 0; e < s->entries; e++)
+    t[(uint64_t)direct_key(s, entry_num(s, e)) - base] = e + 1;
+  free(s->dtab);
+  s->dtab = t;
+  s->dbase = base;
+  s->dspan = span;
+  s->vmin = lo;
+  s->vmax = hi;
+  return 0;
+}
+
+#if PQ_X86_SIMD
+/* INT32 values found in the direct table, 8 at a time, up to the first
+** group of 8 with a value not there; returns how many.  The offsets are
+** taken modulo 2^32: a slot holds only an INT32 value, and two INT32
+** values that agree modulo 2^32 are the same, so a slot hit is the value;
+** a miss goes to the exact test. */
+PQ_AVX2 static size_t direct32_avx2(const uint32_t *t, uint64_t base,
+                                    uint64_t span, const uint32_t *u,
+                                    size_t n, uint32_t *ix) {
+  const __m256i b = _mm256_set1_epi32((int)(uint32_t)base);
+  const __m256i top = _mm256_set1_epi32((int)(uint32_t)(span - 1));
+  const __m256i one = _mm256_set1_epi32(1), zero = _mm256_setzero_si256();
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256i off = _mm256_sub_epi32(
+        _mm256_loadu_si256((const __m256i *)(const void *)(u + i)), b);
+    __m256i in = _mm256_cmpeq_epi32(_mm256_min_epu32(off, top), off);
+    __m256i f = _mm256_mask_i32gather_epi32(
+        zero, (const int *)(const void *)t, off, in, 4);
+    if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(f, zero))) break;
+    _mm256_storeu_si256((__m256i *)(void *)(ix + i), _mm256_sub_epi32(f, one));
+  }
+  return i;
+}
+#endif
+
+/* The indices of n INT32 or INT64 values (T) by the direct table, as long
+** as it holds; the rest by the hash table.  -1 when memory runs out.  With
+** AVX2, INT32 values go 8 at a time while they are all found, and the
+** group that is not one at a time. */
+#define DICT_PUT_DIRECT(NAME, T, SIGNED, HASHED, FAST)                    \
+  static int NAME(dict_enc *s, const T *u, size_t n, uint32_t *ix) {       \
+    size_t i = 0;                                                          \
+    while (i < n) {                                                        \
+      const uint32_t *t = s->dtab;                                         \
+      const uint64_t base = s->dbase, span = s->dspan;                     \
+      size_t end = n;                                                      \
+      FAST                                                                 \
+      for (; i < end; i++) {                                               \
+        uint64_t off = (uint64_t)(int64_t)(SIGNED)u[i] - base;             \
+        if (off >= span || t[off] == 0) break;                             \
+        ix[i] = t[off] - 1;                                                \
+      }                                                                    \
+      if (i == end) continue;                                              \
+      const int64_t x = (int64_t)(SIGNED)u[i];                             \
+      const uint64_t off = (uint64_t)x - base;                             \
+      if (off < span) { /* a new entry */                                  \
+        if (dict_room(s)) return -1;                                       \
+        pq_put_le(&s->keys, &u[i], 1, sizeof(T), s->base.p.type);          \
+        if (s->keys.oom) return -1;                                        \
+        s->dtab[off] = s->entries + 1;                                     \
+        ix[i++] = s->entries++;                                            \
+        if (x < s->vmin) s->vmin = x;                                      \
+        if (x > s->vmax) s->vmax = x;                                      \
+      } else if (direct_widen(s, x)) {                                     \
+        return -1;                                                         \
+      } else if (!s->direct) {                                             \
+        return HASHED(s, u + i, n - i, ix + i);                            \
+      }                                                                    \
+    }                                                                      \
+    return 0;                                                              \
+  }
+#if PQ_X86_SIMD
+#define DIRECT32_FAST                                                      \
+  if ((s->cpu & PQ_CPU_AVX2) && span > 0) {                                \
+    i += direct32_avx2(t, base, span, u + i, n - i, ix + i);               \
+    end = n - i > 8 ? i + 8 : n;                                           \
+  }
+#else
+#define DIRECT32_FAST
+#endif
+DICT_PUT_DIRECT(put_direct32, uint32_t, int32_t, put_nums32, DIRECT32_FAST)
+DICT_PUT_DIRECT(put_direct64, uint64_t, int64_t, put_nums64, )
+
 /* Finds the value's entry, adding it when new; returns its index or -1
 ** when memory runs out. */
 static int64_t dict_lookup(dict_enc *s, const uint8_t *v, size_t n) {
@@ -636,6 +910,8 @@ static int64_t dict_lookup(dict_enc *s, const uint8_t *v, size_t n) {
 }
 
 static int dict_put_nums(dict_enc *s, const void *v, size_t n, uint32_t *ix) {
+  if (s->direct)
+    return s->width == 4 ? put_direct32(s, v, n, ix) : put_direct64(s, v, n, ix);
   switch (s->width) {
     case 1: return put_bools(s, v, n, ix);
     case 4: return put_nums32(s, v, n, ix);
@@ -735,6 +1011,7 @@ static void dict_enc_destroy(pq_encoder *e) {
   free(s->offsets);
   free(s->hashes);
   free(s->slots);
+  free(s->dtab);
   pq_rle_adaptive_free(&s->idx);
 }
 
@@ -752,6 +1029,8 @@ int pq_dict_encoder(pq_encoder **out, const pq_params *p, pq_error *err) {
   s->numeric = p->type == PQ_BOOLEAN || p->type == PQ_INT32 ||
                p->type == PQ_FLOAT || p->type == PQ_INT64 ||
                p->type == PQ_DOUBLE;
+  s->direct = p->type == PQ_INT32 || p->type == PQ_INT64;
+  s->cpu = pq_cpu();
   pq_rle_adaptive_init(&s->idx);
   return dict_grow_slots(s) ? pq_nomem(err, label) : PQ_OK;
 }
