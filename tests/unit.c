@@ -11,6 +11,7 @@
 ** Prints a line per failure starting with "!" and ends with
 ** "N passed, N failed".
 */
+#define _POSIX_C_SOURCE 200809L /* setenv, strdup */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -331,6 +332,159 @@ static void test_bitpack(void) {
     pq_unpack_lsb(buf, (uint64_t)w * 13, w, 37, got);
     CHECK(memcmp(got, v + 13, 37 * 8) == 0, "unaligned unpack, width %d", w);
   }
+}
+
+/* PQ_SIMD as the run began, to put back after the tests that change it. */
+static char *simd_env;
+static void simd_restore(void) {
+  if (simd_env) {
+    setenv("PQ_SIMD", simd_env, 1);
+  } else {
+    unsetenv("PQ_SIMD");
+  }
+}
+
+/* Encodes n values with BIT_PACKED at width w (given, or inferred when
+** fixed is 0) in the bit order asked, put in pieces of `piece` values (the
+** last shorter), or of random sizes when piece is 0. */
+static int bp_encode(int w, int fixed, int lsb, const uint32_t *v, size_t n,
+                     size_t piece, pq_buf *out, pq_error *err) {
+  pq_params p = params(PQ_BIT_PACKED, PQ_INT32, 0);
+  if (fixed) p.bit_width = w;
+  p.lsb_first = lsb;
+  pq_encoder *e;
+  int rc = pq_encoder_open(&e, &p, err);
+  if (rc) return rc;
+  for (size_t i = 0; i < n && rc == PQ_OK;) {
+    size_t k = piece ? piece : 1 + mix() % 200;
+    if (k > n - i) k = n - i;
+    rc = pq_encoder_put(e, v + i, k, err);
+    i += k;
+    /* The size so far is that of the values put, padded to a byte. */
+    if (rc == PQ_OK && fixed && pq_encoder_size(e) != (i * (size_t)w + 7) / 8)
+      rc = PQ_MISUSE;
+  }
+  pq_buf_init(out);
+  if (rc == PQ_OK) rc = pq_encoder_finish(e, out, NULL, err);
+  pq_encoder_free(e);
+  return rc;
+}
+
+static void test_bitpack_encoder(void) {
+  /* The packers the encoder chooses from against the reference, at every
+  ** width, the values' bits above the width ignored.  The output ends 16
+  ** bytes after the 4*w, where a malloc'ed block does. */
+  const pq_pack32_fn *tables[4] = {
+      pq_pack32_msb_table(0), pq_pack32_msb_table(pq_cpu()),
+      pq_pack32_table(0), pq_pack32_table(pq_cpu())};
+  for (int t = 0; t < 4; t++) {
+    int msb = t < 2;
+    for (int w = 0; w <= 32; w++) {
+      int bad = 0;
+      uint32_t mask = w == 32 ? ~0u : (1u << w) - 1;
+      for (int trial = 0; trial < 8; trial++) {
+        uint32_t v32[32];
+        uint64_t v[32];
+        for (int i = 0; i < 32; i++) {
+          uint32_t r = (uint32_t)mix();
+          v32[i] = trial == 0 ? mask : trial == 1 ? ~0u : r;
+          v[i] = v32[i] & mask;
+        }
+        uint8_t ref[4 * 32 + 1], *block = malloc((size_t)4 * w + 16);
+        if (msb) {
+          ref_pack_msb(v, 32, w, ref);
+        } else {
+          ref_pack_lsb(v, 32, w, ref);
+        }
+        memset(block, 0x5A, (size_t)4 * w + 16);
+        tables[t][w](v32, block);
+        bad += memcmp(block, ref, (size_t)4 * w) != 0;
+        free(block);
+      }
+      CHECK(bad == 0, "%s pack table %d at width %d differs",
+            msb ? "MSB" : "LSB", t % 2, w);
+    }
+  }
+  /* The encoder, with the fast paths and without (PQ_SIMD=none), against
+  ** the reference: every width 1..32 in both orders, counts that are not
+  ** multiples of 8, put in pieces that leave the stream off a byte
+  ** boundary, at a width given or found (re-packed as it widens). */
+  static const size_t counts[] = {1, 7, 31, 33, 45, 100, 1001, 2085};
+  static const size_t pieces[] = {0, 1, 3, 13, 37, 1024, 5000};
+  enum { BP_MAXN = 2085 };
+  uint32_t *v = malloc(BP_MAXN * sizeof *v);
+  uint64_t *v64 = malloc(BP_MAXN * sizeof *v64);
+  uint8_t *ref = malloc((size_t)BP_MAXN * 4 + 8);
+  for (int simd = 0; simd < 2; simd++) {
+    if (simd) {
+      simd_restore();
+    } else {
+      setenv("PQ_SIMD", "none", 1);
+    }
+    for (int w = 1; w <= 32; w++) {
+      int bad = 0, bad_auto = 0;
+      uint32_t mask = w == 32 ? ~0u : (1u << w) - 1;
+      for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
+        size_t n = counts[c];
+        for (size_t i = 0; i < n; i++) {
+          v[i] = (uint32_t)mix() & mask;
+          /* Small values first: the inferred width grows on the way. */
+          if (i < n / 2) v[i] >>= (uint32_t)(w * (n / 2 - i) / n);
+          if (i == n - 1) v[i] |= 1u << (w - 1); /* the width is reached */
+          v64[i] = v[i];
+        }
+        for (int lsb = 0; lsb < 2; lsb++) {
+          if (lsb) {
+            ref_pack_lsb(v64, n, w, ref);
+          } else {
+            ref_pack_msb(v64, n, w, ref);
+          }
+          size_t len = (n * (size_t)w + 7) / 8;
+          for (size_t k = 0; k < sizeof pieces / sizeof *pieces; k++) {
+            for (int fixed = 0; fixed < 2; fixed++) {
+              pq_buf out;
+              pq_error err;
+              int rc = bp_encode(w, fixed, lsb, v, n, pieces[k], &out, &err);
+              int ok = rc == PQ_OK && out.len == len &&
+                       memcmp(out.data, ref, len) == 0;
+              if (fixed) {
+                bad += !ok;
+              } else {
+                bad_auto += !ok;
+              }
+              pq_buf_free(&out);
+            }
+          }
+        }
+      }
+      CHECK(bad == 0, "BIT_PACKED encoder, width %d (PQ_SIMD %s): %d differ",
+            w, simd ? "as set" : "none", bad);
+      CHECK(bad_auto == 0,
+            "BIT_PACKED encoder, width %d found (PQ_SIMD %s): %d differ", w,
+            simd ? "as set" : "none", bad_auto);
+    }
+  }
+  simd_restore();
+  /* A value over a given width: its index, and no bytes for its batch. */
+  for (size_t i = 0; i < 100; i++) v[i] = (uint32_t)i % 8;
+  v[77] = 8;
+  pq_params p = params(PQ_BIT_PACKED, PQ_INT32, 0);
+  p.bit_width = 3;
+  pq_encoder *e;
+  pq_error err;
+  if (pq_encoder_open(&e, &p, &err) == PQ_OK) {
+    int rc1 = pq_encoder_put(e, v, 50, &err);
+    int rc2 = pq_encoder_put(e, v + 50, 50, &err);
+    CHECK(rc1 == PQ_OK && rc2 == PQ_RANGE && strstr(err.msg, "value 77 is 8"),
+          "BIT_PACKED range: rc %d %d '%s'", rc1, rc2, err.msg);
+    CHECK(pq_encoder_size(e) == (50 * 3 + 7) / 8,
+          "BIT_PACKED range: size %zu after the refused batch",
+          pq_encoder_size(e));
+    pq_encoder_free(e);
+  }
+  free(v);
+  free(v64);
+  free(ref);
 }
 
 /* ---- 2. Spec examples ---------------------------------------------------- */
@@ -1246,7 +1400,9 @@ int main(void) {
   copies_cap = 64u << 20;
   copies = malloc(copies_cap);
   rng_state = 20261122;
+  if (getenv("PQ_SIMD")) simd_env = strdup(getenv("PQ_SIMD"));
   test_bitpack();
+  test_bitpack_encoder();
   test_spec_examples();
   test_reader_acceptance();
   test_round_trips();
@@ -1258,5 +1414,6 @@ int main(void) {
   free(arena);
   free(copies);
   printf("%d passed, %d failed\n", passed, failed);
+  free(simd_env);
   return failed != 0;
 }

@@ -17,7 +17,9 @@
 ** and a table of each family indexed by width.  LSB-first is the order of
 ** the RLE/bit-packing hybrid and DELTA_BINARY_PACKED (spec/Encodings.md).
 ** For x86, the two unpack32 families again with AVX2 (unpack32_avx2_w,
-** unpack32_msb_avx2_w), under PQ_BITPACK_AVX2.
+** unpack32_msb_avx2_w), and the two pack32 ones (pack32_avx2_w,
+** pack32_msb_avx2_w, which may write zeros to 16 bytes past the 4*w),
+** under PQ_BITPACK_AVX2.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -296,6 +298,81 @@ static void unpack32_avx2(int w, int msb) {
   printf("}\n\n");
 }
 
+/* The AVX2 form of pack32_w (lsb) or pack32_msb_w for w 1..31: 8 values a
+** step, w bytes, four in each 128-bit lane.  Neighbouring values are first
+** joined into 64-bit pairs of 2w bits.  A lane's two pairs and the bits
+** before them in its first byte (none in the low lane; 4w mod 8 in the
+** high one, which starts at byte w/2) make at most 128 bits, built as two
+** 64-bit halves: each half takes its own pair and, from a copy with the
+** halves swapped, the other one, each moved to its place by variable
+** shifts left or right (a count of 64 or more gives zeros).  In MSB order
+** the lane's bytes are then reversed.  For odd w the lanes share byte w/2:
+** the high one takes the low one's part of it.  Each lane is stored as 16
+** bytes, so the last step writes zeros to up to 15 bytes after the 4*w. */
+static void pack32_avx2(int w, int msb) {
+  printf("PQ_AVX2 static void pack32_%savx2_%d(const uint32_t *in, "
+         "uint8_t *out) {\n",
+         msb ? "msb_" : "", w);
+  printf("  const __m256i m = _mm256_set1_epi32(0x%x);\n", (1u << w) - 1);
+  if (!msb) printf("  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);\n");
+  int beta[2] = {0, (4 * w) % 8};
+  int use_l[2], use_r[2];
+  for (int src = 0; src < 2; src++) { /* the pairs, then the swapped copy */
+    int left[4], right[4];
+    use_l[src] = use_r[src] = 0;
+    for (int q = 0; q < 4; q++) { /* 64-bit quarter: lane q/2, half q%2 */
+      int h = q % 2, k = src ? 1 - h : h, b = beta[q / 2];
+      /* Where the pair's lowest bit goes in the lane's 128. */
+      int pos = msb ? 128 - b - (2 * k + 2) * w : b + 2 * k * w;
+      int sh = pos - 64 * h;
+      left[q] = sh >= 0 && sh < 64 ? sh : 64;
+      right[q] = sh < 0 && -sh < 2 * w ? -sh : 64;
+      use_l[src] |= left[q] < 64;
+      use_r[src] |= right[q] < 64;
+    }
+    if (use_l[src])
+      printf("  const __m256i l%d = _mm256_setr_epi64x(%d, %d, %d, %d);\n", src,
+             left[0], left[1], left[2], left[3]);
+    if (use_r[src])
+      printf("  const __m256i r%d = _mm256_setr_epi64x(%d, %d, %d, %d);\n", src,
+             right[0], right[1], right[2], right[3]);
+  }
+  if (msb) {
+    printf("  const __m256i rev = _mm256_setr_epi8(");
+    for (int k = 0; k < 32; k++) printf("%s%d", k ? "," : "", 15 - k % 16);
+    printf(");\n");
+  }
+  printf("  for (int g = 0; g < 4; g++) {\n"
+         "    const __m256i x = _mm256_and_si256(\n"
+         "        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);\n");
+  if (msb)
+    printf("    const __m256i p0 = _mm256_or_si256(_mm256_srli_epi64(\n"
+           "        _mm256_slli_epi64(x, 32), %d), _mm256_srli_epi64(x, 32));\n",
+           32 - w);
+  else
+    printf("    const __m256i p0 = _mm256_or_si256(_mm256_and_si256(x, lo32),\n"
+           "        _mm256_slli_epi64(_mm256_srli_epi64(x, 32), %d));\n",
+           w);
+  printf("    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);\n"
+         "    __m256i a = _mm256_setzero_si256();\n");
+  for (int src = 0; src < 2; src++) {
+    if (use_l[src])
+      printf("    a = _mm256_or_si256(a, _mm256_sllv_epi64(p%d, l%d));\n", src,
+             src);
+    if (use_r[src])
+      printf("    a = _mm256_or_si256(a, _mm256_srlv_epi64(p%d, r%d));\n", src,
+             src);
+  }
+  if (msb) printf("    a = _mm256_shuffle_epi8(a, rev);\n");
+  printf("    const __m128i lo = _mm256_castsi256_si128(a);\n"
+         "    __m128i hi = _mm256_extracti128_si256(a, 1);\n");
+  if (w % 2) printf("    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, %d));\n", w / 2);
+  printf("    _mm_storeu_si128((__m128i *)(out + %d * g), lo);\n"
+         "    _mm_storeu_si128((__m128i *)(out + %d * g + %d), hi);\n"
+         "  }\n}\n\n",
+         w, w, w / 2);
+}
+
 static void table(const char *type, const char *name, int maxw) {
   printf("static %s const %s_table[%d] = {\n", type, name, maxw + 1);
   for (int w = 0; w <= maxw; w++)
@@ -361,6 +438,18 @@ int main(void) {
   for (int w = 0; w <= 32; w++)
     printf("%sunpack32_%savx2_%d,%s", w % 4 ? " " : "  ", w ? "msb_" : "", w,
            w % 4 == 3 || w == 32 ? "\n" : "");
-  printf("};\n#endif\n");
+  printf("};\n\n");
+  /* The packers: width 0 and 32 are the portable ones (nothing to write;
+  ** whole words), which write exactly 4*w bytes. */
+  for (int msb = 0; msb < 2; msb++) {
+    for (int w = 1; w < 32; w++) pack32_avx2(w, msb);
+    printf("static pack32_fn const pack32_%savx2_table[33] = {\n",
+           msb ? "msb_" : "");
+    for (int w = 0; w <= 32; w++)
+      printf("%spack32_%s%s%d,%s", w % 4 ? " " : "  ", msb ? "msb_" : "",
+             w % 32 ? "avx2_" : "", w, w % 4 == 3 || w == 32 ? "\n" : "");
+    printf("};\n\n");
+  }
+  printf("#endif\n");
   return 0;
 }

@@ -106,31 +106,56 @@ int pq_bit_packed_decoder(pq_decoder **out, const pq_params *p,
 
 typedef struct bp_enc {
   pq_encoder base;
-  pq_buf out;
+  pq_buf out;   /* the whole bytes so far */
   int w;        /* current bit width */
   int fixed;    /* the width was given */
-  uint64_t acc; /* bits not yet written */
+  uint64_t acc; /* bits not yet written: the low nacc, fewer than 8 */
   int nacc;
+  const pq_pack32_fn *pack32;     /* the bit order's, as pq_cpu() allows */
+  const pq_unpack32_fn *unpack32; /* to re-pack at a wider width */
 } bp_enc;
 
-static void bp_emit(bp_enc *s, uint32_t v) {
+/* Appends n values that fit the width.  One value at a time until the
+** stream is at a byte boundary (at most 7), then 32 at a time straight
+** into the buffer (32*w bits are whole bytes), the rest one at a time. */
+static int bp_pack(bp_enc *s, const uint32_t *u, size_t n) {
   int w = s->w;
-  if (s->base.p.lsb_first) {
-    s->acc |= (uint64_t)v << s->nacc;
-    s->nacc += w;
-    while (s->nacc >= 8) {
-      pq_buf_byte(&s->out, (uint8_t)s->acc);
-      s->acc >>= 8;
-      s->nacc -= 8;
-    }
-  } else {
-    s->acc = s->acc << w | v;
-    s->nacc += w;
-    while (s->nacc >= 8) {
-      pq_buf_byte(&s->out, (uint8_t)(s->acc >> (s->nacc - 8)));
-      s->nacc -= 8;
-    }
+  if (w == 0 || n == 0) return PQ_OK;
+  if (n > SIZE_MAX / 64) {
+    s->out.oom = 1;
+    return PQ_NOMEM;
   }
+  /* The whole bytes the values complete, and room for the packers' 16
+  ** bytes after them.  A buffer that must grow at least doubles: each
+  ** growth may copy what is written, which is most of the time of a
+  ** stream put in small batches. */
+  size_t bytes = ((size_t)s->nacc + n * (size_t)w) / 8;
+  size_t want = bytes + 16;
+  if (want > s->out.cap - s->out.len && want < s->out.len) want = s->out.len;
+  if (pq_buf_reserve(&s->out, want)) return PQ_NOMEM;
+  uint8_t *o = s->out.data + s->out.len;
+  uint64_t acc = s->acc;
+  int nacc = s->nacc, lsb = s->base.p.lsb_first;
+  size_t i = 0;
+  for (;;) {
+    if (nacc == 0) {
+      pq_pack32_fn pack = s->pack32[w];
+      for (; n - i >= 32; i += 32, o += 4 * w) pack(u + i, o);
+    }
+    if (i == n) break;
+    if (lsb) {
+      acc |= (uint64_t)u[i] << nacc;
+      for (nacc += w; nacc >= 8; nacc -= 8, acc >>= 8) *o++ = (uint8_t)acc;
+    } else {
+      acc = acc << w | u[i];
+      for (nacc += w; nacc >= 8; nacc -= 8) *o++ = (uint8_t)(acc >> (nacc - 8));
+    }
+    i++;
+  }
+  s->acc = acc;
+  s->nacc = nacc;
+  s->out.len = (size_t)(o - s->out.data);
+  return PQ_OK;
 }
 
 static void bp_pad(bp_enc *s) {
@@ -142,45 +167,85 @@ static void bp_pad(bp_enc *s) {
   s->nacc = 0;
 }
 
-/* Re-packs the values written so far at width nw. */
+/* Re-packs the values written so far at width nw, 1024 at a time. */
 static int bp_widen(bp_enc *s, int nw) {
   bp_pad(s);
   pq_buf old = s->out;
   pq_buf_init(&s->out);
-  int ow = s->w;
+  int ow = s->w, lsb = s->base.p.lsb_first;
   s->w = nw;
-  uint64_t n = s->base.count;
-  for (uint64_t i = 0; i < n; i++) {
-    uint64_t v;
-    if (s->base.p.lsb_first) {
-      pq_unpack_lsb(old.data, i * (uint64_t)ow, ow, 1, &v);
-    } else {
-      pq_unpack_msb(old.data, i * (uint64_t)ow, ow, 1, &v);
+  uint64_t n = s->base.count, bit = 0;
+  uint32_t tmp[1024];
+  int rc = old.oom ? PQ_NOMEM : PQ_OK;
+  for (uint64_t i = 0; i < n && !rc;) {
+    size_t m = n - i < 1024 ? (size_t)(n - i) : 1024, j = 0;
+    if (ow == 0) { /* no bytes were written */
+      memset(tmp, 0, m * sizeof *tmp);
+      j = m;
     }
-    bp_emit(s, (uint32_t)v);
+    /* Each 32 values of the old stream start on a byte boundary. */
+    for (; m - j >= 32; j += 32, bit += 32 * (uint64_t)ow)
+      s->unpack32[ow](old.data + bit / 8, tmp + j);
+    for (; j < m; j++, bit += (uint64_t)ow) {
+      uint64_t v;
+      if (lsb) {
+        pq_unpack_lsb(old.data, bit, ow, 1, &v);
+      } else {
+        pq_unpack_msb(old.data, bit, ow, 1, &v);
+      }
+      tmp[j] = (uint32_t)v;
+    }
+    rc = bp_pack(s, tmp, m);
+    i += m;
   }
-  s->out.oom |= old.oom;
   pq_buf_free(&old);
-  return s->out.oom ? PQ_NOMEM : PQ_OK;
+  if (rc) s->out.oom = 1;
+  return rc;
+}
+
+/* The OR of n values, eight at a time in four 64-bit words (which the
+** compiler keeps in vector registers). */
+static uint32_t bp_or(const uint32_t *u, size_t n) {
+  uint64_t a[4] = {0, 0, 0, 0};
+  size_t i = 0;
+  for (; n - i >= 8; i += 8) {
+    for (int k = 0; k < 4; k++) {
+      uint64_t x;
+      memcpy(&x, u + i + 2 * k, 8);
+      a[k] |= x;
+    }
+  }
+  uint64_t all = a[0] | a[1] | a[2] | a[3];
+  uint32_t any = (uint32_t)all | (uint32_t)(all >> 32);
+  for (; i < n; i++) any |= u[i];
+  return any;
+}
+
+/* The index of the first of n values over w bits. */
+static size_t bp_first_over(const uint32_t *u, size_t n, int w) {
+  size_t i = 0;
+  while (i < n && (u[i] >> w) == 0) i++;
+  return i;
 }
 
 static int bp_put(pq_encoder *e, const void *v, size_t n, pq_error *err) {
   bp_enc *s = (bp_enc *)e;
   const uint32_t *u = v;
-  for (size_t i = 0; i < n; i++) {
-    if (s->w < 32 && (u[i] >> s->w) != 0) {
-      if (s->fixed) {
-        return pq_fail(err, PQ_RANGE, "BIT_PACKED",
-                       "value %llu is %u, which does not fit in bit width %d",
-                       (unsigned long long)(e->count + i), u[i], s->w);
-      }
-      e->count += i; /* bp_widen re-packs what is already written */
-      int rc = bp_widen(s, pq_bit_width64(u[i]));
-      e->count -= i;
-      if (rc) return pq_nomem(err, "BIT_PACKED");
+  /* The width first, over the whole batch (the bit width of the values'
+  ** OR is that of their largest): a value that does not fit a given width
+  ** refuses the batch before any of it is written. */
+  uint32_t any = bp_or(u, n);
+  int need = pq_bit_width64(any);
+  if (need > s->w) {
+    if (s->fixed) {
+      size_t i = bp_first_over(u, n, s->w);
+      return pq_fail(err, PQ_RANGE, "BIT_PACKED",
+                     "value %llu is %u, which does not fit in bit width %d",
+                     (unsigned long long)(e->count + i), u[i], s->w);
     }
-    bp_emit(s, u[i]);
+    if (bp_widen(s, need)) return pq_nomem(err, "BIT_PACKED");
   }
+  if (bp_pack(s, u, n)) return pq_nomem(err, "BIT_PACKED");
   return PQ_OK;
 }
 
@@ -207,6 +272,10 @@ int pq_bit_packed_encoder(pq_encoder **out, const pq_params *p, pq_error *err) {
   if (!s) return pq_nomem(err, "BIT_PACKED");
   s->fixed = p->bit_width >= 0;
   s->w = s->fixed ? p->bit_width : 0;
+  unsigned cpu = pq_cpu();
+  int lsb = s->base.p.lsb_first;
+  s->pack32 = lsb ? pq_pack32_table(cpu) : pq_pack32_msb_table(cpu);
+  s->unpack32 = lsb ? pq_unpack32_table(cpu) : pq_unpack32_msb_table(cpu);
   s->base.put = bp_put;
   s->base.finish = bp_finish;
   s->base.destroy = bp_destroy;

@@ -48,6 +48,22 @@ const pq_unpack32_fn *pq_unpack32_msb_table(unsigned cpu) {
   return unpack32_msb_table;
 }
 
+const pq_pack32_fn *pq_pack32_table(unsigned cpu) {
+#ifdef PQ_BITPACK_AVX2
+  if (cpu & PQ_CPU_AVX2) return pack32_avx2_table;
+#endif
+  (void)cpu;
+  return pack32_table;
+}
+
+const pq_pack32_fn *pq_pack32_msb_table(unsigned cpu) {
+#ifdef PQ_BITPACK_AVX2
+  if (cpu & PQ_CPU_AVX2) return pack32_msb_avx2_table;
+#endif
+  (void)cpu;
+  return pack32_msb_table;
+}
+
 void pq_unpack32(int w, const uint8_t *in, uint32_t *out) {
   unpack32_table[w](in, out);
 }

@@ -14869,4 +14869,1430 @@ static unpack32_fn const unpack32_msb_avx2_table[33] = {
   unpack32_msb_avx2_28, unpack32_msb_avx2_29, unpack32_msb_avx2_30, unpack32_msb_avx2_31,
   unpack32_msb_avx2_32,
 };
+
+PQ_AVX2 static void pack32_avx2_1(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x1);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i l0 = _mm256_setr_epi64x(0, 64, 4, 64);
+  const __m256i l1 = _mm256_setr_epi64x(2, 64, 6, 64);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_and_si256(x, lo32),
+        _mm256_slli_epi64(_mm256_srli_epi64(x, 32), 1));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, 0));
+    _mm_storeu_si128((__m128i *)(out + 1 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 1 * g + 0), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_avx2_2(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x3);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i l0 = _mm256_setr_epi64x(0, 64, 0, 64);
+  const __m256i l1 = _mm256_setr_epi64x(4, 64, 4, 64);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_and_si256(x, lo32),
+        _mm256_slli_epi64(_mm256_srli_epi64(x, 32), 2));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    _mm_storeu_si128((__m128i *)(out + 2 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 2 * g + 1), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_avx2_3(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x7);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i l0 = _mm256_setr_epi64x(0, 64, 4, 64);
+  const __m256i l1 = _mm256_setr_epi64x(6, 64, 10, 64);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_and_si256(x, lo32),
+        _mm256_slli_epi64(_mm256_srli_epi64(x, 32), 3));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, 1));
+    _mm_storeu_si128((__m128i *)(out + 3 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 3 * g + 1), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_avx2_4(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0xf);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i l0 = _mm256_setr_epi64x(0, 64, 0, 64);
+  const __m256i l1 = _mm256_setr_epi64x(8, 64, 8, 64);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_and_si256(x, lo32),
+        _mm256_slli_epi64(_mm256_srli_epi64(x, 32), 4));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    _mm_storeu_si128((__m128i *)(out + 4 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 4 * g + 2), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_avx2_5(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x1f);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i l0 = _mm256_setr_epi64x(0, 64, 4, 64);
+  const __m256i l1 = _mm256_setr_epi64x(10, 64, 14, 64);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_and_si256(x, lo32),
+        _mm256_slli_epi64(_mm256_srli_epi64(x, 32), 5));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, 2));
+    _mm_storeu_si128((__m128i *)(out + 5 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 5 * g + 2), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_avx2_6(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x3f);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i l0 = _mm256_setr_epi64x(0, 64, 0, 64);
+  const __m256i l1 = _mm256_setr_epi64x(12, 64, 12, 64);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_and_si256(x, lo32),
+        _mm256_slli_epi64(_mm256_srli_epi64(x, 32), 6));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    _mm_storeu_si128((__m128i *)(out + 6 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 6 * g + 3), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_avx2_7(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x7f);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i l0 = _mm256_setr_epi64x(0, 64, 4, 64);
+  const __m256i l1 = _mm256_setr_epi64x(14, 64, 18, 64);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_and_si256(x, lo32),
+        _mm256_slli_epi64(_mm256_srli_epi64(x, 32), 7));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, 3));
+    _mm_storeu_si128((__m128i *)(out + 7 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 7 * g + 3), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_avx2_8(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0xff);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i l0 = _mm256_setr_epi64x(0, 64, 0, 64);
+  const __m256i l1 = _mm256_setr_epi64x(16, 64, 16, 64);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_and_si256(x, lo32),
+        _mm256_slli_epi64(_mm256_srli_epi64(x, 32), 8));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    _mm_storeu_si128((__m128i *)(out + 8 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 8 * g + 4), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_avx2_9(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x1ff);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i l0 = _mm256_setr_epi64x(0, 64, 4, 64);
+  const __m256i l1 = _mm256_setr_epi64x(18, 64, 22, 64);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_and_si256(x, lo32),
+        _mm256_slli_epi64(_mm256_srli_epi64(x, 32), 9));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, 4));
+    _mm_storeu_si128((__m128i *)(out + 9 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 9 * g + 4), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_avx2_10(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x3ff);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i l0 = _mm256_setr_epi64x(0, 64, 0, 64);
+  const __m256i l1 = _mm256_setr_epi64x(20, 64, 20, 64);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_and_si256(x, lo32),
+        _mm256_slli_epi64(_mm256_srli_epi64(x, 32), 10));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    _mm_storeu_si128((__m128i *)(out + 10 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 10 * g + 5), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_avx2_11(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x7ff);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i l0 = _mm256_setr_epi64x(0, 64, 4, 64);
+  const __m256i l1 = _mm256_setr_epi64x(22, 64, 26, 64);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_and_si256(x, lo32),
+        _mm256_slli_epi64(_mm256_srli_epi64(x, 32), 11));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, 5));
+    _mm_storeu_si128((__m128i *)(out + 11 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 11 * g + 5), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_avx2_12(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0xfff);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i l0 = _mm256_setr_epi64x(0, 64, 0, 64);
+  const __m256i l1 = _mm256_setr_epi64x(24, 64, 24, 64);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_and_si256(x, lo32),
+        _mm256_slli_epi64(_mm256_srli_epi64(x, 32), 12));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    _mm_storeu_si128((__m128i *)(out + 12 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 12 * g + 6), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_avx2_13(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x1fff);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i l0 = _mm256_setr_epi64x(0, 64, 4, 64);
+  const __m256i l1 = _mm256_setr_epi64x(26, 64, 30, 64);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_and_si256(x, lo32),
+        _mm256_slli_epi64(_mm256_srli_epi64(x, 32), 13));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, 6));
+    _mm_storeu_si128((__m128i *)(out + 13 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 13 * g + 6), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_avx2_14(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x3fff);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i l0 = _mm256_setr_epi64x(0, 64, 0, 64);
+  const __m256i l1 = _mm256_setr_epi64x(28, 64, 28, 64);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_and_si256(x, lo32),
+        _mm256_slli_epi64(_mm256_srli_epi64(x, 32), 14));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    _mm_storeu_si128((__m128i *)(out + 14 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 14 * g + 7), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_avx2_15(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x7fff);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i l0 = _mm256_setr_epi64x(0, 64, 4, 64);
+  const __m256i l1 = _mm256_setr_epi64x(30, 64, 34, 64);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_and_si256(x, lo32),
+        _mm256_slli_epi64(_mm256_srli_epi64(x, 32), 15));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, 7));
+    _mm_storeu_si128((__m128i *)(out + 15 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 15 * g + 7), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_avx2_16(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0xffff);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i l0 = _mm256_setr_epi64x(0, 64, 0, 64);
+  const __m256i l1 = _mm256_setr_epi64x(32, 64, 32, 64);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_and_si256(x, lo32),
+        _mm256_slli_epi64(_mm256_srli_epi64(x, 32), 16));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    _mm_storeu_si128((__m128i *)(out + 16 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 16 * g + 8), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_avx2_17(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x1ffff);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i l0 = _mm256_setr_epi64x(0, 64, 4, 64);
+  const __m256i r0 = _mm256_setr_epi64x(64, 30, 64, 26);
+  const __m256i l1 = _mm256_setr_epi64x(34, 64, 38, 64);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_and_si256(x, lo32),
+        _mm256_slli_epi64(_mm256_srli_epi64(x, 32), 17));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_srlv_epi64(p0, r0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, 8));
+    _mm_storeu_si128((__m128i *)(out + 17 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 17 * g + 8), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_avx2_18(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x3ffff);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i l0 = _mm256_setr_epi64x(0, 64, 0, 64);
+  const __m256i r0 = _mm256_setr_epi64x(64, 28, 64, 28);
+  const __m256i l1 = _mm256_setr_epi64x(36, 64, 36, 64);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_and_si256(x, lo32),
+        _mm256_slli_epi64(_mm256_srli_epi64(x, 32), 18));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_srlv_epi64(p0, r0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    _mm_storeu_si128((__m128i *)(out + 18 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 18 * g + 9), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_avx2_19(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x7ffff);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i l0 = _mm256_setr_epi64x(0, 64, 4, 64);
+  const __m256i r0 = _mm256_setr_epi64x(64, 26, 64, 22);
+  const __m256i l1 = _mm256_setr_epi64x(38, 64, 42, 64);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_and_si256(x, lo32),
+        _mm256_slli_epi64(_mm256_srli_epi64(x, 32), 19));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_srlv_epi64(p0, r0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, 9));
+    _mm_storeu_si128((__m128i *)(out + 19 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 19 * g + 9), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_avx2_20(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0xfffff);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i l0 = _mm256_setr_epi64x(0, 64, 0, 64);
+  const __m256i r0 = _mm256_setr_epi64x(64, 24, 64, 24);
+  const __m256i l1 = _mm256_setr_epi64x(40, 64, 40, 64);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_and_si256(x, lo32),
+        _mm256_slli_epi64(_mm256_srli_epi64(x, 32), 20));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_srlv_epi64(p0, r0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    _mm_storeu_si128((__m128i *)(out + 20 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 20 * g + 10), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_avx2_21(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x1fffff);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i l0 = _mm256_setr_epi64x(0, 64, 4, 64);
+  const __m256i r0 = _mm256_setr_epi64x(64, 22, 64, 18);
+  const __m256i l1 = _mm256_setr_epi64x(42, 64, 46, 64);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_and_si256(x, lo32),
+        _mm256_slli_epi64(_mm256_srli_epi64(x, 32), 21));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_srlv_epi64(p0, r0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, 10));
+    _mm_storeu_si128((__m128i *)(out + 21 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 21 * g + 10), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_avx2_22(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x3fffff);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i l0 = _mm256_setr_epi64x(0, 64, 0, 64);
+  const __m256i r0 = _mm256_setr_epi64x(64, 20, 64, 20);
+  const __m256i l1 = _mm256_setr_epi64x(44, 64, 44, 64);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_and_si256(x, lo32),
+        _mm256_slli_epi64(_mm256_srli_epi64(x, 32), 22));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_srlv_epi64(p0, r0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    _mm_storeu_si128((__m128i *)(out + 22 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 22 * g + 11), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_avx2_23(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x7fffff);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i l0 = _mm256_setr_epi64x(0, 64, 4, 64);
+  const __m256i r0 = _mm256_setr_epi64x(64, 18, 64, 14);
+  const __m256i l1 = _mm256_setr_epi64x(46, 64, 50, 64);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_and_si256(x, lo32),
+        _mm256_slli_epi64(_mm256_srli_epi64(x, 32), 23));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_srlv_epi64(p0, r0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, 11));
+    _mm_storeu_si128((__m128i *)(out + 23 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 23 * g + 11), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_avx2_24(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0xffffff);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i l0 = _mm256_setr_epi64x(0, 64, 0, 64);
+  const __m256i r0 = _mm256_setr_epi64x(64, 16, 64, 16);
+  const __m256i l1 = _mm256_setr_epi64x(48, 64, 48, 64);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_and_si256(x, lo32),
+        _mm256_slli_epi64(_mm256_srli_epi64(x, 32), 24));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_srlv_epi64(p0, r0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    _mm_storeu_si128((__m128i *)(out + 24 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 24 * g + 12), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_avx2_25(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x1ffffff);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i l0 = _mm256_setr_epi64x(0, 64, 4, 64);
+  const __m256i r0 = _mm256_setr_epi64x(64, 14, 64, 10);
+  const __m256i l1 = _mm256_setr_epi64x(50, 64, 54, 64);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_and_si256(x, lo32),
+        _mm256_slli_epi64(_mm256_srli_epi64(x, 32), 25));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_srlv_epi64(p0, r0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, 12));
+    _mm_storeu_si128((__m128i *)(out + 25 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 25 * g + 12), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_avx2_26(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x3ffffff);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i l0 = _mm256_setr_epi64x(0, 64, 0, 64);
+  const __m256i r0 = _mm256_setr_epi64x(64, 12, 64, 12);
+  const __m256i l1 = _mm256_setr_epi64x(52, 64, 52, 64);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_and_si256(x, lo32),
+        _mm256_slli_epi64(_mm256_srli_epi64(x, 32), 26));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_srlv_epi64(p0, r0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    _mm_storeu_si128((__m128i *)(out + 26 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 26 * g + 13), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_avx2_27(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x7ffffff);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i l0 = _mm256_setr_epi64x(0, 64, 4, 64);
+  const __m256i r0 = _mm256_setr_epi64x(64, 10, 64, 6);
+  const __m256i l1 = _mm256_setr_epi64x(54, 64, 58, 64);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_and_si256(x, lo32),
+        _mm256_slli_epi64(_mm256_srli_epi64(x, 32), 27));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_srlv_epi64(p0, r0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, 13));
+    _mm_storeu_si128((__m128i *)(out + 27 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 27 * g + 13), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_avx2_28(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0xfffffff);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i l0 = _mm256_setr_epi64x(0, 64, 0, 64);
+  const __m256i r0 = _mm256_setr_epi64x(64, 8, 64, 8);
+  const __m256i l1 = _mm256_setr_epi64x(56, 64, 56, 64);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_and_si256(x, lo32),
+        _mm256_slli_epi64(_mm256_srli_epi64(x, 32), 28));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_srlv_epi64(p0, r0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    _mm_storeu_si128((__m128i *)(out + 28 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 28 * g + 14), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_avx2_29(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x1fffffff);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i l0 = _mm256_setr_epi64x(0, 64, 4, 64);
+  const __m256i r0 = _mm256_setr_epi64x(64, 6, 64, 2);
+  const __m256i l1 = _mm256_setr_epi64x(58, 64, 62, 64);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_and_si256(x, lo32),
+        _mm256_slli_epi64(_mm256_srli_epi64(x, 32), 29));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_srlv_epi64(p0, r0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, 14));
+    _mm_storeu_si128((__m128i *)(out + 29 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 29 * g + 14), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_avx2_30(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x3fffffff);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i l0 = _mm256_setr_epi64x(0, 64, 0, 64);
+  const __m256i r0 = _mm256_setr_epi64x(64, 4, 64, 4);
+  const __m256i l1 = _mm256_setr_epi64x(60, 64, 60, 64);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_and_si256(x, lo32),
+        _mm256_slli_epi64(_mm256_srli_epi64(x, 32), 30));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_srlv_epi64(p0, r0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    _mm_storeu_si128((__m128i *)(out + 30 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 30 * g + 15), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_avx2_31(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x7fffffff);
+  const __m256i lo32 = _mm256_set1_epi64x(0xffffffff);
+  const __m256i l0 = _mm256_setr_epi64x(0, 64, 4, 2);
+  const __m256i r0 = _mm256_setr_epi64x(64, 2, 64, 64);
+  const __m256i l1 = _mm256_setr_epi64x(62, 64, 64, 64);
+  const __m256i r1 = _mm256_setr_epi64x(64, 64, 64, 60);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_and_si256(x, lo32),
+        _mm256_slli_epi64(_mm256_srli_epi64(x, 32), 31));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_srlv_epi64(p0, r0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    a = _mm256_or_si256(a, _mm256_srlv_epi64(p1, r1));
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, 15));
+    _mm_storeu_si128((__m128i *)(out + 31 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 31 * g + 15), hi);
+  }
+}
+
+static pack32_fn const pack32_avx2_table[33] = {
+  pack32_0, pack32_avx2_1, pack32_avx2_2, pack32_avx2_3,
+  pack32_avx2_4, pack32_avx2_5, pack32_avx2_6, pack32_avx2_7,
+  pack32_avx2_8, pack32_avx2_9, pack32_avx2_10, pack32_avx2_11,
+  pack32_avx2_12, pack32_avx2_13, pack32_avx2_14, pack32_avx2_15,
+  pack32_avx2_16, pack32_avx2_17, pack32_avx2_18, pack32_avx2_19,
+  pack32_avx2_20, pack32_avx2_21, pack32_avx2_22, pack32_avx2_23,
+  pack32_avx2_24, pack32_avx2_25, pack32_avx2_26, pack32_avx2_27,
+  pack32_avx2_28, pack32_avx2_29, pack32_avx2_30, pack32_avx2_31,
+  pack32_32,
+};
+
+PQ_AVX2 static void pack32_msb_avx2_1(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x1);
+  const __m256i l0 = _mm256_setr_epi64x(64, 60, 64, 56);
+  const __m256i l1 = _mm256_setr_epi64x(64, 62, 64, 58);
+  const __m256i rev = _mm256_setr_epi8(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_srli_epi64(
+        _mm256_slli_epi64(x, 32), 31), _mm256_srli_epi64(x, 32));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    a = _mm256_shuffle_epi8(a, rev);
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, 0));
+    _mm_storeu_si128((__m128i *)(out + 1 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 1 * g + 0), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_msb_avx2_2(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x3);
+  const __m256i l0 = _mm256_setr_epi64x(64, 56, 64, 56);
+  const __m256i l1 = _mm256_setr_epi64x(64, 60, 64, 60);
+  const __m256i rev = _mm256_setr_epi8(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_srli_epi64(
+        _mm256_slli_epi64(x, 32), 30), _mm256_srli_epi64(x, 32));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    a = _mm256_shuffle_epi8(a, rev);
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    _mm_storeu_si128((__m128i *)(out + 2 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 2 * g + 1), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_msb_avx2_3(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x7);
+  const __m256i l0 = _mm256_setr_epi64x(64, 52, 64, 48);
+  const __m256i l1 = _mm256_setr_epi64x(64, 58, 64, 54);
+  const __m256i rev = _mm256_setr_epi8(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_srli_epi64(
+        _mm256_slli_epi64(x, 32), 29), _mm256_srli_epi64(x, 32));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    a = _mm256_shuffle_epi8(a, rev);
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, 1));
+    _mm_storeu_si128((__m128i *)(out + 3 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 3 * g + 1), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_msb_avx2_4(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0xf);
+  const __m256i l0 = _mm256_setr_epi64x(64, 48, 64, 48);
+  const __m256i l1 = _mm256_setr_epi64x(64, 56, 64, 56);
+  const __m256i rev = _mm256_setr_epi8(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_srli_epi64(
+        _mm256_slli_epi64(x, 32), 28), _mm256_srli_epi64(x, 32));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    a = _mm256_shuffle_epi8(a, rev);
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    _mm_storeu_si128((__m128i *)(out + 4 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 4 * g + 2), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_msb_avx2_5(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x1f);
+  const __m256i l0 = _mm256_setr_epi64x(64, 44, 64, 40);
+  const __m256i l1 = _mm256_setr_epi64x(64, 54, 64, 50);
+  const __m256i rev = _mm256_setr_epi8(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_srli_epi64(
+        _mm256_slli_epi64(x, 32), 27), _mm256_srli_epi64(x, 32));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    a = _mm256_shuffle_epi8(a, rev);
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, 2));
+    _mm_storeu_si128((__m128i *)(out + 5 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 5 * g + 2), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_msb_avx2_6(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x3f);
+  const __m256i l0 = _mm256_setr_epi64x(64, 40, 64, 40);
+  const __m256i l1 = _mm256_setr_epi64x(64, 52, 64, 52);
+  const __m256i rev = _mm256_setr_epi8(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_srli_epi64(
+        _mm256_slli_epi64(x, 32), 26), _mm256_srli_epi64(x, 32));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    a = _mm256_shuffle_epi8(a, rev);
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    _mm_storeu_si128((__m128i *)(out + 6 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 6 * g + 3), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_msb_avx2_7(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x7f);
+  const __m256i l0 = _mm256_setr_epi64x(64, 36, 64, 32);
+  const __m256i l1 = _mm256_setr_epi64x(64, 50, 64, 46);
+  const __m256i rev = _mm256_setr_epi8(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_srli_epi64(
+        _mm256_slli_epi64(x, 32), 25), _mm256_srli_epi64(x, 32));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    a = _mm256_shuffle_epi8(a, rev);
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, 3));
+    _mm_storeu_si128((__m128i *)(out + 7 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 7 * g + 3), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_msb_avx2_8(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0xff);
+  const __m256i l0 = _mm256_setr_epi64x(64, 32, 64, 32);
+  const __m256i l1 = _mm256_setr_epi64x(64, 48, 64, 48);
+  const __m256i rev = _mm256_setr_epi8(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_srli_epi64(
+        _mm256_slli_epi64(x, 32), 24), _mm256_srli_epi64(x, 32));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    a = _mm256_shuffle_epi8(a, rev);
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    _mm_storeu_si128((__m128i *)(out + 8 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 8 * g + 4), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_msb_avx2_9(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x1ff);
+  const __m256i l0 = _mm256_setr_epi64x(64, 28, 64, 24);
+  const __m256i l1 = _mm256_setr_epi64x(64, 46, 64, 42);
+  const __m256i rev = _mm256_setr_epi8(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_srli_epi64(
+        _mm256_slli_epi64(x, 32), 23), _mm256_srli_epi64(x, 32));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    a = _mm256_shuffle_epi8(a, rev);
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, 4));
+    _mm_storeu_si128((__m128i *)(out + 9 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 9 * g + 4), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_msb_avx2_10(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x3ff);
+  const __m256i l0 = _mm256_setr_epi64x(64, 24, 64, 24);
+  const __m256i l1 = _mm256_setr_epi64x(64, 44, 64, 44);
+  const __m256i rev = _mm256_setr_epi8(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_srli_epi64(
+        _mm256_slli_epi64(x, 32), 22), _mm256_srli_epi64(x, 32));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    a = _mm256_shuffle_epi8(a, rev);
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    _mm_storeu_si128((__m128i *)(out + 10 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 10 * g + 5), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_msb_avx2_11(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x7ff);
+  const __m256i l0 = _mm256_setr_epi64x(64, 20, 64, 16);
+  const __m256i l1 = _mm256_setr_epi64x(64, 42, 64, 38);
+  const __m256i rev = _mm256_setr_epi8(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_srli_epi64(
+        _mm256_slli_epi64(x, 32), 21), _mm256_srli_epi64(x, 32));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    a = _mm256_shuffle_epi8(a, rev);
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, 5));
+    _mm_storeu_si128((__m128i *)(out + 11 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 11 * g + 5), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_msb_avx2_12(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0xfff);
+  const __m256i l0 = _mm256_setr_epi64x(64, 16, 64, 16);
+  const __m256i l1 = _mm256_setr_epi64x(64, 40, 64, 40);
+  const __m256i rev = _mm256_setr_epi8(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_srli_epi64(
+        _mm256_slli_epi64(x, 32), 20), _mm256_srli_epi64(x, 32));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    a = _mm256_shuffle_epi8(a, rev);
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    _mm_storeu_si128((__m128i *)(out + 12 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 12 * g + 6), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_msb_avx2_13(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x1fff);
+  const __m256i l0 = _mm256_setr_epi64x(64, 12, 64, 8);
+  const __m256i l1 = _mm256_setr_epi64x(64, 38, 64, 34);
+  const __m256i rev = _mm256_setr_epi8(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_srli_epi64(
+        _mm256_slli_epi64(x, 32), 19), _mm256_srli_epi64(x, 32));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    a = _mm256_shuffle_epi8(a, rev);
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, 6));
+    _mm_storeu_si128((__m128i *)(out + 13 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 13 * g + 6), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_msb_avx2_14(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x3fff);
+  const __m256i l0 = _mm256_setr_epi64x(64, 8, 64, 8);
+  const __m256i l1 = _mm256_setr_epi64x(64, 36, 64, 36);
+  const __m256i rev = _mm256_setr_epi8(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_srli_epi64(
+        _mm256_slli_epi64(x, 32), 18), _mm256_srli_epi64(x, 32));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    a = _mm256_shuffle_epi8(a, rev);
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    _mm_storeu_si128((__m128i *)(out + 14 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 14 * g + 7), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_msb_avx2_15(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x7fff);
+  const __m256i l0 = _mm256_setr_epi64x(64, 4, 64, 0);
+  const __m256i l1 = _mm256_setr_epi64x(64, 34, 64, 30);
+  const __m256i rev = _mm256_setr_epi8(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_srli_epi64(
+        _mm256_slli_epi64(x, 32), 17), _mm256_srli_epi64(x, 32));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    a = _mm256_shuffle_epi8(a, rev);
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, 7));
+    _mm_storeu_si128((__m128i *)(out + 15 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 15 * g + 7), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_msb_avx2_16(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0xffff);
+  const __m256i l0 = _mm256_setr_epi64x(64, 0, 64, 0);
+  const __m256i l1 = _mm256_setr_epi64x(64, 32, 64, 32);
+  const __m256i rev = _mm256_setr_epi8(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_srli_epi64(
+        _mm256_slli_epi64(x, 32), 16), _mm256_srli_epi64(x, 32));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    a = _mm256_shuffle_epi8(a, rev);
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    _mm_storeu_si128((__m128i *)(out + 16 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 16 * g + 8), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_msb_avx2_17(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x1ffff);
+  const __m256i r0 = _mm256_setr_epi64x(64, 4, 64, 8);
+  const __m256i l1 = _mm256_setr_epi64x(60, 30, 56, 26);
+  const __m256i rev = _mm256_setr_epi8(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_srli_epi64(
+        _mm256_slli_epi64(x, 32), 15), _mm256_srli_epi64(x, 32));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_srlv_epi64(p0, r0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    a = _mm256_shuffle_epi8(a, rev);
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, 8));
+    _mm_storeu_si128((__m128i *)(out + 17 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 17 * g + 8), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_msb_avx2_18(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x3ffff);
+  const __m256i r0 = _mm256_setr_epi64x(64, 8, 64, 8);
+  const __m256i l1 = _mm256_setr_epi64x(56, 28, 56, 28);
+  const __m256i rev = _mm256_setr_epi8(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_srli_epi64(
+        _mm256_slli_epi64(x, 32), 14), _mm256_srli_epi64(x, 32));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_srlv_epi64(p0, r0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    a = _mm256_shuffle_epi8(a, rev);
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    _mm_storeu_si128((__m128i *)(out + 18 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 18 * g + 9), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_msb_avx2_19(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x7ffff);
+  const __m256i r0 = _mm256_setr_epi64x(64, 12, 64, 16);
+  const __m256i l1 = _mm256_setr_epi64x(52, 26, 48, 22);
+  const __m256i rev = _mm256_setr_epi8(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_srli_epi64(
+        _mm256_slli_epi64(x, 32), 13), _mm256_srli_epi64(x, 32));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_srlv_epi64(p0, r0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    a = _mm256_shuffle_epi8(a, rev);
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, 9));
+    _mm_storeu_si128((__m128i *)(out + 19 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 19 * g + 9), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_msb_avx2_20(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0xfffff);
+  const __m256i r0 = _mm256_setr_epi64x(64, 16, 64, 16);
+  const __m256i l1 = _mm256_setr_epi64x(48, 24, 48, 24);
+  const __m256i rev = _mm256_setr_epi8(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_srli_epi64(
+        _mm256_slli_epi64(x, 32), 12), _mm256_srli_epi64(x, 32));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_srlv_epi64(p0, r0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    a = _mm256_shuffle_epi8(a, rev);
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    _mm_storeu_si128((__m128i *)(out + 20 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 20 * g + 10), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_msb_avx2_21(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x1fffff);
+  const __m256i r0 = _mm256_setr_epi64x(64, 20, 64, 24);
+  const __m256i l1 = _mm256_setr_epi64x(44, 22, 40, 18);
+  const __m256i rev = _mm256_setr_epi8(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_srli_epi64(
+        _mm256_slli_epi64(x, 32), 11), _mm256_srli_epi64(x, 32));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_srlv_epi64(p0, r0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    a = _mm256_shuffle_epi8(a, rev);
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, 10));
+    _mm_storeu_si128((__m128i *)(out + 21 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 21 * g + 10), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_msb_avx2_22(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x3fffff);
+  const __m256i r0 = _mm256_setr_epi64x(64, 24, 64, 24);
+  const __m256i l1 = _mm256_setr_epi64x(40, 20, 40, 20);
+  const __m256i rev = _mm256_setr_epi8(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_srli_epi64(
+        _mm256_slli_epi64(x, 32), 10), _mm256_srli_epi64(x, 32));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_srlv_epi64(p0, r0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    a = _mm256_shuffle_epi8(a, rev);
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    _mm_storeu_si128((__m128i *)(out + 22 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 22 * g + 11), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_msb_avx2_23(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x7fffff);
+  const __m256i r0 = _mm256_setr_epi64x(64, 28, 64, 32);
+  const __m256i l1 = _mm256_setr_epi64x(36, 18, 32, 14);
+  const __m256i rev = _mm256_setr_epi8(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_srli_epi64(
+        _mm256_slli_epi64(x, 32), 9), _mm256_srli_epi64(x, 32));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_srlv_epi64(p0, r0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    a = _mm256_shuffle_epi8(a, rev);
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, 11));
+    _mm_storeu_si128((__m128i *)(out + 23 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 23 * g + 11), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_msb_avx2_24(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0xffffff);
+  const __m256i r0 = _mm256_setr_epi64x(64, 32, 64, 32);
+  const __m256i l1 = _mm256_setr_epi64x(32, 16, 32, 16);
+  const __m256i rev = _mm256_setr_epi8(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_srli_epi64(
+        _mm256_slli_epi64(x, 32), 8), _mm256_srli_epi64(x, 32));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_srlv_epi64(p0, r0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    a = _mm256_shuffle_epi8(a, rev);
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    _mm_storeu_si128((__m128i *)(out + 24 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 24 * g + 12), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_msb_avx2_25(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x1ffffff);
+  const __m256i r0 = _mm256_setr_epi64x(64, 36, 64, 40);
+  const __m256i l1 = _mm256_setr_epi64x(28, 14, 24, 10);
+  const __m256i rev = _mm256_setr_epi8(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_srli_epi64(
+        _mm256_slli_epi64(x, 32), 7), _mm256_srli_epi64(x, 32));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_srlv_epi64(p0, r0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    a = _mm256_shuffle_epi8(a, rev);
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, 12));
+    _mm_storeu_si128((__m128i *)(out + 25 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 25 * g + 12), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_msb_avx2_26(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x3ffffff);
+  const __m256i r0 = _mm256_setr_epi64x(64, 40, 64, 40);
+  const __m256i l1 = _mm256_setr_epi64x(24, 12, 24, 12);
+  const __m256i rev = _mm256_setr_epi8(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_srli_epi64(
+        _mm256_slli_epi64(x, 32), 6), _mm256_srli_epi64(x, 32));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_srlv_epi64(p0, r0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    a = _mm256_shuffle_epi8(a, rev);
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    _mm_storeu_si128((__m128i *)(out + 26 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 26 * g + 13), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_msb_avx2_27(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x7ffffff);
+  const __m256i r0 = _mm256_setr_epi64x(64, 44, 64, 48);
+  const __m256i l1 = _mm256_setr_epi64x(20, 10, 16, 6);
+  const __m256i rev = _mm256_setr_epi8(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_srli_epi64(
+        _mm256_slli_epi64(x, 32), 5), _mm256_srli_epi64(x, 32));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_srlv_epi64(p0, r0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    a = _mm256_shuffle_epi8(a, rev);
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, 13));
+    _mm_storeu_si128((__m128i *)(out + 27 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 27 * g + 13), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_msb_avx2_28(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0xfffffff);
+  const __m256i r0 = _mm256_setr_epi64x(64, 48, 64, 48);
+  const __m256i l1 = _mm256_setr_epi64x(16, 8, 16, 8);
+  const __m256i rev = _mm256_setr_epi8(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_srli_epi64(
+        _mm256_slli_epi64(x, 32), 4), _mm256_srli_epi64(x, 32));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_srlv_epi64(p0, r0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    a = _mm256_shuffle_epi8(a, rev);
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    _mm_storeu_si128((__m128i *)(out + 28 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 28 * g + 14), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_msb_avx2_29(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x1fffffff);
+  const __m256i r0 = _mm256_setr_epi64x(64, 52, 64, 56);
+  const __m256i l1 = _mm256_setr_epi64x(12, 6, 8, 2);
+  const __m256i rev = _mm256_setr_epi8(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_srli_epi64(
+        _mm256_slli_epi64(x, 32), 3), _mm256_srli_epi64(x, 32));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_srlv_epi64(p0, r0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    a = _mm256_shuffle_epi8(a, rev);
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, 14));
+    _mm_storeu_si128((__m128i *)(out + 29 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 29 * g + 14), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_msb_avx2_30(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x3fffffff);
+  const __m256i r0 = _mm256_setr_epi64x(64, 56, 64, 56);
+  const __m256i l1 = _mm256_setr_epi64x(8, 4, 8, 4);
+  const __m256i rev = _mm256_setr_epi8(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_srli_epi64(
+        _mm256_slli_epi64(x, 32), 2), _mm256_srli_epi64(x, 32));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_srlv_epi64(p0, r0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    a = _mm256_shuffle_epi8(a, rev);
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    _mm_storeu_si128((__m128i *)(out + 30 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 30 * g + 15), hi);
+  }
+}
+
+PQ_AVX2 static void pack32_msb_avx2_31(const uint32_t *in, uint8_t *out) {
+  const __m256i m = _mm256_set1_epi32(0x7fffffff);
+  const __m256i l0 = _mm256_setr_epi64x(64, 64, 62, 64);
+  const __m256i r0 = _mm256_setr_epi64x(64, 60, 64, 64);
+  const __m256i l1 = _mm256_setr_epi64x(4, 2, 0, 64);
+  const __m256i r1 = _mm256_setr_epi64x(64, 64, 64, 2);
+  const __m256i rev = _mm256_setr_epi8(15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0);
+  for (int g = 0; g < 4; g++) {
+    const __m256i x = _mm256_and_si256(
+        _mm256_loadu_si256((const __m256i *)(in + 8 * g)), m);
+    const __m256i p0 = _mm256_or_si256(_mm256_srli_epi64(
+        _mm256_slli_epi64(x, 32), 1), _mm256_srli_epi64(x, 32));
+    const __m256i p1 = _mm256_shuffle_epi32(p0, 0x4e);
+    __m256i a = _mm256_setzero_si256();
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p0, l0));
+    a = _mm256_or_si256(a, _mm256_srlv_epi64(p0, r0));
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(p1, l1));
+    a = _mm256_or_si256(a, _mm256_srlv_epi64(p1, r1));
+    a = _mm256_shuffle_epi8(a, rev);
+    const __m128i lo = _mm256_castsi256_si128(a);
+    __m128i hi = _mm256_extracti128_si256(a, 1);
+    hi = _mm_or_si128(hi, _mm_bsrli_si128(lo, 15));
+    _mm_storeu_si128((__m128i *)(out + 31 * g), lo);
+    _mm_storeu_si128((__m128i *)(out + 31 * g + 15), hi);
+  }
+}
+
+static pack32_fn const pack32_msb_avx2_table[33] = {
+  pack32_msb_0, pack32_msb_avx2_1, pack32_msb_avx2_2, pack32_msb_avx2_3,
+  pack32_msb_avx2_4, pack32_msb_avx2_5, pack32_msb_avx2_6, pack32_msb_avx2_7,
+  pack32_msb_avx2_8, pack32_msb_avx2_9, pack32_msb_avx2_10, pack32_msb_avx2_11,
+  pack32_msb_avx2_12, pack32_msb_avx2_13, pack32_msb_avx2_14, pack32_msb_avx2_15,
+  pack32_msb_avx2_16, pack32_msb_avx2_17, pack32_msb_avx2_18, pack32_msb_avx2_19,
+  pack32_msb_avx2_20, pack32_msb_avx2_21, pack32_msb_avx2_22, pack32_msb_avx2_23,
+  pack32_msb_avx2_24, pack32_msb_avx2_25, pack32_msb_avx2_26, pack32_msb_avx2_27,
+  pack32_msb_avx2_28, pack32_msb_avx2_29, pack32_msb_avx2_30, pack32_msb_avx2_31,
+  pack32_msb_32,
+};
+
 #endif

@@ -27,6 +27,12 @@ void pq_pack64(int w, const uint64_t *in, uint8_t *out);   /* w 0..64 */
 typedef void (*pq_unpack32_fn)(const uint8_t *in, uint32_t *out);
 const pq_unpack32_fn *pq_unpack32_table(unsigned cpu);
 const pq_unpack32_fn *pq_unpack32_msb_table(unsigned cpu); /* MSB-first */
+/* The packers of 32 values of each width 0..32 that cpu allows: each
+** writes the 4*w bytes of its values and may write zeros to the 16 bytes
+** after them. */
+typedef void (*pq_pack32_fn)(const uint32_t *in, uint8_t *out);
+const pq_pack32_fn *pq_pack32_table(unsigned cpu);
+const pq_pack32_fn *pq_pack32_msb_table(unsigned cpu); /* MSB-first */
 /* The deprecated BIT_PACKED order, most significant bit first. */
 void pq_unpack32_msb(int w, const uint8_t *in, uint32_t *out);
 void pq_pack32_msb(int w, const uint32_t *in, uint8_t *out);
