@@ -283,6 +283,7 @@ typedef struct pq_rle_writer {
   uint64_t run_len;    /* how often it repeats at the end */
   size_t lit_header;   /* offset of the open bit-packed run's header */
   uint32_t lit_groups; /* groups of 8 in the open bit-packed run */
+  const pq_pack32_fn *pack32; /* the packers pq_cpu() allows */
 } pq_rle_writer;
 
 void pq_rle_writer_init(pq_rle_writer *w, pq_buf *out, int bit_width);

@@ -469,6 +469,7 @@ void pq_rle_writer_init(pq_rle_writer *w, pq_buf *out, int bit_width) {
   memset(w, 0, sizeof *w);
   w->out = out;
   w->w = bit_width;
+  w->pack32 = pq_pack32_table(pq_cpu());
 }
 
 /* Packs 8 values of w bits LSB first into w bytes: 32 bits at a time,
@@ -513,6 +514,21 @@ static void write_repeat(pq_rle_writer *w) {
 /* Writes 8 values as a bit-packed group of the open literal run.  A
 ** literal run is kept to 63 groups so that its header is one byte, written
 ** in place when the run closes. */
+/* Four groups at once, none of them a repeat, into an open bit-packed
+** run with room for them (lit_groups <= 59). */
+static void write_groups4(pq_rle_writer *w, const uint32_t *v) {
+  if (w->lit_groups == 0) {
+    w->lit_header = w->out->len;
+    pq_buf_byte(w->out, 0);
+  }
+  size_t bytes = 4 * (size_t)w->w;
+  if (pq_buf_reserve(w->out, bytes + 16) == PQ_OK) {
+    w->pack32[w->w](v, w->out->data + w->out->len);
+    w->out->len += bytes;
+  }
+  if ((w->lit_groups += 4) == 63) close_literal(w);
+}
+
 static void write_group(pq_rle_writer *w, const uint32_t *v) {
   if (w->lit_groups == 0) {
     w->lit_header = w->out->len;
@@ -595,6 +611,21 @@ void pq_rle_writer_put_n(pq_rle_writer *w, const uint32_t *v, size_t n) {
     if (w->npending == 0 && w->run_len == 0) {
       while (n - i >= 8) {
         const uint32_t *g = v + i;
+        if (n - i >= 32 && w->lit_groups <= 59) {
+          /* Four groups that are not repeats go to the packer at once. */
+          uint32_t all = 1;
+          for (int j = 0; j < 32; j += 8) {
+            uint32_t x = g[j];
+            all &= ((g[j + 1] ^ x) | (g[j + 2] ^ x) | (g[j + 3] ^ x) |
+                    (g[j + 4] ^ x) | (g[j + 5] ^ x) | (g[j + 6] ^ x) |
+                    (g[j + 7] ^ x)) != 0;
+          }
+          if (all) {
+            write_groups4(w, g);
+            i += 32;
+            continue;
+          }
+        }
         uint32_t x = g[0];
         uint32_t d = (g[1] ^ x) | (g[2] ^ x) | (g[3] ^ x) | (g[4] ^ x) |
                      (g[5] ^ x) | (g[6] ^ x) | (g[7] ^ x);
