@@ -203,24 +203,6 @@ static int bp_widen(bp_enc *s, int nw) {
   return rc;
 }
 
-/* The OR of n values, eight at a time in four 64-bit words (which the
-** compiler keeps in vector registers). */
-static uint32_t bp_or(const uint32_t *u, size_t n) {
-  uint64_t a[4] = {0, 0, 0, 0};
-  size_t i = 0;
-  for (; n - i >= 8; i += 8) {
-    for (int k = 0; k < 4; k++) {
-      uint64_t x;
-      memcpy(&x, u + i + 2 * k, 8);
-      a[k] |= x;
-    }
-  }
-  uint64_t all = a[0] | a[1] | a[2] | a[3];
-  uint32_t any = (uint32_t)all | (uint32_t)(all >> 32);
-  for (; i < n; i++) any |= u[i];
-  return any;
-}
-
 /* The index of the first of n values over w bits. */
 static size_t bp_first_over(const uint32_t *u, size_t n, int w) {
   size_t i = 0;
@@ -234,7 +216,7 @@ static int bp_put(pq_encoder *e, const void *v, size_t n, pq_error *err) {
   /* The width first, over the whole batch (the bit width of the values'
   ** OR is that of their largest): a value that does not fit a given width
   ** refuses the batch before any of it is written. */
-  uint32_t any = bp_or(u, n);
+  uint32_t any = pq_or32(u, n);
   int need = pq_bit_width64(any);
   if (need > s->w) {
     if (s->fixed) {

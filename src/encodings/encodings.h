@@ -21,6 +21,8 @@ void pq_unpack32(int w, const uint8_t *in, uint32_t *out); /* w 0..32 */
 void pq_unpack64(int w, const uint8_t *in, uint64_t *out); /* w 0..64 */
 void pq_pack32(int w, const uint32_t *in, uint8_t *out);   /* w 0..32 */
 void pq_pack64(int w, const uint64_t *in, uint8_t *out);   /* w 0..64 */
+/* The OR of n values: the bit width of the largest. */
+uint32_t pq_or32(const uint32_t *u, size_t n);
 /* The unpackers of widths 0..32 (the same contract as pq_unpack32) that
 ** the instruction sets in cpu (pq_cpu()'s answer) allow: choose once, when
 ** a decoder opens. */

@@ -707,8 +707,7 @@ static int rle_widen(pq_rle_adaptive *a, int nw) {
 ** same stream as widening at that value: the writer's choices of runs do
 ** not depend on the width. */
 int pq_rle_adaptive_put(pq_rle_adaptive *a, const uint32_t *v, size_t n) {
-  uint32_t top = 0;
-  for (size_t i = 0; i < n; i++) top |= v[i];
+  uint32_t top = pq_or32(v, n);
   if (PQ_UNLIKELY(a->w < 32 && (top >> a->w) != 0)) {
     if (rle_widen(a, pq_bit_width64(top))) return PQ_NOMEM;
   }
@@ -1023,8 +1022,7 @@ static int rle_put(pq_encoder *e, const void *v, size_t n, pq_error *err) {
   if (w < 0) {
     return pq_rle_adaptive_put(&s->ad, u, n) ? pq_nomem(err, "RLE") : PQ_OK;
   }
-  uint32_t top = 0;
-  for (size_t i = 0; i < n; i++) top |= u[i];
+  uint32_t top = pq_or32(u, n);
   if (w < 32 && (top >> w) != 0) {
     size_t i = 0;
     while ((u[i] >> w) == 0) i++;
