@@ -15,6 +15,9 @@
 **      with PQ_SIMD=none, against the values and a reference decoder
 **   4. the same streams cut short and corrupted: both ways give the same
 **      status, message and values
+**   3b. reads of fixed sizes that end inside blocks, miniblocks and runs
+**      of 32, at widths around the register paths' bounds, and INT64
+**      values whose low 32 bits wrap within a block
 **   5. DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY (BYTE_ARRAY and
 **      FIXED_LEN_BYTE_ARRAY): values of shapes that reach every branch
 **      (empty, short, over 64 bytes, prefixes shared up to and past 64
@@ -489,6 +492,168 @@ static void test_dbp(void) {
   }
 }
 
+/* Encodes values with p, putting them in batches of random size. */
+static int encode_values(const pq_params *p, const void *vals, size_t n,
+                         size_t vs, pq_buf *out) {
+  pq_encoder *e;
+  pq_error err;
+  int rc = pq_encoder_open(&e, p, &err);
+  for (size_t i = 0; rc == PQ_OK && i < n;) {
+    size_t k = 1 + (size_t)(rnd() % 700);
+    if (rnd() % 5 == 0) k = 1;
+    if (k > n - i) k = n - i;
+    rc = pq_encoder_put(e, (const uint8_t *)vals + i * vs, k, &err);
+    i += k;
+  }
+  if (rc == PQ_OK) rc = pq_encoder_finish(e, out, NULL, &err);
+  pq_encoder_free(e);
+  return rc;
+}
+
+/* ---- 3b. Reads that end inside blocks --------------------------------- */
+
+/* Decodes buf with p in reads of `first` values, then of `batch`. */
+static void run_fixed(const pq_params *p, const uint8_t *buf, size_t len,
+                      size_t first, size_t batch, size_t cap, outcome *o) {
+  memset(o, 0, sizeof *o);
+  pq_decoder *d;
+  pq_error err;
+  err.msg[0] = 0;
+  size_t vs = pq_value_size(p->type, 0);
+  o->vals = malloc(cap * vs + 1);
+  o->rc = pq_decoder_open(&d, p, buf, len, NULL, 0, &err);
+  for (size_t want = first; o->rc == PQ_OK; want = batch) {
+    if (want > cap - o->n) want = cap - o->n;
+    if (want == 0) break;
+    size_t got;
+    o->rc = pq_decoder_read(d, o->vals + o->n * vs, want, &got, &err);
+    if (o->rc || got == 0) break;
+    o->n += got;
+  }
+  pq_decoder_free(d);
+  if (o->rc) snprintf(o->msg, sizeof o->msg, "%s", err.msg);
+}
+
+/* Whether reads of first, then batch values give vals, with the fast
+** paths and without. */
+static int fixed_reads(const pq_params *p, const uint8_t *buf, size_t len,
+                       size_t first, size_t batch, const void *vals, size_t n) {
+  outcome a, b;
+  size_t vs = pq_value_size(p->type, 0);
+  simd(1);
+  run_fixed(p, buf, len, first, batch, n + 8, &a);
+  simd(0);
+  run_fixed(p, buf, len, first, batch, n + 8, &b);
+  simd(1);
+  int ok = same_outcome(&a, &b, p->type, vs) && a.rc == PQ_OK && a.n == n &&
+           (n == 0 || memcmp(a.vals, vals, n * vs) == 0);
+  if (!ok) {
+    printf(
+        "  reads of %zu then %zu: rc %d n %zu '%s'; PQ_SIMD=none: rc %d "
+        "n %zu\n",
+        first, batch, a.rc, a.n, a.msg, b.rc, b.n);
+  }
+  outcome_free(&a);
+  outcome_free(&b);
+  return ok;
+}
+
+/* The reads a batch of values makes of a stream: ends in the middle of
+** blocks, of miniblocks and of runs of 32, whole blocks between. */
+static const size_t batch_reads[][2] = {{1024, 1024}, {1023, 1024}, {1, 1024},
+                                        {1, 1000},    {31, 33},     {100, 129},
+                                        {5, 32},      {40, 96},     {1, 1}};
+
+/* Widths around the register paths' bounds (25 the widest unpacked in
+** registers; 64 summed straight from the bytes; 33 DuckDB's INT32), all
+** the miniblocks of a width or mixed, blocks of several shapes, the stream
+** ending where the buffer does. */
+static void test_dbp_batches(void) {
+  static const int widths[] = {0, 1, 2, 11, 24, 25, 26, 31, 32, 33, 63, 64};
+  static const uint64_t shapes[][2] = {{128, 4}, {128, 1}, {256, 8},
+                                       {512, 4}, {64, 2},  {32, 1}};
+  int nshapes = (int)(sizeof shapes / sizeof shapes[0]);
+  int nreads = (int)(sizeof batch_reads / sizeof batch_reads[0]);
+  for (int is32 = 1; is32 >= 0; is32--) {
+    for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
+      int w = widths[wi], bad = 0, runs = 0;
+      if (is32 && w > 33) continue;
+      for (int sh = 0; sh < nshapes; sh++) {
+        uint64_t bs = shapes[sh][0], mbs = shapes[sh][1];
+        for (int mixed = 0; mixed < 2; mixed++) {
+          int ws[4] = {w, w, w, w};
+          if (mixed) { /* narrow, at the bound, past it */
+            ws[1] = is32 ? 25 : 26;
+            ws[2] = 1;
+          }
+          size_t n = 1 + (size_t)bs * 4 + 37 + (size_t)(rnd() % bs);
+          pq_buf s;
+          pq_buf_init(&s);
+          int64_t *vals = malloc(8 * (n + 1));
+          dbp_stream(&s, is32, bs, mbs, n, ws, 4, vals);
+          uint8_t *base, *in = place(s.data, s.len, (size_t)(rnd() % 8), &base);
+          pq_params p = dbp_params(is32, bs, mbs, (int64_t)n);
+          p.lenient = is32 && (w == 33 || mixed);
+          for (int b = 0; b < nreads; b++, runs++) {
+            bad += !fixed_reads(&p, in, s.len, batch_reads[b][0],
+                                batch_reads[b][1], vals, n);
+          }
+          free(base);
+          free(vals);
+          pq_buf_free(&s);
+        }
+      }
+      CHECK(bad == 0 && runs > 0,
+            "%s width %d: %d of %d streams read in fixed batches differ",
+            is32 ? "INT32" : "INT64", w, bad, runs);
+    }
+  }
+}
+
+/* INT64 values whose low 32 bits wrap inside blocks, which the path that
+** sums in 32 bits must leave to the other: sorted timestamps, descending
+** ones (a negative min delta), steps of 2^24 (the near path's limit within
+** a block) and of 2^27 (past it), and values through INT64_MAX. */
+static void test_dbp_near(void) {
+  size_t n = 6000;
+  int64_t *v = malloc(8 * n);
+  int bad = 0, runs = 0;
+  for (int kind = 0; kind < 5; kind++) {
+    uint64_t x =
+        kind == 4 ? (uint64_t)INT64_MAX - 300000 : ((uint64_t)7 << 32) - 300000;
+    for (size_t i = 0; i < n; i++) {
+      v[i] = (int64_t)x;
+      switch (kind) {
+        case 0: x += 1000 + rnd() % 1000; break;
+        case 1: x -= 1000 + rnd() % 1000; break;
+        case 2: x += ((uint64_t)1 << 24) - 1 - rnd() % 1024; break;
+        case 3: x += ((uint64_t)1 << 27) + rnd() % ((uint64_t)1 << 20); break;
+        default: x += 100 + rnd() % 50; break;
+      }
+    }
+    for (int sh = 0; sh < 2; sh++) {
+      pq_params p = dbp_params(0, sh ? 256 : 128, sh ? 8 : 4, (int64_t)n);
+      pq_buf s;
+      pq_buf_init(&s);
+      if (encode_values(&p, v, n, 8, &s) != PQ_OK) {
+        bad++;
+      } else {
+        uint8_t *base, *in = place(s.data, s.len, 0, &base);
+        for (size_t b = 0; b < sizeof batch_reads / sizeof batch_reads[0];
+             b++, runs++) {
+          bad += !fixed_reads(&p, in, s.len, batch_reads[b][0],
+                              batch_reads[b][1], v, n);
+        }
+        free(base);
+      }
+      pq_buf_free(&s);
+    }
+  }
+  free(v);
+  CHECK(bad == 0 && runs > 0,
+        "INT64 values wrapping 2^32: %d of %d reads differ", bad, runs);
+}
+
 /* ---- 5. DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY ------------------ */
 
 enum { SHAPE_RANDOM, SHAPE_SORTED, SHAPE_LONG, SHAPE_SAME, SHAPE_EMPTY,
@@ -543,24 +708,6 @@ static void make_strings(int shape, size_t n, pq_bytes *v, uint8_t *heap,
     v[i].len = len;
     h += len;
   }
-}
-
-/* Encodes values with p, putting them in batches of random size. */
-static int encode_values(const pq_params *p, const void *vals, size_t n,
-                         size_t vs, pq_buf *out) {
-  pq_encoder *e;
-  pq_error err;
-  int rc = pq_encoder_open(&e, p, &err);
-  for (size_t i = 0; rc == PQ_OK && i < n;) {
-    size_t k = 1 + (size_t)(rnd() % 700);
-    if (rnd() % 5 == 0) k = 1;
-    if (k > n - i) k = n - i;
-    rc = pq_encoder_put(e, (const uint8_t *)vals + i * vs, k, &err);
-    i += k;
-  }
-  if (rc == PQ_OK) rc = pq_encoder_finish(e, out, NULL, &err);
-  pq_encoder_free(e);
-  return rc;
 }
 
 /* Whether decoded BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY values are v. */
@@ -824,6 +971,8 @@ int main(void) {
   test_unpack();
   test_size_walk();
   test_dbp();
+  test_dbp_batches();
+  test_dbp_near();
   test_strings();
   test_bad_lengths();
   test_encoders();

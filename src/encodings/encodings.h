@@ -187,7 +187,7 @@ typedef struct pq_delta_reader {
   uint64_t block_size, mb_count, mb_values;
   uint64_t total; /* values the header announces */
   uint64_t yielded;
-  uint64_t last;          /* previous value, as unsigned bits */
+  uint64_t last;          /* the last value decoded (the chunk's too) */
   uint64_t block;         /* index of the current block */
   uint64_t min_delta;     /* of the current block, as unsigned bits */
   const uint8_t *widths;  /* bit widths of the current block */
@@ -195,7 +195,7 @@ typedef struct pq_delta_reader {
   uint64_t mb_left;       /* values of it not yet unpacked */
   int mb_w;               /* its bit width */
   const uint8_t *mb_data; /* next unread byte of it */
-  uint64_t chunk[32];     /* unpacked deltas */
+  uint64_t chunk[32];     /* decoded values, laid out as the output */
   int chunk_pos, chunk_len;
   int strict;                /* the last miniblock must have its padding */
   unsigned cpu;              /* pq_cpu() at init: the fast paths allowed */
