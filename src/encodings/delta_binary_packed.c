@@ -1143,15 +1143,23 @@ static uint64_t block_relative(uint64_t *d, uint64_t n, uint64_t min,
 }
 
 #ifdef DELTA_AVX2
+#define MIN64(m, x) _mm256_blendv_epi8(m, x, _mm256_cmpgt_epi64(m, x))
 PQ_AVX2 static int64_t block_min_avx2(const int64_t *d, uint64_t n) {
-  __m256i m = _mm256_set1_epi64x(d[0]);
+  /* Four running minimums, so that the compares do not wait on each
+  ** other. */
+  __m256i m0 = _mm256_set1_epi64x(d[0]), m1 = m0, m2 = m0, m3 = m0;
   uint64_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    __m256i x = _mm256_loadu_si256((const __m256i *)(d + i));
-    m = _mm256_blendv_epi8(m, x, _mm256_cmpgt_epi64(m, x));
+  for (; i + 16 <= n; i += 16) {
+    m0 = MIN64(m0, _mm256_loadu_si256((const __m256i *)(d + i)));
+    m1 = MIN64(m1, _mm256_loadu_si256((const __m256i *)(d + i + 4)));
+    m2 = MIN64(m2, _mm256_loadu_si256((const __m256i *)(d + i + 8)));
+    m3 = MIN64(m3, _mm256_loadu_si256((const __m256i *)(d + i + 12)));
   }
+  for (; i + 4 <= n; i += 4)
+    m0 = MIN64(m0, _mm256_loadu_si256((const __m256i *)(d + i)));
+  m0 = MIN64(MIN64(m0, m1), MIN64(m2, m3));
   int64_t t[4];
-  _mm256_storeu_si256((__m256i *)t, m);
+  _mm256_storeu_si256((__m256i *)t, m0);
   int64_t r = t[0];
   for (int k = 1; k < 4; k++) r = t[k] < r ? t[k] : r;
   for (; i < n; i++) r = d[i] < r ? d[i] : r;
@@ -1247,6 +1255,40 @@ void pq_delta_writer_put(pq_delta_writer *w, uint64_t v) {
   if (w->nblock == w->block_size) delta_flush_block(w);
 }
 
+/* d[j] = x[j] - x[j - 1] for j in [1, k): INT32 differences (mod 2^32)
+** sign-extended, or INT64 ones (mod 2^64). */
+static void deltas32(int64_t *d, const int32_t *x, size_t k) {
+  for (size_t j = 1; j < k; j++)
+    d[j] = (int32_t)((uint32_t)x[j] - (uint32_t)x[j - 1]);
+}
+static void deltas64(uint64_t *d, const int64_t *x, size_t k) {
+  for (size_t j = 1; j < k; j++) d[j] = (uint64_t)x[j] - (uint64_t)x[j - 1];
+}
+#ifdef DELTA_AVX2
+PQ_AVX2 static void deltas32_avx2(int64_t *d, const int32_t *x, size_t k) {
+  size_t j = 1;
+  for (; j + 8 <= k; j += 8) {
+    __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(x + j));
+    __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(x + j - 1));
+    __m256i t = _mm256_sub_epi32(a, b);
+    _mm256_storeu_si256((__m256i *)(void *)(d + j),
+                        _mm256_cvtepi32_epi64(_mm256_castsi256_si128(t)));
+    _mm256_storeu_si256((__m256i *)(void *)(d + j + 4),
+                        _mm256_cvtepi32_epi64(_mm256_extracti128_si256(t, 1)));
+  }
+  if (j < k) deltas32(d + j - 1, x + j - 1, k - j + 1);
+}
+PQ_AVX2 static void deltas64_avx2(uint64_t *d, const int64_t *x, size_t k) {
+  size_t j = 1;
+  for (; j + 4 <= k; j += 4) {
+    __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(x + j));
+    __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(x + j - 1));
+    _mm256_storeu_si256((__m256i *)(void *)(d + j), _mm256_sub_epi64(a, b));
+  }
+  if (j < k) deltas64(d + j - 1, x + j - 1, k - j + 1);
+}
+#endif
+
 void pq_delta_writer_put32(pq_delta_writer *w, const int32_t *v, size_t n) {
   size_t i = 0;
   if (n > 0 && w->total == 0) {
@@ -1261,8 +1303,12 @@ void pq_delta_writer_put32(pq_delta_writer *w, const int32_t *v, size_t n) {
     int64_t *d = (int64_t *)(w->block + w->nblock);
     const int32_t *x = v + i;
     d[0] = (int32_t)((uint32_t)x[0] - last);
-    for (size_t j = 1; j < k; j++)
-      d[j] = (int32_t)((uint32_t)x[j] - (uint32_t)x[j - 1]);
+#ifdef DELTA_AVX2
+    if (w->cpu & PQ_CPU_AVX2)
+      deltas32_avx2(d, x, k);
+    else
+#endif
+      deltas32(d, x, k);
     last = (uint32_t)x[k - 1];
     w->nblock += k;
     w->total += k;
@@ -1286,7 +1332,12 @@ void pq_delta_writer_put64(pq_delta_writer *w, const int64_t *v, size_t n) {
     uint64_t *d = w->block + w->nblock;
     const int64_t *x = v + i;
     d[0] = (uint64_t)x[0] - last;
-    for (size_t j = 1; j < k; j++) d[j] = (uint64_t)x[j] - (uint64_t)x[j - 1];
+#ifdef DELTA_AVX2
+    if (w->cpu & PQ_CPU_AVX2)
+      deltas64_avx2(d, x, k);
+    else
+#endif
+      deltas64(d, x, k);
     last = (uint64_t)x[k - 1];
     w->nblock += k;
     w->total += k;
