@@ -76,6 +76,7 @@ if (mode === 'gen') {
     point: `SELECT * FROM T WHERE id = ${Number(point)}`,
     point_id: `SELECT id FROM T WHERE id = ${Number(point)}`,
     all: 'SELECT sum(id), max(ts), sum(x), max(cat), max(url), count(opt) FROM T',
+    max_cat: 'SELECT max(cat) FROM T',
   };
   const out = {};
   for (const [name, sql] of Object.entries(queries)) {

@@ -633,12 +633,33 @@ typedef struct TblCons {
                    ** (tbl_row_fails), or -1 */
 } TblCons;
 
+/* A dictionary's text and blob entries, handed to SQLite without a copy
+** per row.  One allocation: this header, where each entry starts in it
+** (0: an entry of another kind), then each entry's bytes after a pointer
+** back to the header.  refs counts the values SQLite holds of it, plus one
+** while a reader has it: tbl_entry_free, the values' destructor, finds the
+** header by that pointer and frees the block with the last.  SQLite calls
+** it under the connection's lock, as it does everything with the values
+** of a statement, so the count needs no atomics. */
+typedef struct TblDict {
+  sqlite3_int64 refs;
+  size_t n;
+} TblDict;
+
+#define TBL_DICT_AT(d) ((size_t *)(void *)((d) + 1))
+
 typedef struct TblReader {
   int col;                  /* table column */
   pq_field_reader *r;
   pq_cell cells[TBL_BATCH];
+  int32_t entry[TBL_BATCH]; /* the dictionary entry of each cell, or -1 */
   int64_t start;            /* row (in the row group) of cells[0] */
   size_t n;
+  /* the reader's dictionary as SQLite takes it: made once the rows given
+  ** from it outnumber its entries (a point query makes none) */
+  TblDict *dict;
+  uint64_t dict_id;         /* of pq_field_reader_entries */
+  int64_t dict_rows;        /* rows given from it before it was made */
 } TblReader;
 
 typedef struct TblRange {
@@ -675,9 +696,88 @@ static int tblOpen(sqlite3_vtab *v, sqlite3_vtab_cursor **pp) {
   return SQLITE_OK;
 }
 
+static void tbl_entry_free(void *p) {
+  TblDict *d;
+  memcpy(&d, (const char *)p - sizeof d, sizeof d);
+  if (--d->refs == 0) sqlite3_free(d);
+}
+
+/* Lets go of the reader's dictionary block (SQLite may still hold it). */
+static void tbl_dict_drop(TblReader *r) {
+  if (r->dict && --r->dict->refs == 0) sqlite3_free(r->dict);
+  r->dict = NULL;
+  r->dict_id = 0;
+  r->dict_rows = 0;
+}
+
+/* The block of n entries' cells; NULL when out of memory.  Each entry is
+** followed by a NUL, and where a text has none of its own inside, its
+** place is marked (the low bit of its start, a multiple of 8): SQLite is
+** then told the text ends there (a length of -1), as it wants a text's
+** end for sqlite3_value_text and would copy it to make one. */
+static TblDict *tbl_dict_make(const pq_cell *ent, size_t n) {
+  size_t head = sizeof(TblDict) + n * sizeof(size_t), bytes = head;
+  for (size_t k = 0; k < n; k++) {
+    if ((ent[k].kind == PQ_CELL_TEXT || ent[k].kind == PQ_CELL_BLOB) &&
+        ent[k].n)
+      bytes += sizeof(TblDict *) + ((ent[k].n + 8) & ~(size_t)7);
+  }
+  TblDict *d = sqlite3_malloc64(bytes);
+  if (!d) return NULL;
+  d->refs = 1;
+  d->n = n;
+  size_t *at = TBL_DICT_AT(d), pos = head;
+  for (size_t k = 0; k < n; k++) {
+    at[k] = 0;
+    if ((ent[k].kind != PQ_CELL_TEXT && ent[k].kind != PQ_CELL_BLOB) ||
+        !ent[k].n)
+      continue;
+    memcpy((char *)d + pos, &d, sizeof d);
+    pos += sizeof d;
+    at[k] = pos;
+    memcpy((char *)d + pos, ent[k].p, ent[k].n);
+    ((char *)d)[pos + ent[k].n] = 0;
+    if (ent[k].kind == PQ_CELL_TEXT && ent[k].n <= 0x7fffffff &&
+        !memchr(ent[k].p, 0, ent[k].n))
+      at[k] |= 1;
+    pos += (ent[k].n + 8) & ~(size_t)7;
+  }
+  return d;
+}
+
+/* Gives cell v, dictionary entry k of reader r, from the reader's block,
+** making it when its time has come; 0 when v is to be copied instead. */
+static int tbl_entry_result(sqlite3_context *ctx, TblReader *r, int32_t k,
+                            const pq_cell *v) {
+  if (!r->dict) {
+    size_t n;
+    uint64_t id;
+    const pq_cell *ent = pq_field_reader_entries(r->r, &n, &id);
+    if (!ent || r->dict_rows++ < (int64_t)n) return 0;
+    r->dict = tbl_dict_make(ent, n);
+    if (!r->dict) {
+      r->dict_rows = INT64_MIN; /* copies, for this dictionary */
+      return 0;
+    }
+  }
+  size_t at = (size_t)k < r->dict->n ? TBL_DICT_AT(r->dict)[k] : 0;
+  if (!at) return 0;
+  r->dict->refs++;
+  const char *p = (const char *)r->dict + (at & ~(size_t)1);
+  if (at & 1) {
+    sqlite3_result_text(ctx, p, -1, tbl_entry_free);
+  } else if (v->kind == PQ_CELL_TEXT) {
+    sqlite3_result_text64(ctx, p, v->n, tbl_entry_free, SQLITE_UTF8);
+  } else {
+    sqlite3_result_blob64(ctx, p, v->n, tbl_entry_free);
+  }
+  return 1;
+}
+
 static void tbl_readers_close(TblCursor *c) {
   for (int i = 0; i < c->nreaders; i++) {
     if (c->readers[i].r) c->bytes_read += pq_field_reader_bytes(c->readers[i].r);
+    tbl_dict_drop(&c->readers[i]);
     pq_field_reader_free(c->readers[i].r);
     c->readers[i].r = NULL;
     c->readers[i].n = 0;
@@ -1190,7 +1290,19 @@ static int tbl_load(TblCursor *c, TblReader *r) {
   int64_t left = c->ranges[c->range].hi - c->row;
   if (left < (int64_t)want) want = (size_t)left;
   if (c->limit >= 0 && c->limit + 1 < (int64_t)want) want = (size_t)c->limit + 1;
-  if (rc == PQ_OK) rc = pq_field_reader_read(r->r, r->cells, want, &r->n, &err);
+  if (rc == PQ_OK) {
+    rc = pq_field_reader_read_entries(r->r, r->cells, r->entry, want, &r->n,
+                                      &err);
+  }
+  if (rc == PQ_OK) { /* a new dictionary: the block of the last one goes */
+    size_t ne;
+    uint64_t id;
+    pq_field_reader_entries(r->r, &ne, &id);
+    if (id != r->dict_id) {
+      tbl_dict_drop(r);
+      r->dict_id = id;
+    }
+  }
   if (rc == PQ_OK && r->n == 0) {
     rc = PQ_CORRUPT;
     snprintf(err.msg, sizeof err.msg, "column '%s' ends early",
@@ -1488,7 +1600,12 @@ static int tblColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col) {
   if (!r || !r->r) return SQLITE_OK; /* a column this file lacks: NULL */
   int rc = tbl_load(c, r);
   if (rc) return rc;
-  tbl_result(ctx, &r->cells[c->row - r->start]);
+  size_t i = (size_t)(c->row - r->start);
+  const pq_cell *v = &r->cells[i];
+  if (r->entry[i] >= 0 && (v->kind == PQ_CELL_TEXT || v->kind == PQ_CELL_BLOB) &&
+      tbl_entry_result(ctx, r, r->entry[i], v))
+    return SQLITE_OK;
+  tbl_result(ctx, v);
   return SQLITE_OK;
 }
 

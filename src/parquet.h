@@ -660,6 +660,16 @@ PQ_API int pq_field_reader_open(pq_field_reader **out, const pq_file *f,
 ** valid until the next call.  *n is 0 after the last row. */
 PQ_API int pq_field_reader_read(pq_field_reader *r, pq_cell *cells,
                                 size_t max, size_t *n, pq_error *err);
+/* The same, and for each cell the dictionary entry it is (-1: none): a
+** dictionary-encoded chunk is read as its dictionary's entries, each made
+** into a cell once, and the rows' indices into them. */
+PQ_API int pq_field_reader_read_entries(pq_field_reader *r, pq_cell *cells,
+                                        int32_t *entry, size_t max, size_t *n,
+                                        pq_error *err);
+/* The cells of the current dictionary's entries (NULL: none yet), valid
+** until the reader is freed or *id changes: a new dictionary's. */
+PQ_API const pq_cell *pq_field_reader_entries(const pq_field_reader *r,
+                                              size_t *n, uint64_t *id);
 /* Moves past rows without making their cells; pages that lie wholly
 ** inside them are not read when the chunk has an offset index. */
 PQ_API int pq_field_reader_skip(pq_field_reader *r, int64_t rows,

@@ -541,6 +541,12 @@ static int dict_read_indices(pq_decoder *d, void *out, size_t max, size_t *n,
   return bad_index(s, d->done + i, ix[i], err);
 }
 
+const pq_dict *pq_dict_decoder_dict(const pq_decoder *d) {
+  if (d->read != dict_read && d->read != dict_read_indices) return NULL;
+  const dict_dec *s = (const dict_dec *)d;
+  return s->have_dict ? &s->dict : NULL;
+}
+
 const pq_dict *pq_dict_decoder_indices(pq_decoder *d) {
   if (d->read != dict_read || d->done > 0) return NULL;
   dict_dec *s = (dict_dec *)d;

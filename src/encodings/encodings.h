@@ -382,6 +382,8 @@ void pq_dict_gather(const pq_dict *d, const uint32_t *idx, size_t n, void *out);
 ** that keep one, for callers that make each entry once and then pick
 ** entries by index.  NULL (and d unchanged) for any other decoder. */
 const pq_dict *pq_dict_decoder_indices(pq_decoder *d);
+/* The dictionary a dictionary decoder was opened with, or NULL. */
+const pq_dict *pq_dict_decoder_dict(const pq_decoder *d);
 /* The bit width byte of an index stream (0 for an empty stream). */
 int pq_dict_bit_width(const uint8_t *buf, size_t len, int64_t count,
                       const char *enc, int *w, pq_error *err);

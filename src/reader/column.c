@@ -20,6 +20,8 @@ struct pq_column_reader {
   pq_decoder *rep, *def, *values;
   uint32_t tmp[256];         /* levels before narrowing */
   int may_have_dict;         /* the chunk says it has a dictionary */
+  int32_t index_max;         /* pq_column_reader_indices */
+  const pq_dict *dict;       /* the page's, when its values are indices */
   char label[160];
 };
 
@@ -28,6 +30,7 @@ static void close_page(pq_column_reader *r) {
   pq_decoder_free(r->def);
   pq_decoder_free(r->values);
   r->rep = r->def = r->values = NULL;
+  r->dict = NULL;
 }
 
 /* A decoder of a page's levels. */
@@ -101,6 +104,11 @@ static int open_next_page(pq_column_reader *r, pq_error *err) {
     p.lenient = 1;
     rc = pq_decoder_open(&r->values, &p, pg->values.ptr, pg->values.len,
                          dict ? dict->ptr : NULL, dict ? dict->len : 0, &e);
+    const pq_dict *d = rc == PQ_OK && dict && entries <= r->index_max
+                           ? pq_dict_decoder_dict(r->values)
+                           : NULL;
+    if (d && d->entries <= (size_t)r->index_max)
+      r->dict = pq_dict_decoder_indices(r->values);
   }
   if (rc) {
     return pq_fail(err, rc == PQ_NOMEM ? PQ_NOMEM : PQ_CORRUPT, r->label,
@@ -214,6 +222,16 @@ int pq_column_reader_read(pq_column_reader *r, size_t max, uint16_t *rep,
   *n = m;
   *nv = got;
   return PQ_OK;
+}
+
+void pq_column_reader_indices(pq_column_reader *r, int32_t max_entries) {
+  r->index_max = max_entries;
+}
+
+const pq_dict *pq_column_reader_dict(const pq_column_reader *r,
+                                     const pq_bytes **page) {
+  if (r->dict && page) *page = pq_page_reader_dictionary(r->pages, NULL);
+  return r->dict;
 }
 
 int64_t pq_column_reader_bytes(const pq_column_reader *r) {

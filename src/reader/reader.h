@@ -61,6 +61,17 @@ void pq_cell_convert(const pq_schema_element *e, const pq_meaning *m,
 /* ---- Column chunks (column.c) -------------------------------------------- */
 
 int64_t pq_column_reader_bytes(const pq_column_reader *r);
+/* From the next page on, a dictionary-encoded page whose dictionary page
+** counts at most max_entries entries gives its values as indices
+** (uint32_t, each checked against the dictionary): the dictionary vector,
+** for a caller that makes each entry once. */
+void pq_column_reader_indices(pq_column_reader *r, int32_t max_entries);
+/* The dictionary of the page the last read came from, when it gave
+** indices into it, else NULL; *page: the chunk's dictionary page, which
+** its BYTE_ARRAY entries point into (for the whole chunk, where the
+** dictionary itself lasts as long as the page). */
+const pq_dict *pq_column_reader_dict(const pq_column_reader *r,
+                                     const pq_bytes **page);
 /* Goes on at the data page `page` at `offset`, values_before entries into
 ** the chunk (from its offset index), reading the dictionary first. */
 int pq_column_reader_seek(pq_column_reader *r, int64_t offset, uint32_t page,

@@ -8,6 +8,12 @@
 ** its logical type (cell.c).  A nested field is assembled (assemble.c)
 ** into one JSON text per row.
 **
+** A dictionary-encoded chunk is read as its dictionary vector: each entry
+** of the dictionary made into a cell once, when the chunk's first page
+** that uses it is read, and the rows' indices picking them; the caller is
+** told which entry each cell is (pq_field_reader_read_entries), so that it
+** too can make each entry once.
+**
 ** Skipping rows of a flat field jumps over whole pages when the chunk has
 ** an offset index (spec/PageIndex.md): only the page holding the row to
 ** go on from is read.
@@ -17,6 +23,9 @@
 #include <stdio.h>
 
 #define SCAN_BATCH 256
+/* The most entries a dictionary is made into cells for (40 bytes each),
+** and at most half the row group's rows: past that, per row is as cheap. */
+#define SCAN_DICT_MAX 65536
 
 struct pq_field_reader {
   const pq_file *f;
@@ -34,6 +43,12 @@ struct pq_field_reader {
   uint16_t def[SCAN_BATCH];
   char (*text)[PQ_CELL_SCRATCH];
   pq_meaning meaning;      /* of its values, worked out once */
+  /* the chunk's dictionary, each entry made into a cell once */
+  const uint8_t *ent_page; /* the dictionary page they were made from */
+  pq_cell *ent;
+  size_t n_ent;
+  pq_buf ent_bytes;        /* entries not in the dictionary page itself */
+  uint64_t ent_id;         /* dictionaries made so far */
   /* a nested field */
   pq_assembler *as;
   pq_buf json;
@@ -77,12 +92,18 @@ int pq_field_reader_open(pq_field_reader **out, const pq_file *f,
   } else {
     const pq_schema_element *e = field->elem;
     r->meaning = pq_meaning_of(e);
-    r->vals = malloc(SCAN_BATCH * pq_value_size(e->type, e->type_length));
+    size_t vs = pq_value_size(e->type, e->type_length);
+    r->vals = malloc(SCAN_BATCH * (vs > 4 ? vs : 4)); /* or indices */
     r->text = malloc(SCAN_BATCH * sizeof *r->text);
     rc = r->vals && r->text
              ? pq_column_reader_open(&r->col, f, row_group,
                                      (uint32_t)field->leaf, limit, err)
              : pq_nomem(err, "scan");
+    if (rc == PQ_OK) {
+      int64_t half = r->rows / 2;
+      pq_column_reader_indices(
+          r->col, (int32_t)(half < SCAN_DICT_MAX ? half : SCAN_DICT_MAX));
+    }
   }
   if (rc) {
     pq_field_reader_free(r);
@@ -137,13 +158,73 @@ static int scan_ended(const pq_field_reader *r, pq_error *err) {
                  (long long)r->row, (long long)r->rows);
 }
 
+/* The cells of dictionary d's entries, from its chunk's dictionary page:
+** text and blobs that do not point into that page (made by a logical
+** type, or fixed-width bytes) are kept in ent_bytes. */
+static int scan_entries(pq_field_reader *r, const pq_dict *d,
+                        const pq_bytes *page, pq_error *err) {
+  const pq_schema_element *e = r->field->elem;
+  pq_cell *ent = realloc(r->ent, (d->entries ? d->entries : 1) * sizeof *ent);
+  if (!ent) return pq_nomem(err, "scan");
+  r->ent = ent;
+  r->n_ent = 0;
+  r->ent_page = NULL;
+  r->ent_bytes.len = 0;
+  union {
+    pq_bytes b;
+    uint64_t u;
+  } one;
+  char scratch[PQ_CELL_SCRATCH];
+  const uint8_t *lo = page->ptr, *hi = page->ptr + page->len;
+  for (size_t k = 0; k < d->entries; k++) {
+    uint32_t ix = (uint32_t)k;
+    const void *v = &one;
+    if (d->type == PQ_FIXED_LEN_BYTE_ARRAY || d->type == PQ_INT96) {
+      v = d->fixed + k * d->width;
+    } else {
+      pq_dict_gather(d, &ix, 1, &one);
+    }
+    pq_cell_convert(e, &r->meaning, r->binary_as_string, v, scratch, &ent[k]);
+    pq_cell *c = &ent[k];
+    if ((c->kind == PQ_CELL_TEXT || c->kind == PQ_CELL_BLOB) && c->n &&
+        !(c->p >= lo && c->p + c->n <= hi)) { /* kept, its offset for now */
+      size_t at = r->ent_bytes.len;
+      pq_buf_append(&r->ent_bytes, c->p, c->n);
+      if (r->ent_bytes.oom) return pq_nomem(err, "scan");
+      c->p = NULL;
+      c->i = (int64_t)at;
+    }
+  }
+  for (size_t k = 0; k < d->entries; k++) {
+    pq_cell *c = &ent[k];
+    if ((c->kind == PQ_CELL_TEXT || c->kind == PQ_CELL_BLOB) && c->n && !c->p)
+      c->p = r->ent_bytes.data + c->i;
+  }
+  r->n_ent = d->entries;
+  r->ent_page = page->ptr;
+  r->ent_id++;
+  return PQ_OK;
+}
+
 int pq_field_reader_read(pq_field_reader *r, pq_cell *cells, size_t max,
                          size_t *n, pq_error *err) {
+  return pq_field_reader_read_entries(r, cells, NULL, max, n, err);
+}
+
+int pq_field_reader_read_entries(pq_field_reader *r, pq_cell *cells,
+                                 int32_t *entry, size_t max, size_t *n,
+                                 pq_error *err) {
   *n = 0;
   if (max > SCAN_BATCH) max = SCAN_BATCH;
   if (max == 0 || r->row >= r->rows) return PQ_OK;
   if ((int64_t)max > r->rows - r->row) max = (size_t)(r->rows - r->row);
-  if (r->as) return scan_nested(r, cells, max, n, err);
+  if (r->as) {
+    int rc = scan_nested(r, cells, max, n, err);
+    if (entry) {
+      for (size_t i = 0; i < *n; i++) entry[i] = -1;
+    }
+    return rc;
+  }
   size_t got, nv;
   int rc = pq_column_reader_read(r->col, max, NULL, r->def, r->vals, &got,
                                  &nv, err);
@@ -152,17 +233,38 @@ int pq_field_reader_read(pq_field_reader *r, pq_cell *cells, size_t max,
     return scan_ended(r, err);
   }
   const pq_schema_element *e = r->field->elem;
-  size_t vs = pq_value_size(e->type, e->type_length);
   int max_def = r->field->max_def;
   size_t j = 0;
-  for (size_t i = 0; i < got; i++) {
-    if (r->def[i] != max_def) {
-      cells[i].kind = PQ_CELL_NULL;
-      continue;
+  const pq_bytes *page;
+  const pq_dict *d = pq_column_reader_dict(r->col, &page);
+  if (d) { /* indices: the entries' cells */
+    if (r->ent_page != page->ptr || r->n_ent != d->entries) {
+      rc = scan_entries(r, d, page, err);
+      if (rc) return rc;
     }
-    pq_cell_convert(e, &r->meaning, r->binary_as_string, r->vals + j * vs,
-                    r->text[i], &cells[i]);
-    j++;
+    const uint32_t *ix = (const uint32_t *)(const void *)r->vals;
+    for (size_t i = 0; i < got; i++) {
+      if (r->def[i] != max_def) {
+        cells[i].kind = PQ_CELL_NULL;
+        if (entry) entry[i] = -1;
+        continue;
+      }
+      cells[i] = r->ent[ix[j]];
+      if (entry) entry[i] = (int32_t)ix[j];
+      j++;
+    }
+  } else {
+    size_t vs = pq_value_size(e->type, e->type_length);
+    for (size_t i = 0; i < got; i++) {
+      if (entry) entry[i] = -1;
+      if (r->def[i] != max_def) {
+        cells[i].kind = PQ_CELL_NULL;
+        continue;
+      }
+      pq_cell_convert(e, &r->meaning, r->binary_as_string, r->vals + j * vs,
+                      r->text[i], &cells[i]);
+      j++;
+    }
   }
   r->row += (int64_t)got;
   *n = got;
@@ -236,6 +338,13 @@ int pq_field_reader_skip(pq_field_reader *r, int64_t rows, pq_error *err) {
   return PQ_OK;
 }
 
+const pq_cell *pq_field_reader_entries(const pq_field_reader *r, size_t *n,
+                                       uint64_t *id) {
+  *n = r->n_ent;
+  *id = r->ent_id;
+  return r->ent_page ? r->ent : NULL;
+}
+
 int64_t pq_field_reader_bytes(const pq_field_reader *r) {
   return r->col ? pq_column_reader_bytes(r->col) : r->nested_bytes;
 }
@@ -249,5 +358,7 @@ void pq_field_reader_free(pq_field_reader *r) {
   free(r->ends);
   free(r->vals);
   free(r->text);
+  free(r->ent);
+  pq_buf_free(&r->ent_bytes);
   free(r);
 }
