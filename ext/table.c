@@ -631,6 +631,13 @@ typedef struct TblCons {
   int usable;      /* 0: SQL's comparison here is not known (affinity) */
   int reader;      /* the reader of its column that rows are checked by
                    ** (tbl_row_fails), or -1 */
+  /* what it found of each entry of that reader's dictionary (0: not yet,
+  ** 1: may match, 2: fails), for the reader's dictionary number
+  ** verdict_gen (its dict_gen): each entry is compared once, not each
+  ** row */
+  uint8_t *verdict;
+  size_t nverdict;
+  uint64_t verdict_gen;
 } TblCons;
 
 /* A dictionary's text and blob entries, handed to SQLite without a copy
@@ -660,6 +667,9 @@ typedef struct TblReader {
   TblDict *dict;
   uint64_t dict_id;         /* of pq_field_reader_entries */
   int64_t dict_rows;        /* rows given from it before it was made */
+  uint64_t dict_gen;        /* counts the dictionaries the cursor's reader
+                            ** of this column met (new field readers' ids
+                            ** start again) */
 } TblReader;
 
 typedef struct TblRange {
@@ -793,6 +803,7 @@ static void tbl_cons_free(TblCursor *c) {
         sqlite3_free((void *)v->p);
     }
     sqlite3_free(c->cons[i].vals);
+    sqlite3_free(c->cons[i].verdict);
   }
   sqlite3_free(c->cons);
   c->cons = NULL;
@@ -1301,6 +1312,7 @@ static int tbl_load(TblCursor *c, TblReader *r) {
     if (id != r->dict_id) {
       tbl_dict_drop(r);
       r->dict_id = id;
+      r->dict_gen++;
     }
   }
   if (rc == PQ_OK && r->n == 0) {
@@ -1354,14 +1366,36 @@ static int tbl_row_fails(const TblCons *k, const pq_cell *v) {
 ** columns are never made into cells for them. */
 static int tbl_row_filtered(TblCursor *c, int *fails) {
   *fails = 0;
-  for (int i = 0; i < c->ncons; i++) {
-    const TblCons *k = &c->cons[i];
+  for (int j = 0; j < c->ncons; j++) {
+    TblCons *k = &c->cons[j];
     if (k->reader < 0) continue;
     TblReader *r = &c->readers[k->reader];
     if (!r->r) continue;
     int rc = tbl_load(c, r);
     if (rc) return rc;
-    if (tbl_row_fails(k, &r->cells[c->row - r->start])) {
+    size_t i = (size_t)(c->row - r->start);
+    int32_t e = r->entry[i];
+    if (e >= 0 && k->verdict_gen != r->dict_gen) {
+      size_t n; /* a new dictionary: its entries not compared yet */
+      uint64_t id;
+      pq_field_reader_entries(r->r, &n, &id);
+      if (n > k->nverdict) {
+        uint8_t *v = sqlite3_realloc64(k->verdict, n);
+        if (!v) return SQLITE_NOMEM;
+        k->verdict = v;
+      }
+      k->nverdict = n;
+      k->verdict_gen = r->dict_gen;
+      if (n) memset(k->verdict, 0, n);
+    }
+    int out;
+    if (e >= 0 && (size_t)e < k->nverdict) {
+      if (!k->verdict[e]) k->verdict[e] = 1 + tbl_row_fails(k, &r->cells[i]);
+      out = k->verdict[e] == 2;
+    } else {
+      out = tbl_row_fails(k, &r->cells[i]);
+    }
+    if (out) {
       *fails = 1;
       return SQLITE_OK;
     }

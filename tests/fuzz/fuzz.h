@@ -6,6 +6,7 @@
 #define PQ_FUZZ_H
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -136,11 +137,24 @@ static inline void fz_read_table(const pq_file *f, const uint8_t *buf,
                                (size_t)1 << 20, &err) != PQ_OK)
         continue;
       pq_cell cells[256];
+      int32_t entry[256];
       size_t n, total = 0;
       if (pq_field_reader_skip(r, skip, &err) == PQ_OK) {
-        while (pq_field_reader_read(r, cells, 256, &n, &err) == PQ_OK && n &&
-               (total += n) < FUZZ_MAX_VALUES) {
-          for (size_t k = 0; k < n; k++) (void)pq_cell_compare(&cells[k], &v);
+        /* A cell from a dictionary entry is that entry's cell. */
+        while (pq_field_reader_read_entries(r, cells, entry, 256, &n, &err) ==
+                   PQ_OK &&
+               n && (total += n) < FUZZ_MAX_VALUES) {
+          size_t ne;
+          uint64_t id;
+          const pq_cell *ent = pq_field_reader_entries(r, &ne, &id);
+          for (size_t k = 0; k < n; k++) {
+            (void)pq_cell_compare(&cells[k], &v);
+            if (entry[k] < 0) continue;
+            if (!ent || (size_t)entry[k] >= ne ||
+                pq_cell_compare(&cells[k], &ent[entry[k]]) != 0 ||
+                cells[k].kind != ent[entry[k]].kind)
+              abort();
+          }
         }
       }
       pq_field_reader_free(r);
