@@ -691,6 +691,8 @@ typedef struct TblCursor {
   int64_t row;              /* in the row group */
   TblReader *readers;
   int nreaders;
+  TblReader **colmap;       /* each table column's reader, or NULL */
+  int ncolmap;
   int filters;              /* constraints that rows are checked by */
   int eof;
   /* the bytes of pages read */
@@ -757,8 +759,9 @@ static TblDict *tbl_dict_make(const pq_cell *ent, size_t n) {
 
 /* Gives cell v, dictionary entry k of reader r, from the reader's block,
 ** making it when its time has come; 0 when v is to be copied instead. */
-static int tbl_entry_result(sqlite3_context *ctx, TblReader *r, int32_t k,
-                            const pq_cell *v) {
+static __attribute__((noinline)) int tbl_entry_result(sqlite3_context *ctx,
+                                                      TblReader *r, int32_t k,
+                                                      const pq_cell *v) {
   if (!r->dict) {
     size_t n;
     uint64_t id;
@@ -814,6 +817,7 @@ static int tblClose(sqlite3_vtab_cursor *cur) {
   TblCursor *c = (TblCursor *)cur;
   tbl_readers_close(c);
   sqlite3_free(c->readers);
+  sqlite3_free(c->colmap);
   sqlite3_free(c->ranges);
   tbl_cons_free(c);
   sqlite3_free(c);
@@ -1550,15 +1554,24 @@ static int tblFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   for (int i = 0; i < t->ncols; i++) {
     if (t->cols[i].hive < 0 && (c->used >> (i < 63 ? i : 63)) & 1) n++;
   }
+  c->ncolmap = 0; /* the map points into the readers */
   sqlite3_free(c->readers);
+  c->nreaders = 0;
   c->readers = sqlite3_malloc64((size_t)(n ? n : 1) * sizeof *c->readers);
   if (!c->readers) return SQLITE_NOMEM;
   memset(c->readers, 0, (size_t)(n ? n : 1) * sizeof *c->readers);
-  c->nreaders = 0;
   for (int i = 0; i < t->ncols; i++) {
     if (t->cols[i].hive < 0 && (c->used >> (i < 63 ? i : 63)) & 1)
       c->readers[c->nreaders++].col = i;
   }
+  sqlite3_free(c->colmap);
+  c->colmap = sqlite3_malloc64((size_t)(t->ncols ? t->ncols : 1) *
+                               sizeof *c->colmap);
+  if (!c->colmap) return SQLITE_NOMEM;
+  memset(c->colmap, 0, (size_t)(t->ncols ? t->ncols : 1) * sizeof *c->colmap);
+  c->ncolmap = t->ncols;
+  for (int i = 0; i < c->nreaders; i++)
+    c->colmap[c->readers[i].col] = &c->readers[i];
   /* The constraints rows are checked by: those on a column's own flat
   ** values, whose comparison SQL's is known to be (tbl_affinity). */
   c->filters = 0;
@@ -1579,6 +1592,10 @@ static int tblFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
 static int tblNext(sqlite3_vtab_cursor *cur) {
   TblCursor *c = (TblCursor *)cur;
   c->row++;
+  /* Most rows: the next one of the range, no constraint to check. */
+  if (c->range < c->nranges && !c->filters &&
+      c->row >= c->ranges[c->range].lo && c->row < c->ranges[c->range].hi)
+    return SQLITE_OK;
   return tbl_advance(c);
 }
 
@@ -1606,9 +1623,27 @@ static void tbl_result(sqlite3_context *ctx, const pq_cell *v) {
   }
 }
 
-static int tblColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col) {
-  TblCursor *c = (TblCursor *)cur;
-  TblTable *t = (TblTable *)cur->pVtab;
+/* Cell i of reader r's batch as the result. */
+static void tbl_reader_result(sqlite3_context *ctx, TblReader *r, size_t i) {
+  const pq_cell *v = &r->cells[i];
+  switch (v->kind) {
+    case PQ_CELL_INT: sqlite3_result_int64(ctx, v->i); return;
+    case PQ_CELL_REAL: sqlite3_result_double(ctx, v->r); return;
+    case PQ_CELL_TEXT:
+    case PQ_CELL_BLOB:
+      if (r->entry[i] >= 0 && tbl_entry_result(ctx, r, r->entry[i], v)) return;
+      break;
+    default: break;
+  }
+  tbl_result(ctx, v);
+}
+
+/* tblColumn past its common case: the hidden columns, hive partition
+** values, a column a file lacks, and a row the batch in hand does not hold. */
+static __attribute__((noinline)) int tbl_column(TblCursor *c,
+                                                sqlite3_context *ctx,
+                                                int col) {
+  TblTable *t = (TblTable *)c->base.pVtab;
   TblFile *f = &t->files[c->file];
   if (col == TBL_FILENAME(t)) {
     sqlite3_result_text(ctx, f->path, -1, SQLITE_TRANSIENT);
@@ -1634,13 +1669,21 @@ static int tblColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col) {
   if (!r || !r->r) return SQLITE_OK; /* a column this file lacks: NULL */
   int rc = tbl_load(c, r);
   if (rc) return rc;
-  size_t i = (size_t)(c->row - r->start);
-  const pq_cell *v = &r->cells[i];
-  if (r->entry[i] >= 0 && (v->kind == PQ_CELL_TEXT || v->kind == PQ_CELL_BLOB) &&
-      tbl_entry_result(ctx, r, r->entry[i], v))
-    return SQLITE_OK;
-  tbl_result(ctx, v);
+  tbl_reader_result(ctx, r, (size_t)(c->row - r->start));
   return SQLITE_OK;
+}
+
+static int tblColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col) {
+  TblCursor *c = (TblCursor *)cur;
+  /* Most calls: a column of the files whose batch holds the row. */
+  if (col >= 0 && col < c->ncolmap && c->colmap[col]) {
+    TblReader *r = c->colmap[col];
+    if (r->r && c->row >= r->start && c->row < r->start + (int64_t)r->n) {
+      tbl_reader_result(ctx, r, (size_t)(c->row - r->start));
+      return SQLITE_OK;
+    }
+  }
+  return tbl_column(c, ctx, col);
 }
 
 static int tblRowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid) {

@@ -253,6 +253,28 @@ int pq_field_reader_read_entries(pq_field_reader *r, pq_cell *cells,
       if (entry) entry[i] = (int32_t)ix[j];
       j++;
     }
+  } else if (r->meaning.as == PQ_AS_PLAIN &&
+             (e->type == PQ_INT64 || e->type == PQ_DOUBLE)) {
+    /* The common plain numbers without a call a value. */
+    const uint8_t *v = r->vals;
+    int real = e->type == PQ_DOUBLE;
+    for (size_t i = 0; i < got; i++) {
+      pq_cell *c = &cells[i];
+      if (entry) entry[i] = -1;
+      c->p = NULL;
+      c->n = 0;
+      if (r->def[i] != max_def) {
+        c->kind = PQ_CELL_NULL;
+        continue;
+      }
+      c->kind = real ? PQ_CELL_REAL : PQ_CELL_INT;
+      if (real) {
+        memcpy(&c->r, v + j * 8, 8);
+      } else {
+        memcpy(&c->i, v + j * 8, 8);
+      }
+      j++;
+    }
   } else {
     size_t vs = pq_value_size(e->type, e->type_length);
     for (size_t i = 0; i < got; i++) {
