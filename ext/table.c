@@ -1607,7 +1607,7 @@ static TblReader *tbl_reader(TblCursor *c, int col) {
   return NULL;
 }
 
-static void tbl_result(sqlite3_context *ctx, const pq_cell *v) {
+static inline void tbl_result(sqlite3_context *ctx, const pq_cell *v) {
   switch (v->kind) {
     case PQ_CELL_INT: sqlite3_result_int64(ctx, v->i); break;
     case PQ_CELL_REAL: sqlite3_result_double(ctx, v->r); break;
@@ -1626,15 +1626,9 @@ static void tbl_result(sqlite3_context *ctx, const pq_cell *v) {
 /* Cell i of reader r's batch as the result. */
 static void tbl_reader_result(sqlite3_context *ctx, TblReader *r, size_t i) {
   const pq_cell *v = &r->cells[i];
-  switch (v->kind) {
-    case PQ_CELL_INT: sqlite3_result_int64(ctx, v->i); return;
-    case PQ_CELL_REAL: sqlite3_result_double(ctx, v->r); return;
-    case PQ_CELL_TEXT:
-    case PQ_CELL_BLOB:
-      if (r->entry[i] >= 0 && tbl_entry_result(ctx, r, r->entry[i], v)) return;
-      break;
-    default: break;
-  }
+  if (r->entry[i] >= 0 && (v->kind == PQ_CELL_TEXT || v->kind == PQ_CELL_BLOB) &&
+      tbl_entry_result(ctx, r, r->entry[i], v))
+    return;
   tbl_result(ctx, v);
 }
 

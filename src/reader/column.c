@@ -72,10 +72,9 @@ static int open_next_page(pq_column_reader *r, pq_error *err) {
                    pq_encoding_name((pq_encoding)pg->encoding),
                    pq_type_name(r->type));
   }
-  int32_t entries = 0;
   const pq_bytes *dict = NULL;
   if (is_dict) {
-    dict = pq_page_reader_dictionary(r->pages, &entries);
+    dict = pq_page_reader_dictionary(r->pages, NULL);
     if (!dict) {
       return pq_fail(err, PQ_CORRUPT, r->label,
                      "page %u: dictionary-encoded, but the chunk has no "
@@ -104,10 +103,9 @@ static int open_next_page(pq_column_reader *r, pq_error *err) {
     p.lenient = 1;
     rc = pq_decoder_open(&r->values, &p, pg->values.ptr, pg->values.len,
                          dict ? dict->ptr : NULL, dict ? dict->len : 0, &e);
-    const pq_dict *d = rc == PQ_OK && dict && entries <= r->index_max
-                           ? pq_dict_decoder_dict(r->values)
-                           : NULL;
-    if (d && d->entries <= (size_t)r->index_max)
+    const pq_dict *d = rc == PQ_OK && dict ? pq_dict_decoder_dict(r->values)
+                                           : NULL;
+    if (d && r->index_max > 0 && d->entries <= (size_t)r->index_max)
       r->dict = pq_dict_decoder_indices(r->values);
   }
   if (rc) {

@@ -61,8 +61,8 @@ void pq_cell_convert(const pq_schema_element *e, const pq_meaning *m,
 /* ---- Column chunks (column.c) -------------------------------------------- */
 
 int64_t pq_column_reader_bytes(const pq_column_reader *r);
-/* From the next page on, a dictionary-encoded page whose dictionary page
-** counts at most max_entries entries gives its values as indices
+/* From the next page on, a dictionary-encoded page whose dictionary has
+** at most max_entries entries (0: none) gives its values as indices
 ** (uint32_t, each checked against the dictionary): the dictionary vector,
 ** for a caller that makes each entry once. */
 void pq_column_reader_indices(pq_column_reader *r, int32_t max_entries);
