@@ -139,33 +139,60 @@ static int plain_read_bool(pq_decoder *d, void *out, size_t max, size_t *n,
 }
 
 /* The length chain (each length says where the next one is) bounds the
-** speed: the loop keeps the position in a register and checks each length
-** with two predictable branches; a fault is reported by
-** pq_plain_byte_array.  Each length's load waits for the one before, so a
-** cache miss on it stalls the whole chain: the loop asks for the bytes
-** 2 KiB ahead itself, as a host's hardware prefetcher may not (on the
-** benchmark's machine, some days: 10 ns a value without, 2 with; 512
-** bytes ahead, 4 ns). */
+** speed, so the loop keeps it one load long: r points at a value's bytes,
+** and the next length is loaded from r + vlen, an address the load forms
+** itself (on x86-64 the load is written out, so that the compiler does not
+** add first), while r moves on beside it.  One comparison covers a value's
+** bytes and the next length; the stream's last value and a bad length
+** leave the loop for the exact checks, and a fault is reported by
+** pq_plain_byte_array.  A cache miss on a length stalls the whole chain,
+** so the loop asks for the bytes 2 KiB ahead itself, as a host's hardware
+** prefetcher may not (bench/NOTES.md). */
 static int plain_read_bytes(pq_decoder *d, void *out, size_t max, size_t *n,
                             pq_error *err) {
   plain_dec *s = (plain_dec *)d;
-  pq_bytes *o = out;
+  pq_bytes *o = out, *const o_end = o + max;
   const uint8_t *buf = d->buf;
   const size_t len = d->len;
-  size_t pos = s->pos, k = 0;
+  size_t pos = s->pos;
   int rc = PQ_OK;
-  for (; k < max && pos < len; k++) {
-    size_t rest = len - pos;
-    if (PQ_UNLIKELY(rest < 4)) break;
-    PQ_PREFETCH(buf + pos + 2048);
-    size_t vlen = pq_load32(buf + pos);
-    if (PQ_UNLIKELY(vlen > rest - 4)) break;
-    o[k].ptr = buf + pos + 4;
-    o[k].len = vlen;
-    pos += 4 + vlen;
+  if (max && len - pos >= 4) {
+    const uint8_t *r = buf + pos + 4, *const end = buf + len;
+    size_t vlen = pq_load32(r - 4);
+    for (;;) {
+      size_t rem = (size_t)(end - r);
+      if (PQ_UNLIKELY((uint64_t)vlen + 4 > rem)) {
+        if (vlen > rem) { /* the slow path tells */
+          r -= 4;
+        } else { /* the last value, or a length cut short after it */
+          o->ptr = r;
+          o->len = vlen;
+          o++;
+          r += vlen;
+        }
+        break;
+      }
+      PQ_PREFETCH(r + 2048);
+      o->ptr = r;
+      o->len = vlen;
+      if (PQ_UNLIKELY(++o == o_end)) {
+        r += vlen;
+        break;
+      }
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+      size_t next; /* a 32-bit load clears the upper half */
+      __asm__("movl (%1,%2), %k0" : "=r"(next) : "r"(r), "r"(vlen));
+#else
+      size_t next = pq_load32(r + vlen);
+#endif
+      r += vlen + 4;
+      vlen = next;
+    }
+    pos = (size_t)(r - buf);
   }
+  size_t k = (size_t)(o - (pq_bytes *)out);
   if (k < max && pos < len) {
-    rc = pq_plain_byte_array(buf, len, &pos, d->done + k, &o[k], err);
+    rc = pq_plain_byte_array(buf, len, &pos, d->done + k, &o[0], err);
   }
   s->pos = pos;
   *n = k;
