@@ -255,8 +255,24 @@ int ref_dict(const uint8_t *in, size_t len, const uint8_t *dict,
   return 0;
 }
 
+/* Room for n lengths, kept from call to call (slot k, 0 or 1): on the
+** benchmark's machine the first pass over memory after a large buffer of
+** touched pages is freed runs up to 15 times slower (bench/NOTES.md), so
+** the references free none between the timed decodes. */
+static int64_t *lengths(int k, size_t n) {
+  static int64_t *room[2];
+  static size_t cap[2];
+  if (n == 0) n = 1;
+  if (n > cap[k]) {
+    free(room[k]);
+    room[k] = malloc(n * sizeof *room[k]);
+    cap[k] = room[k] ? n : 0;
+  }
+  return room[k];
+}
+
 int ref_dlba(const uint8_t *in, size_t len, size_t n, pq_bytes *out) {
-  int64_t *lens = malloc((n ? n : 1) * sizeof *lens);
+  int64_t *lens = lengths(0, n);
   size_t pos = 0;
   int rc = lens ? ref_dbp(in, len, 0, n, lens, &pos) : -1;
   for (size_t i = 0; i < n && rc == 0; i++) {
@@ -269,14 +285,12 @@ int ref_dlba(const uint8_t *in, size_t len, size_t n, pq_bytes *out) {
     out[i].len = l;
     pos += l;
   }
-  free(lens);
   return rc;
 }
 
 int ref_dba(const uint8_t *in, size_t len, size_t n, pq_bytes *out,
             uint8_t *heap) {
-  int64_t *pre = malloc((n ? n : 1) * sizeof *pre);
-  int64_t *suf = malloc((n ? n : 1) * sizeof *suf);
+  int64_t *pre = lengths(0, n), *suf = lengths(1, n);
   size_t used1 = 0, used2 = 0;
   int rc = pre && suf ? ref_dbp(in, len, 0, n, pre, &used1) : -1;
   if (rc == 0) rc = ref_dbp(in + used1, len - used1, 0, n, suf, &used2);
@@ -299,8 +313,6 @@ int ref_dba(const uint8_t *in, size_t len, size_t n, pq_bytes *out,
     prev_len = p + s;
     h += p + s;
   }
-  free(pre);
-  free(suf);
   return rc;
 }
 
