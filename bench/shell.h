@@ -98,12 +98,12 @@ SH_FN int shell(const char *db, const char *script, char **outp) {
   return rc;
 }
 
-/* Best real time of RUNS runs of stmt, after setup and one run untimed
-** (the first run of a query faults in the pages and buffers that the
-** next ones reuse), in one shell; with cpu, the best user + sys time of
-** the same runs in *cpu. */
 static int WARM = 1; /* shell_best runs the statement once untimed first */
 
+/* Best real time of RUNS runs of stmt, after setup and (with WARM) one run
+** untimed (the first run of a query faults in the pages and buffers that
+** the next ones reuse), in one shell; with cpu, the best user + sys time
+** of the same runs in *cpu. */
 SH_FN double shell_best(const char *db, const char *setup, const char *stmt,
                         double *cpu) {
   char script[8192];
@@ -159,10 +159,6 @@ SH_FN double best_times_s(const char *db, const char *setup, const char *stmt,
 SH_FN double best_times(const char *db, const char *setup, const char *stmt,
                         double *cpu) {
   return best_times_s(db, setup, stmt, NULL, cpu);
-}
-
-SH_FN double best_time(const char *db, const char *setup, const char *stmt) {
-  return best_times(db, setup, stmt, NULL);
 }
 
 /* A figure shown beside the others, with no target: the median over PROCS
