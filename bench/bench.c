@@ -508,18 +508,18 @@ static void run_case(const bench_case *c, const dataset *d, size_t n_enc,
     double t1 = now();
     copy_batches(d, out_size(c, d), batch);
     double t2 = now();
-    if (run < REF_RUNS && reference(c, d, &out, &dict, full, heap))
-      correct = 0;
-    double t3 = run < REF_RUNS ? now() : t2 + 1e30;
+    if (t1 - t0 < best_dec) best_dec = t1 - t0;
+    if (t2 - t1 < best_mem) best_mem = t2 - t1;
+    if (run >= REF_RUNS) continue;
+    if (reference(c, d, &out, &dict, full, heap)) correct = 0;
+    double t3 = now();
+    if (t3 - t2 < best_ref) best_ref = t3 - t2;
     if (run == 0 && correct && !same_values(d, full)) {
       fprintf(stderr, "bench: the reference decoder of %s differs\n",
               pq_encoding_name(c->enc));
       correct = 0;
     }
     sink += ((uint8_t *)full)[0];
-    if (t1 - t0 < best_dec) best_dec = t1 - t0;
-    if (t2 - t1 < best_mem) best_mem = t2 - t1;
-    if (t3 - t2 < best_ref) best_ref = t3 - t2;
   }
   r->ran = 1;
   r->correct = correct;

@@ -1601,10 +1601,10 @@ static int tblNext(sqlite3_vtab_cursor *cur) {
 
 static int tblEof(sqlite3_vtab_cursor *cur) { return ((TblCursor *)cur)->eof; }
 
-static TblReader *tbl_reader(TblCursor *c, int col) {
-  for (int i = 0; i < c->nreaders; i++)
-    if (c->readers[i].col == col) return &c->readers[i];
-  return NULL;
+/* The reader of table column col, or NULL (a hidden or hive column, or
+** one the query does not use). */
+static inline TblReader *tbl_reader(TblCursor *c, int col) {
+  return col >= 0 && col < c->ncolmap ? c->colmap[col] : NULL;
 }
 
 static inline void tbl_result(sqlite3_context *ctx, const pq_cell *v) {
@@ -1670,12 +1670,10 @@ static __attribute__((noinline)) int tbl_column(TblCursor *c,
 static int tblColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col) {
   TblCursor *c = (TblCursor *)cur;
   /* Most calls: a column of the files whose batch holds the row. */
-  if (col >= 0 && col < c->ncolmap && c->colmap[col]) {
-    TblReader *r = c->colmap[col];
-    if (r->r && c->row >= r->start && c->row < r->start + (int64_t)r->n) {
-      tbl_reader_result(ctx, r, (size_t)(c->row - r->start));
-      return SQLITE_OK;
-    }
+  TblReader *r = tbl_reader(c, col);
+  if (r && r->r && c->row >= r->start && c->row < r->start + (int64_t)r->n) {
+    tbl_reader_result(ctx, r, (size_t)(c->row - r->start));
+    return SQLITE_OK;
   }
   return tbl_column(c, ctx, col);
 }
