@@ -29,6 +29,12 @@ proc slurp {path} {
   close $f
   return $d
 }
+# " (12.3 s)": the wall time since T0, printed after each program's counts
+# so that a slow step shows in any log of the run.
+proc took {t0} {
+  format " (%.1f s)" [expr {([clock milliseconds] - $t0) / 1000.0}]
+}
+
 # What programs print is read as UTF-8, as the expected files are.
 encoding system utf-8
 
@@ -46,6 +52,7 @@ set progs [lsort [glob -nocomplain -types {f x} $build/unit*]]
 if {[llength $progs] == 0} { fail "no unit test program in $build" }
 foreach prog $progs {
   set name [file tail $prog]
+  set t0 [clock milliseconds]
   set rc [catch {exec $prog 2>@1} out]
   foreach line [split $out "\n"] {
     if {[string match "!*" $line]} { puts $line }
@@ -53,7 +60,7 @@ foreach prog $progs {
   if {[regexp -line {^(\d+) passed, (\d+) failed$} $out -> p f]} {
     incr pass $p
     incr fail $f
-    puts "$name: $p passed, $f failed"
+    puts "$name: $p passed, $f failed[took $t0]"
     if {$rc && $f == 0} { fail "$name exited with an error" [string range $out end-3000 end] }
   } else {
     fail "$name did not finish" [string range $out end-2000 end]
@@ -66,6 +73,7 @@ foreach prog $progs {
 set wrap [expr {[info exists env(PQ_WRAP)] ? $env(PQ_WRAP) : ""}]
 set ext [file normalize $build/parquet.so]
 foreach file [lsort [glob -nocomplain tests/*.test]] {
+  set t0 [clock milliseconds]
   set rc [catch {exec {*}$wrap [info nameofexecutable] tests/tester.tcl $ext $file 2>@1} out]
   foreach line [split $out "\n"] {
     if {[string match "!*" $line]} { puts $line }
@@ -73,7 +81,7 @@ foreach file [lsort [glob -nocomplain tests/*.test]] {
   if {[regexp -line {^(\d+) passed, (\d+) failed$} $out -> p f]} {
     incr pass $p
     incr fail $f
-    puts "[file tail $file]: $p passed, $f failed"
+    puts "[file tail $file]: $p passed, $f failed[took $t0]"
     if {$rc} {
       fail "[file tail $file] exited with an error (a sanitizer report?)" \
         [string range $out end-3000 end]
@@ -85,6 +93,7 @@ foreach file [lsort [glob -nocomplain tests/*.test]] {
 
 # 4. SQL scripts with expected output: X.sql beside X.out.  The scripts
 # load ./parquet themselves; they run in a folder where that is this build.
+set t0 [clock milliseconds]
 set rundir [file normalize $build/sqlrun]
 file mkdir $rundir
 file delete $rundir/parquet.so
@@ -107,5 +116,6 @@ foreach script [lsort [concat [glob -nocomplain sql/*.sql] \
   }
 }
 
+puts "sql scripts:[took $t0]"
 puts "$pass passed, $fail failed"
 exit [expr {$fail > 0}]
