@@ -1062,12 +1062,14 @@ static void test_dict_decode(void) {
 }
 
 /* Bit-packed runs read in registers: indices of every width 1..26 (up to
-** 25 the AVX2 path, 26 past it), numbers of 4 and 8 bytes, dictionaries
-** of up to 16 entries (a permute) and more (gathers), runs around the
+** 25 the AVX2 path, 26 past it), numbers of 4 and 8 bytes and strings
+** (16-byte entries copied whole), dictionaries of up to 16 entries (a
+** permute) and more (gathers), runs around the
 ** decoder's batches and groups, a bad index anywhere, last runs cut short
 ** (the stream's last bytes within the reach of the loads). */
 static void test_dict_decode_regs(void) {
-  static const pq_type types[] = {PQ_INT32, PQ_FLOAT, PQ_INT64, PQ_DOUBLE};
+  static const pq_type types[] = {PQ_INT32, PQ_FLOAT, PQ_INT64, PQ_DOUBLE,
+                                  PQ_BYTE_ARRAY};
   dict_groups = 300;
   for (int cut = 0; cut <= 1; cut++) {
     dict_cut = cut;

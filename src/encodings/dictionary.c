@@ -264,7 +264,20 @@ packed_lookup_body(const dict_dec *s, const uint8_t *p, size_t groups,
   const __m256i mask = _mm256_set1_epi32((int)((1u << w) - 1));
   const __m256i last = _mm256_set1_epi32((int)(uint32_t)(entries - 1));
   __m256i seen = _mm256_setzero_si256();
-  if (s->dict.width == 8) {
+  if (s->dict.type == PQ_BYTE_ARRAY) {
+    /* 16-byte entries (pointer, length), each copied whole: the group's
+    ** clamped indices go through the stack to address them. */
+    const __m128i *b = (const __m128i *)(const void *)s->dict.strings;
+    __m128i *o = out;
+    uint32_t t[8];
+    for (size_t g = 0; g < groups; g++, p += w, o += 8) {
+      __m256i x = unpack8_avx2(p, hi, shuf, shift, mask);
+      seen = _mm256_max_epu32(seen, x);
+      _mm256_storeu_si256((__m256i *)(void *)t, _mm256_min_epu32(x, last));
+#pragma GCC unroll 8
+      for (int j = 0; j < 8; j++) _mm_storeu_si128(o + j, _mm_loadu_si128(b + t[j]));
+    }
+  } else if (s->dict.width == 8) {
     const long long *b = (const long long *)(const void *)s->dict.fixed;
     uint64_t *o = out;
     for (size_t g = 0; g < groups; g++, p += w, o += 8) {
@@ -323,7 +336,8 @@ static void dict_regs_init(dict_dec *s) {
 #if PQ_X86_SIMD
   if (!(s->cpu & PQ_CPU_AVX2) || w < 1 || w > 25 || s->dict.entries == 0 ||
       (s->dict.type != PQ_INT32 && s->dict.type != PQ_FLOAT &&
-       s->dict.type != PQ_INT64 && s->dict.type != PQ_DOUBLE))
+       s->dict.type != PQ_INT64 && s->dict.type != PQ_DOUBLE &&
+       (s->dict.type != PQ_BYTE_ARRAY || sizeof(pq_bytes) != 16)))
     return;
   /* Up to 16 bits a group's w bytes all lie in its first 16; wider, index
   ** 7 ends 12 bytes past index 4's first byte at most. */
