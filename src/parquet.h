@@ -222,6 +222,11 @@ PQ_API int pq_encoder_finish(pq_encoder *e, pq_buf *out, pq_buf *dict,
 ** to close pages near a size; dictionary encodings count their indices. */
 PQ_API size_t pq_encoder_size(const pq_encoder *e);
 
+/* 1 when, after pq_encoder_finish, puts begin a new stream in the memory
+** of the last (PLAIN, DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY): a
+** writer of many pages keeps one such encoder.  0: open a new one. */
+PQ_API int pq_encoder_reusable(const pq_encoder *e);
+
 PQ_API void pq_encoder_free(pq_encoder *e);
 
 /* ---- Codecs --------------------------------------------------------------

@@ -1105,6 +1105,72 @@ static void test_round_trips(void) {
   }
 }
 
+/* Encoders that take stream after stream (pq_encoder_reusable): each
+** stream, finished onto an empty buffer (the memory swapped) or after bytes
+** already there (appended), is the bytes a fresh encoder makes of it; the
+** encodings said to be reusable are, and the others are not. */
+static void test_reuse(void) {
+  static const struct {
+    pq_encoding e;
+    pq_type t;
+    int32_t tl;
+    int reusable;
+  } cases[] = {
+      {PQ_PLAIN, PQ_INT64, 0, 1},
+      {PQ_PLAIN, PQ_BOOLEAN, 0, 1},
+      {PQ_PLAIN, PQ_BYTE_ARRAY, 0, 1},
+      {PQ_DELTA_BINARY_PACKED, PQ_INT32, 0, 1},
+      {PQ_DELTA_BINARY_PACKED, PQ_INT64, 0, 1},
+      {PQ_DELTA_LENGTH_BYTE_ARRAY, PQ_BYTE_ARRAY, 0, 1},
+      {PQ_DELTA_BYTE_ARRAY, PQ_BYTE_ARRAY, 0, 0},
+      {PQ_BYTE_STREAM_SPLIT, PQ_DOUBLE, 0, 0},
+      {PQ_RLE_DICTIONARY, PQ_INT32, 0, 0},
+  };
+  static const size_t ns[] = {1000, 0, 1, 129, 7, 100000, 9};
+  static const uint8_t before[3] = {'x', 'y', 'z'};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    pq_params p = params(cases[c].e, cases[c].t, cases[c].tl);
+    size_t vs = pq_value_size(p.type, p.type_length);
+    pq_encoder *e;
+    pq_error err;
+    if (pq_encoder_open(&e, &p, &err)) {
+      CHECK(0, "reuse: %s: %s", pq_encoding_name(p.encoding), err.msg);
+      continue;
+    }
+    CHECK(pq_encoder_reusable(e) == cases[c].reusable, "reuse: %s %s: %d",
+          pq_encoding_name(p.encoding), pq_type_name(p.type),
+          pq_encoder_reusable(e));
+    pq_buf kept, fresh, dict;
+    pq_buf_init(&kept);
+    pq_buf_init(&fresh);
+    pq_buf_init(&dict);
+    for (size_t k = 0; cases[c].reusable && k < 2 * (sizeof ns / sizeof ns[0]); k++) {
+      size_t n = ns[k % (sizeof ns / sizeof ns[0])];
+      int append = k >= sizeof ns / sizeof ns[0];
+      gen_values(p.type, p.type_length, vals_a, n, SHAPE_RANDOM, 0);
+      kept.len = fresh.len = 0;
+      if (append) pq_buf_append(&kept, before, sizeof before);
+      int rc = PQ_OK;
+      for (size_t i = 0; i < n && rc == PQ_OK; i += 77)
+        rc = pq_encoder_put(e, vals_a + i * vs, n - i < 77 ? n - i : 77, &err);
+      if (rc == PQ_OK) rc = pq_encoder_finish(e, &kept, NULL, &err);
+      int rc2 = encode(&p, vals_a, n, &fresh, &dict, &err);
+      size_t at = append ? sizeof before : 0;
+      CHECK(rc == PQ_OK && rc2 == PQ_OK && kept.len == at + fresh.len &&
+                memcmp(kept.data, before, at) == 0 &&
+                memcmp(kept.data + at, fresh.data, fresh.len) == 0 &&
+                pq_encoder_size(e) == 0,
+            "reuse: %s %s, stream %zu (%zu values%s): %zu bytes, a fresh "
+            "encoder %zu", pq_encoding_name(p.encoding), pq_type_name(p.type),
+            k, n, append ? ", appended" : "", kept.len, fresh.len);
+    }
+    pq_encoder_free(e);
+    pq_buf_free(&kept);
+    pq_buf_free(&fresh);
+    pq_buf_free(&dict);
+  }
+}
+
 /* ---- 5. Truncations and corruptions ---------------------------------------
  */
 
@@ -1406,6 +1472,7 @@ int main(void) {
   test_spec_examples();
   test_reader_acceptance();
   test_round_trips();
+  test_reuse();
   test_corruption();
   test_misc();
   test_json_ints();

@@ -1357,6 +1357,10 @@ void pq_delta_writer_finish(pq_delta_writer *w, pq_buf *out) {
   pq_buf_uleb(out, pq_zigzag_enc(first));
   if (w->body.oom) out->oom = 1;
   pq_buf_append(out, w->body.data, w->body.len);
+  /* A new stream, in the same memory. */
+  w->total = w->first = w->last = w->nblock = 0;
+  w->body.len = 0;
+  w->body.oom = 0;
 }
 
 size_t pq_delta_writer_size(const pq_delta_writer *w) {
@@ -1433,6 +1437,7 @@ int pq_delta_encoder(pq_encoder **out, const pq_params *p, pq_error *err) {
   s->base.finish = delta_finish;
   s->base.destroy = delta_destroy;
   s->base.size = delta_size;
+  s->base.reusable = 1;
   *out = &s->base;
   return pq_delta_writer_init(&s->w, p, p->type == PQ_INT32,
                               "DELTA_BINARY_PACKED", err);

@@ -245,7 +245,7 @@ static int dlba_finish(pq_encoder *e, pq_buf *out, pq_buf *dict,
   } else {
     pq_buf_move(out, &lens);
   }
-  pq_buf_move(out, &s->data);
+  pq_buf_hand_over(out, &s->data);
   return PQ_OK;
 }
 
@@ -267,6 +267,7 @@ int pq_dlba_encoder(pq_encoder **out, const pq_params *p, pq_error *err) {
   s->base.finish = dlba_finish;
   s->base.destroy = dlba_destroy;
   s->base.size = dlba_size;
+  s->base.reusable = 1;
   *out = &s->base;
   return pq_delta_writer_init(&s->lens, p, 1, DLBA, err);
 }

@@ -57,6 +57,8 @@ int pq_encoder_finish(pq_encoder *e, pq_buf *out, pq_buf *dict, pq_error *err) {
 
 size_t pq_encoder_size(const pq_encoder *e) { return e->size(e); }
 
+int pq_encoder_reusable(const pq_encoder *e) { return e->reusable; }
+
 void pq_encoder_free(pq_encoder *e) {
   if (!e) return;
   if (e->destroy) e->destroy(e);

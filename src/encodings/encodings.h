@@ -333,7 +333,8 @@ void pq_delta_writer_put(pq_delta_writer *w, uint64_t v);
 ** is32, INT64 values for one without. */
 void pq_delta_writer_put32(pq_delta_writer *w, const int32_t *v, size_t n);
 void pq_delta_writer_put64(pq_delta_writer *w, const int64_t *v, size_t n);
-/* Appends header and blocks to out; the writer can then be freed. */
+/* Appends header and blocks to out; the writer then takes a new stream, or
+** can be freed. */
 void pq_delta_writer_finish(pq_delta_writer *w, pq_buf *out);
 void pq_delta_writer_free(pq_delta_writer *w);
 /* The finished blocks' bytes, and a byte for each delta of the open one. */

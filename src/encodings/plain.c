@@ -353,18 +353,7 @@ static int plain_finish(pq_encoder *e, pq_buf *out, pq_buf *dict,
   if (s->nbits) pq_buf_byte(&s->out, s->bits); /* zero padding */
   s->nbits = 0;
   s->bits = 0;
-  /* Handing over the memory saves a copy; taking out's in exchange keeps
-  ** the next stream from touching fresh pages. */
-  if (out->len == 0 && !out->oom && !s->out.oom) {
-    pq_buf t = *out;
-    *out = s->out;
-    s->out = t;
-  } else {
-    pq_buf_append(out, s->out.data, s->out.len);
-    if (s->out.oom) out->oom = 1;
-  }
-  s->out.len = 0;
-  s->out.oom = 0;
+  pq_buf_hand_over(out, &s->out);
   return PQ_OK;
 }
 

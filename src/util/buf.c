@@ -70,6 +70,19 @@ void pq_buf_append(pq_buf *b, const void *p, size_t n) {
   b->len += n;
 }
 
+void pq_buf_hand_over(pq_buf *dst, pq_buf *src) {
+  if (dst->len == 0 && !dst->oom && !src->oom) {
+    pq_buf t = *dst;
+    *dst = *src;
+    *src = t;
+  } else {
+    pq_buf_append(dst, src->data, src->len);
+    if (src->oom) dst->oom = 1;
+  }
+  src->len = 0;
+  src->oom = 0;
+}
+
 void pq_buf_move(pq_buf *dst, pq_buf *src) {
   if (src->oom) dst->oom = 1;
   if (dst->len == 0 && !dst->oom) {

@@ -99,6 +99,11 @@ static inline int pq_bit_width64(uint64_t v) {
 /* Appends src to dst and empties src; when dst is empty it takes src's
 ** memory instead of copying. */
 void pq_buf_move(pq_buf *dst, pq_buf *src);
+/* Appends src's bytes to dst and empties src, keeping memory for src's next
+** use: when dst is empty the two swap their memory (no copy), so that src
+** goes on with dst's old room, pages already written, rather than fresh
+** ones.  For encoders that take stream after stream. */
+void pq_buf_hand_over(pq_buf *dst, pq_buf *src);
 
 /* Appends one byte. */
 static inline void pq_buf_byte(pq_buf *b, uint8_t v) {
