@@ -4,7 +4,8 @@
 #   1. the generated bit packers are current (tools/gen_bitpack.c)
 #   2. the C unit tests of the core (BUILD/unit*: unit, unit_codec)
 #   3. every tests/*.test file, each in its own tclsh, against
-#      BUILD/parquet.so
+#      BUILD/parquet.so (2 and 3 run PQ_JOBS at a time, by default as
+#      many as the machine has processors)
 #   4. every sql/tutorial and demo script whose expected output is beside it
 #
 # Exits with status 1 when anything failed.
@@ -47,13 +48,32 @@ if {[catch {exec $build/gen_bitpack} gen]} {
   incr pass
 }
 
-# 2. C unit tests: every BUILD/unit* program (unit, unit_codec, ...).
+# 2 and 3. The C unit tests, every BUILD/unit* program (unit, unit_codec,
+# ...), then every Tcl test file, each in a tclsh of its own so that a crash
+# is a failure of that file, not the end of the run.  PQ_WRAP, when set, is
+# a command that runs each Tcl file (and the scripts of step 4): valgrind's
+# memcheck.  They run PQ_JOBS at a time (default: one a processor); each
+# keeps to a folder of its own under BUILD, and its results are printed as
+# it ends.
+set wrap [expr {[info exists env(PQ_WRAP)] ? $env(PQ_WRAP) : ""}]
+set ext [file normalize $build/parquet.so]
+set tasks {}
 set progs [lsort [glob -nocomplain -types {f x} $build/unit*]]
 if {[llength $progs] == 0} { fail "no unit test program in $build" }
 foreach prog $progs {
-  set name [file tail $prog]
-  set t0 [clock milliseconds]
-  set rc [catch {exec $prog 2>@1} out]
+  # A unit program that fails a check exits 1: an error only without one.
+  lappend tasks [file tail $prog] [list $prog] 0
+}
+foreach file [lsort [glob -nocomplain tests/*.test]] {
+  lappend tasks [file tail $file] \
+    [list {*}$wrap [info nameofexecutable] tests/tester.tcl $ext $file] 1
+}
+
+# Counts a finished task's results: its "N passed, N failed" line, the
+# lines of its failures ("!"), and a nonzero exit (a sanitizer report, a
+# crash) as a failure of its own.
+proc finish {name strict rc out t0} {
+  global pass fail
   foreach line [split $out "\n"] {
     if {[string match "!*" $line]} { puts $line }
   }
@@ -61,35 +81,39 @@ foreach prog $progs {
     incr pass $p
     incr fail $f
     puts "$name: $p passed, $f failed[took $t0]"
-    if {$rc && $f == 0} { fail "$name exited with an error" [string range $out end-3000 end] }
+    if {$rc && ($strict || $f == 0)} {
+      fail "$name exited with an error (a sanitizer report?)" \
+        [string range $out end-3000 end]
+    }
   } else {
     fail "$name did not finish" [string range $out end-2000 end]
   }
 }
 
-# 3. Tcl tests, each file in its own tclsh so that a crash is a failure
-# of that file, not the end of the run.  PQ_WRAP, when set, is a command
-# that runs each of them (and the scripts of step 4): valgrind's memcheck.
-set wrap [expr {[info exists env(PQ_WRAP)] ? $env(PQ_WRAP) : ""}]
-set ext [file normalize $build/parquet.so]
-foreach file [lsort [glob -nocomplain tests/*.test]] {
-  set t0 [clock milliseconds]
-  set rc [catch {exec {*}$wrap [info nameofexecutable] tests/tester.tcl $ext $file 2>@1} out]
-  foreach line [split $out "\n"] {
-    if {[string match "!*" $line]} { puts $line }
-  }
-  if {[regexp -line {^(\d+) passed, (\d+) failed$} $out -> p f]} {
-    incr pass $p
-    incr fail $f
-    puts "[file tail $file]: $p passed, $f failed[took $t0]"
-    if {$rc} {
-      fail "[file tail $file] exited with an error (a sanitizer report?)" \
-        [string range $out end-3000 end]
-    }
-  } else {
-    fail "[file tail $file] did not finish" [string range $out end-2000 end]
-  }
+proc collect {ch name strict t0} {
+  append ::output($ch) [read $ch]
+  if {![eof $ch]} return
+  fconfigure $ch -blocking 1
+  set rc [catch {close $ch}]
+  finish $name $strict $rc [string trimright $::output($ch) "\n"] $t0
+  unset ::output($ch)
+  incr ::running -1
 }
+
+set jobs [expr {[info exists env(PQ_JOBS)] ? $env(PQ_JOBS) : 0}]
+if {![string is integer -strict $jobs] || $jobs < 1} {
+  if {[catch {exec nproc} jobs] || ![string is integer -strict $jobs]} { set jobs 1 }
+}
+set running 0
+foreach {name cmd strict} $tasks {
+  while {$running >= $jobs} { vwait running }
+  set ch [open |[concat $cmd [list 2>@1]] r]
+  fconfigure $ch -blocking 0
+  set output($ch) ""
+  fileevent $ch readable [list collect $ch $name $strict [clock milliseconds]]
+  incr running
+}
+while {$running > 0} { vwait running }
 
 # 4. SQL scripts with expected output: X.sql beside X.out.  The scripts
 # load ./parquet themselves; they run in a folder where that is this build.
