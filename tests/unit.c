@@ -1157,8 +1157,8 @@ static void test_reuse(void) {
       int rc2 = encode(&p, vals_a, n, &fresh, &dict, &err);
       size_t at = append ? sizeof before : 0;
       CHECK(rc == PQ_OK && rc2 == PQ_OK && kept.len == at + fresh.len &&
-                memcmp(kept.data, before, at) == 0 &&
-                memcmp(kept.data + at, fresh.data, fresh.len) == 0 &&
+                (at == 0 || memcmp(kept.data, before, at) == 0) &&
+                (fresh.len == 0 || memcmp(kept.data + at, fresh.data, fresh.len) == 0) &&
                 pq_encoder_size(e) == 0,
             "reuse: %s %s, stream %zu (%zu values%s): %zu bytes, a fresh "
             "encoder %zu", pq_encoding_name(p.encoding), pq_type_name(p.type),
