@@ -963,8 +963,11 @@ int main(int argc, char **argv) {
       "when the whole spread is on one side of it, else unsteady\n",
       PROCS);
   out("- per case and process: %zu values decoded (best of %d), the first "
-      "%zu of them encoded (best of %d), unless said\n\n",
-      n * DECODE_TIMES, DEC_RUNS, n, ENC_RUNS);
+      "%zu of them encoded (best of %d; an encoder that takes stream after "
+      "stream, PLAIN and the DELTA encodings of integers and lengths, is "
+      "kept from run to run, as the writer keeps one for a column's pages, "
+      "and timed after %d untimed runs), unless said\n\n",
+      n * DECODE_TIMES, DEC_RUNS, n, ENC_RUNS, ENC_WARM);
 
   /* Peak memory, measured first: a child's peak counts what it shares
   ** with this process when forked, so this process is still small. */
