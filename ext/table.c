@@ -65,6 +65,10 @@ typedef struct TblTable {
   int binary_as_string, pushdown, union_by_name, hive_partitioning;
   int64_t total_rows;
   int filename_col, file_row_col;
+  /* The row group whose mapped pages were read last and are not yet given
+  ** back (tbl_hold): file held_file + 1 (0: none), group held_group. */
+  int held_file;
+  uint32_t held_group;
 } TblTable;
 
 /* The hidden columns' indexes; -2 for one left out because a column of
@@ -1248,31 +1252,12 @@ static int tbl_group_ranges(TblCursor *c, TblTable *t, TblFile *f,
   return rc;
 }
 
-/* Opens the used columns' readers on row group g of the current file. */
-static int tbl_open_readers(TblCursor *c, TblTable *t, TblFile *f,
-                            uint32_t g) {
-  tbl_readers_close(c);
-  size_t limit = pqx_db_limit(t->db);
-  for (int i = 0; i < c->nreaders; i++) {
-    TblReader *r = &c->readers[i];
-    if (t->cols[r->col].hive >= 0 || f->field[r->col] < 0) continue;
-    int fi = f->field[r->col];
-    const pq_schema_node *node = pq_file_schema(f->src.file)->children[fi];
-    pq_error err;
-    int rc = pq_field_reader_open(&r->r, f->src.file, g, node,
-                                  t->binary_as_string, limit, &err);
-    if (rc) {
-      if (rc == PQ_NOMEM) return SQLITE_NOMEM;
-      return tbl_error(c, pqx_source_error("parquet", f->path, &err));
-    }
-  }
-  return SQLITE_OK;
-}
-
 /* Gives back to the system the pages of row group g that were mapped in:
 ** memory follows one row group, not the file. */
 static void tbl_release(TblFile *f, uint32_t g) {
+  if (!f->src.map) return;
   const pq_file_meta *m = pq_file_metadata(f->src.file);
+  if (g >= m->n_row_groups) return;
   const pq_row_group *rg = &m->row_groups[g];
   uint64_t lo = UINT64_MAX, hi = 0;
   for (uint32_t i = 0; i < rg->n_columns; i++) {
@@ -1290,6 +1275,42 @@ static void tbl_release(TblFile *f, uint32_t g) {
   uint64_t a = (lo + (uint64_t)ps - 1) / (uint64_t)ps * (uint64_t)ps;
   uint64_t z = hi / (uint64_t)ps * (uint64_t)ps;
   if (z > a) madvise((char *)f->src.map + a, (size_t)(z - a), MADV_DONTNEED);
+}
+
+/* Row group g of file i is about to be read: the row group read before it,
+** if another, gives its pages back now, rather than when a cursor leaves
+** it.  So a scan still holds one row group's pages, and queries that read
+** the same row group one after the other (point queries) find its pages
+** mapped, rather than each mapping them in again (on some virtual
+** machines a page mapped in costs several microseconds). */
+static void tbl_hold(TblTable *t, int i, uint32_t g) {
+  if (t->held_file && (t->held_file != i + 1 || t->held_group != g) &&
+      t->held_file <= t->nfiles)
+    tbl_release(&t->files[t->held_file - 1], t->held_group);
+  t->held_file = i + 1;
+  t->held_group = g;
+}
+
+/* Opens the used columns' readers on row group g of the current file. */
+static int tbl_open_readers(TblCursor *c, TblTable *t, TblFile *f,
+                            uint32_t g) {
+  tbl_readers_close(c);
+  tbl_hold(t, c->file, g);
+  size_t limit = pqx_db_limit(t->db);
+  for (int i = 0; i < c->nreaders; i++) {
+    TblReader *r = &c->readers[i];
+    if (t->cols[r->col].hive >= 0 || f->field[r->col] < 0) continue;
+    int fi = f->field[r->col];
+    const pq_schema_node *node = pq_file_schema(f->src.file)->children[fi];
+    pq_error err;
+    int rc = pq_field_reader_open(&r->r, f->src.file, g, node,
+                                  t->binary_as_string, limit, &err);
+    if (rc) {
+      if (rc == PQ_NOMEM) return SQLITE_NOMEM;
+      return tbl_error(c, pqx_source_error("parquet", f->path, &err));
+    }
+  }
+  return SQLITE_OK;
 }
 
 /* Makes sure reader r holds the cell of the current row: skips to it and
@@ -1427,10 +1448,7 @@ static int tbl_advance(TblCursor *c) {
       continue;
     }
     /* the next row group, or file */
-    if (c->file < t->nfiles && c->group >= 0) {
-      tbl_readers_close(c);
-      if (t->files[c->file].src.map) tbl_release(&t->files[c->file], (uint32_t)c->group);
-    }
+    if (c->file < t->nfiles && c->group >= 0) tbl_readers_close(c);
     if (c->file >= t->nfiles) {
       c->eof = 1;
       return SQLITE_OK;
@@ -1489,6 +1507,7 @@ static int tbl_recheck(TblTable *t, char **msg) {
       f->field = NULL;
       char **hive = f->hive;
       f->hive = NULL;
+      if (t->held_file == i + 1) t->held_file = 0; /* its pages go with it */
       tbl_file_close(f, 0);
       f->hive = hive;
       int rc = tbl_file_open(f, msg);
