@@ -84,13 +84,6 @@ void pq_buf_hand_over(pq_buf *dst, pq_buf *src) {
 }
 
 void pq_buf_move(pq_buf *dst, pq_buf *src) {
-  if (src->oom) dst->oom = 1;
-  if (dst->len == 0 && !dst->oom) {
-    free(dst->data);
-    *dst = *src;
-    pq_buf_init(src);
-    return;
-  }
-  pq_buf_append(dst, src->data, src->len);
+  pq_buf_hand_over(dst, src);
   pq_buf_free(src);
 }
