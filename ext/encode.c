@@ -189,7 +189,7 @@ static size_t encBatchWidth(const pq_params *p) {
   }
 }
 
-static char *encOpen(EncodeState *s, sqlite3_value *v) {
+static char *encOpen(sqlite3_context *ctx, EncodeState *s, sqlite3_value *v) {
   pq_encoding e = s->p.encoding;
   if (!s->p.type_set && v && (e == PQ_RLE || e == PQ_BIT_PACKED)) {
     s->p.type_set = 1;
@@ -200,7 +200,9 @@ static char *encOpen(EncodeState *s, sqlite3_value *v) {
   s->width = encBatchWidth(&s->p);
   pq_error err;
   int rc = pq_encoder_open(&s->enc, &s->p, &err);
-  return rc ? pqx_core_error("parquet_encode", rc, &err) : NULL;
+  if (rc) return pqx_core_error("parquet_encode", rc, &err);
+  pqx_spare_give(sqlite3_context_db_handle(ctx), s->enc);
+  return NULL;
 }
 
 /* Puts the values waiting in the batch; 1 when that failed (reported). */
@@ -233,7 +235,7 @@ static void encStep(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_value *v = argv[0];
   if (sqlite3_value_type(v) == SQLITE_NULL) return;
   if (!s->enc) {
-    char *msg = encOpen(s, v);
+    char *msg = encOpen(ctx, s, v);
     if (msg || !s->enc) {
       encFail(ctx, s, msg);
       return;
@@ -284,7 +286,7 @@ static void encFinal(sqlite3_context *ctx) {
   if (!s) return; /* no rows: NULL */
   if (!s->failed && s->ready && s->enc) encFlush(ctx, s); /* fails: reported */
   if (!s->failed && s->ready) {
-    char *msg = s->enc ? NULL : encOpen(s, NULL);
+    char *msg = s->enc ? NULL : encOpen(ctx, s, NULL);
     pq_buf out, dict;
     pq_buf_init(&out);
     pq_buf_init(&dict);
@@ -308,8 +310,7 @@ static void encFinal(sqlite3_context *ctx) {
       } else if (r->len == 0) {
         sqlite3_result_zeroblob(ctx, 0);
       } else {
-        sqlite3_result_blob64(ctx, r->data, r->len, free);
-        pq_buf_init(r); /* SQLite owns it now */
+        pqx_result_spare(ctx, r);
       }
     }
     pq_buf_free(&out);

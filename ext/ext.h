@@ -147,6 +147,13 @@ size_t pqx_limit(sqlite3_context *ctx);
 #define PQX_LIMIT_HINT \
   " (the smaller of SQLite's length limit and parquet_max_alloc())"
 int pqx_register_limits(sqlite3 *db);
+/* A connection's spare memory (limits.c): the last large stream
+** parquet_encode returned comes back when SQLite frees the value, and the
+** connection's next encoder builds its stream in it.  pqx_result_spare
+** makes b (len > 0) the result and leaves b empty; pqx_spare_give hands a
+** kept buffer to e (pq_encoder_give_room). */
+void pqx_result_spare(sqlite3_context *ctx, pq_buf *b);
+void pqx_spare_give(sqlite3 *db, pq_encoder *e);
 
 /* ---- Paths and globs (glob.c) ------------------------------------------- */
 

@@ -16,6 +16,17 @@
 ** data, so the ceilings live in a small list keyed by the connection,
 ** guarded by a mutex; an entry goes when the connection drops the
 ** function (at sqlite3_close), through the function's destructor.
+**
+** The entry also keeps the connection's spare: the memory of the last
+** stream of at least SPARE_MIN bytes that parquet_encode returned, once
+** SQLite is done with the value (its destructor, spareReturn, brings it
+** back), for the next parquet_encode to build its stream in.  Memory the
+** C library maps for a large buffer is new to the kernel each time, and on
+** some virtual machines writing a page the first time costs as much as
+** copying it many times over (bench/NOTES.md); a repeated encode of a
+** large column then writes into pages already written.  One buffer a
+** connection, no larger than its ceiling (a smaller ceiling set drops a
+** larger one), freed with the entry.
 */
 #include <pthread.h>
 #include <stdint.h>
@@ -27,23 +38,86 @@
 typedef struct pqx_conn {
   sqlite3 *db;
   sqlite3_int64 max_alloc;
+  pq_buf spare;     /* len 0; data NULL when none is kept */
+  const void *lent; /* the result that comes back as the spare */
+  size_t lent_cap;
   struct pqx_conn *next;
 } pqx_conn;
+
+/* Smaller buffers cost the C library little to find again. */
+#define SPARE_MIN ((size_t)1 << 20)
 
 static pthread_mutex_t conns_mu = PTHREAD_MUTEX_INITIALIZER;
 static pqx_conn *conns;
 
+/* The entry of db, or NULL; conns_mu held. */
+static pqx_conn *conn_of(sqlite3 *db) {
+  pqx_conn *c = conns;
+  while (c && c->db != db) c = c->next;
+  return c;
+}
+
 static sqlite3_int64 ceiling_of(sqlite3 *db) {
-  sqlite3_int64 v = PQX_MAX_ALLOC_DEFAULT;
   pthread_mutex_lock(&conns_mu);
-  for (pqx_conn *c = conns; c; c = c->next) {
-    if (c->db == db) {
-      v = c->max_alloc;
-      break;
-    }
-  }
+  pqx_conn *c = conn_of(db);
+  sqlite3_int64 v = c ? c->max_alloc : PQX_MAX_ALLOC_DEFAULT;
   pthread_mutex_unlock(&conns_mu);
   return v;
+}
+
+/* SQLite's destructor of a result made by pqx_result_spare. */
+static void spareReturn(void *p) {
+  pthread_mutex_lock(&conns_mu);
+  for (pqx_conn *c = conns; c; c = c->next) {
+    if (c->lent != p) continue;
+    c->lent = NULL;
+    if (!c->spare.data && c->lent_cap <= (uint64_t)c->max_alloc) {
+      c->spare.data = p;
+      c->spare.cap = c->lent_cap;
+      p = NULL;
+    }
+    break;
+  }
+  pthread_mutex_unlock(&conns_mu);
+  free(p);
+}
+
+void pqx_result_spare(sqlite3_context *ctx, pq_buf *b) {
+  pthread_mutex_lock(&conns_mu);
+  pqx_conn *c = conn_of(sqlite3_context_db_handle(ctx));
+  if (c && b->cap >= SPARE_MIN && b->cap <= (uint64_t)c->max_alloc) {
+    c->lent = b->data; /* one a connection: an earlier one is just freed */
+    c->lent_cap = b->cap;
+  }
+  pthread_mutex_unlock(&conns_mu);
+  sqlite3_result_blob64(ctx, b->data, b->len, spareReturn);
+  pq_buf_init(b); /* SQLite owns it now */
+}
+
+void pqx_spare_give(sqlite3 *db, pq_encoder *e) {
+  pq_buf room;
+  pthread_mutex_lock(&conns_mu);
+  pqx_conn *c = conn_of(db);
+  if (c) {
+    room = c->spare;
+    pq_buf_init(&c->spare);
+  } else {
+    pq_buf_init(&room);
+  }
+  pthread_mutex_unlock(&conns_mu);
+  if (!room.data) return;
+  uint8_t *spare = room.data;
+  pq_encoder_give_room(e, &room);
+  if (room.data == spare) { /* not taken: kept for another */
+    pthread_mutex_lock(&conns_mu);
+    c = conn_of(db);
+    if (c && !c->spare.data) {
+      c->spare = room;
+      pq_buf_init(&room);
+    }
+    pthread_mutex_unlock(&conns_mu);
+  }
+  pq_buf_free(&room); /* the encoder's own, or one not kept */
 }
 
 size_t pqx_db_limit(sqlite3 *db) {
@@ -86,9 +160,16 @@ static void maxAllocFunc(sqlite3_context *ctx, int argc,
       return;
     }
     if ((uint64_t)v > SIZE_MAX / 4) v = (sqlite3_int64)(SIZE_MAX / 4);
+    pq_buf drop;
+    pq_buf_init(&drop);
     pthread_mutex_lock(&conns_mu);
     c->max_alloc = v;
+    if (c->spare.cap > (uint64_t)v) {
+      drop = c->spare;
+      pq_buf_init(&c->spare);
+    }
     pthread_mutex_unlock(&conns_mu);
+    pq_buf_free(&drop);
   }
   sqlite3_result_int64(ctx, old);
 }
@@ -102,12 +183,14 @@ static void dropConn(void *p) {
     }
   }
   pthread_mutex_unlock(&conns_mu);
+  pq_buf_free(&((pqx_conn *)p)->spare);
   sqlite3_free(p);
 }
 
 int pqx_register_limits(sqlite3 *db) {
   pqx_conn *c = sqlite3_malloc(sizeof *c);
   if (!c) return SQLITE_NOMEM;
+  memset(c, 0, sizeof *c);
   c->db = db;
   c->max_alloc = PQX_MAX_ALLOC_DEFAULT;
   /* Loaded twice into one connection: the new entry goes first and the

@@ -1171,6 +1171,78 @@ static void test_reuse(void) {
   }
 }
 
+/* pq_encoder_give_room: an encoder that builds its stream in one buffer
+** (PLAIN, DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY) takes the room
+** given before its first put, and its stream is the bytes a fresh encoder
+** makes (PLAIN and DELTA_LENGTH_BYTE_ARRAY hand that very memory back);
+** the others, and one with values put, leave the room alone. */
+static void test_give_room(void) {
+  static const struct {
+    pq_encoding e;
+    pq_type t;
+    int takes;     /* takes the room */
+    int hands_back; /* finish hands the room's memory out */
+  } cases[] = {
+      {PQ_PLAIN, PQ_INT64, 1, 1},
+      {PQ_PLAIN, PQ_BYTE_ARRAY, 1, 1},
+      {PQ_PLAIN, PQ_BOOLEAN, 1, 1},
+      {PQ_DELTA_LENGTH_BYTE_ARRAY, PQ_BYTE_ARRAY, 1, 1},
+      {PQ_DELTA_BINARY_PACKED, PQ_INT64, 1, 0},
+      {PQ_DELTA_BINARY_PACKED, PQ_INT32, 1, 0},
+      {PQ_DELTA_BYTE_ARRAY, PQ_BYTE_ARRAY, 0, 0},
+      {PQ_BYTE_STREAM_SPLIT, PQ_DOUBLE, 0, 0},
+      {PQ_RLE_DICTIONARY, PQ_INT32, 0, 0},
+  };
+  static const size_t ns[] = {0, 1, 1000, 100000};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+      pq_params p = params(cases[c].e, cases[c].t, 0);
+      size_t n = ns[k];
+      pq_encoder *e;
+      pq_error err;
+      if (pq_encoder_open(&e, &p, &err)) {
+        CHECK(0, "room: %s: %s", pq_encoding_name(p.encoding), err.msg);
+        continue;
+      }
+      pq_buf room, out, fresh, dict;
+      pq_buf_init(&room);
+      pq_buf_init(&out);
+      pq_buf_init(&fresh);
+      pq_buf_init(&dict);
+      pq_buf_reserve(&room, 1 << 21); /* room for every stream here */
+      uint8_t *given = room.data;
+      pq_encoder_give_room(e, &room);
+      int taken = room.data != given;
+      gen_values(p.type, p.type_length, vals_a, n, SHAPE_RANDOM, 0);
+      int rc = pq_encoder_put(e, vals_a, n, &err);
+      /* Given again after a put: left alone. */
+      pq_buf late;
+      pq_buf_init(&late);
+      pq_buf_reserve(&late, 1 << 20);
+      uint8_t *late_data = late.data;
+      if (n > 0) pq_encoder_give_room(e, &late);
+      if (rc == PQ_OK) rc = pq_encoder_finish(e, &out, NULL, &err);
+      int rc2 = encode(&p, vals_a, n, &fresh, &dict, &err);
+      CHECK(rc == PQ_OK && rc2 == PQ_OK && taken == cases[c].takes &&
+                (!taken || (room.len == 0 && room.cap < (1 << 21))) &&
+                late.data == late_data &&
+                (!cases[c].hands_back || n == 0 || out.data == given) &&
+                out.len == fresh.len &&
+                (fresh.len == 0 || memcmp(out.data, fresh.data, fresh.len) == 0),
+            "room: %s %s, %zu values: taken %d, handed back %d, %zu bytes, "
+            "a fresh encoder %zu", pq_encoding_name(p.encoding),
+            pq_type_name(p.type), n, taken, out.data == given, out.len,
+            fresh.len);
+      pq_encoder_free(e);
+      pq_buf_free(&room);
+      pq_buf_free(&late);
+      pq_buf_free(&out);
+      pq_buf_free(&fresh);
+      pq_buf_free(&dict);
+    }
+  }
+}
+
 /* ---- 5. Truncations and corruptions ---------------------------------------
  */
 
@@ -1473,6 +1545,7 @@ int main(void) {
   test_reader_acceptance();
   test_round_trips();
   test_reuse();
+  test_give_room();
   test_corruption();
   test_misc();
   test_json_ints();

@@ -1430,6 +1430,8 @@ static void delta_destroy(pq_encoder *e) {
   pq_delta_writer_free(&((delta_enc *)e)->w);
 }
 
+static pq_buf *delta_room(pq_encoder *e) { return &((delta_enc *)e)->w.body; }
+
 int pq_delta_encoder(pq_encoder **out, const pq_params *p, pq_error *err) {
   delta_enc *s = (delta_enc *)pq_encoder_alloc(sizeof *s, p);
   if (!s) return pq_nomem(err, "DELTA_BINARY_PACKED");
@@ -1438,6 +1440,7 @@ int pq_delta_encoder(pq_encoder **out, const pq_params *p, pq_error *err) {
   s->base.destroy = delta_destroy;
   s->base.size = delta_size;
   s->base.reusable = 1;
+  s->base.room = delta_room;
   *out = &s->base;
   return pq_delta_writer_init(&s->w, p, p->type == PQ_INT32,
                               "DELTA_BINARY_PACKED", err);

@@ -260,6 +260,8 @@ static void dlba_destroy(pq_encoder *e) {
   pq_buf_free(&s->data);
 }
 
+static pq_buf *dlba_room(pq_encoder *e) { return &((dlba_enc *)e)->data; }
+
 int pq_dlba_encoder(pq_encoder **out, const pq_params *p, pq_error *err) {
   dlba_enc *s = (dlba_enc *)pq_encoder_alloc(sizeof *s, p);
   if (!s) return pq_nomem(err, DLBA);
@@ -268,6 +270,7 @@ int pq_dlba_encoder(pq_encoder **out, const pq_params *p, pq_error *err) {
   s->base.destroy = dlba_destroy;
   s->base.size = dlba_size;
   s->base.reusable = 1;
+  s->base.room = dlba_room;
   *out = &s->base;
   return pq_delta_writer_init(&s->lens, p, 1, DLBA, err);
 }

@@ -59,6 +59,15 @@ size_t pq_encoder_size(const pq_encoder *e) { return e->size(e); }
 
 int pq_encoder_reusable(const pq_encoder *e) { return e->reusable; }
 
+void pq_encoder_give_room(pq_encoder *e, pq_buf *room) {
+  pq_buf *b = e->room && e->count == 0 ? e->room(e) : NULL;
+  if (!b || b->len || b->oom || room->len || room->oom || room->cap <= b->cap)
+    return;
+  pq_buf t = *b;
+  *b = *room;
+  *room = t;
+}
+
 void pq_encoder_free(pq_encoder *e) {
   if (!e) return;
   if (e->destroy) e->destroy(e);

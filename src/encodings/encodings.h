@@ -243,6 +243,9 @@ struct pq_encoder {
   size_t (*size)(const pq_encoder *e);
   /* After finish, puts start a new stream (keeping the encoder's memory). */
   int reusable;
+  /* The buffer the stream is built in, for pq_encoder_give_room; NULL when
+  ** none. */
+  pq_buf *(*room)(pq_encoder *e);
 };
 
 pq_encoder *pq_encoder_alloc(size_t size, const pq_params *p);

@@ -362,6 +362,8 @@ static size_t plain_size(const pq_encoder *e) {
   return s->out.len + (s->nbits > 0);
 }
 
+static pq_buf *plain_room(pq_encoder *e) { return &((plain_enc *)e)->out; }
+
 static void plain_destroy(pq_encoder *e) {
   pq_buf_free(&((plain_enc *)e)->out);
 }
@@ -374,6 +376,7 @@ int pq_plain_encoder(pq_encoder **out, const pq_params *p, pq_error *err) {
   s->base.destroy = plain_destroy;
   s->base.size = plain_size;
   s->base.reusable = 1;
+  s->base.room = plain_room;
   *out = &s->base;
   return PQ_OK;
 }
