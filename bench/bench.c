@@ -459,12 +459,7 @@ static int walk_chain(const pq_buf *in, size_t n) {
       r += vlen;
       break;
     }
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    size_t next;
-    __asm__("movl (%1,%2), %k0" : "=r"(next) : "r"(r), "r"(vlen));
-#else
-    size_t next = pq_load32(r + vlen);
-#endif
+    size_t next = pq_load32_at(r, vlen);
     r += vlen + 4;
     vlen = next;
   }

@@ -1109,27 +1109,31 @@ static void test_round_trips(void) {
 ** stream, finished onto an empty buffer (the memory swapped) or after bytes
 ** already there (appended), is the bytes a fresh encoder makes of it; the
 ** encodings said to be reusable are, and the others are not. */
+typedef struct reuse_case {
+  pq_encoding e;
+  pq_type t;
+  int reusable;   /* takes stream after stream, and a room given */
+  int hands_back; /* finish hands out the room's own memory */
+} reuse_case;
+static const reuse_case reuse_cases[] = {
+    {PQ_PLAIN, PQ_INT64, 1, 1},
+    {PQ_PLAIN, PQ_BOOLEAN, 1, 1},
+    {PQ_PLAIN, PQ_BYTE_ARRAY, 1, 1},
+    {PQ_DELTA_BINARY_PACKED, PQ_INT32, 1, 0},
+    {PQ_DELTA_BINARY_PACKED, PQ_INT64, 1, 0},
+    {PQ_DELTA_LENGTH_BYTE_ARRAY, PQ_BYTE_ARRAY, 1, 1},
+    {PQ_DELTA_BYTE_ARRAY, PQ_BYTE_ARRAY, 0, 0},
+    {PQ_BYTE_STREAM_SPLIT, PQ_DOUBLE, 0, 0},
+    {PQ_RLE_DICTIONARY, PQ_INT32, 0, 0},
+};
+#define reuse_n (sizeof reuse_cases / sizeof reuse_cases[0])
+
 static void test_reuse(void) {
-  static const struct {
-    pq_encoding e;
-    pq_type t;
-    int32_t tl;
-    int reusable;
-  } cases[] = {
-      {PQ_PLAIN, PQ_INT64, 0, 1},
-      {PQ_PLAIN, PQ_BOOLEAN, 0, 1},
-      {PQ_PLAIN, PQ_BYTE_ARRAY, 0, 1},
-      {PQ_DELTA_BINARY_PACKED, PQ_INT32, 0, 1},
-      {PQ_DELTA_BINARY_PACKED, PQ_INT64, 0, 1},
-      {PQ_DELTA_LENGTH_BYTE_ARRAY, PQ_BYTE_ARRAY, 0, 1},
-      {PQ_DELTA_BYTE_ARRAY, PQ_BYTE_ARRAY, 0, 0},
-      {PQ_BYTE_STREAM_SPLIT, PQ_DOUBLE, 0, 0},
-      {PQ_RLE_DICTIONARY, PQ_INT32, 0, 0},
-  };
+  const reuse_case *cases = reuse_cases;
   static const size_t ns[] = {1000, 0, 1, 129, 7, 100000, 9};
   static const uint8_t before[3] = {'x', 'y', 'z'};
-  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-    pq_params p = params(cases[c].e, cases[c].t, cases[c].tl);
+  for (size_t c = 0; c < reuse_n; c++) {
+    pq_params p = params(cases[c].e, cases[c].t, 0);
     size_t vs = pq_value_size(p.type, p.type_length);
     pq_encoder *e;
     pq_error err;
@@ -1177,24 +1181,9 @@ static void test_reuse(void) {
 ** makes (PLAIN and DELTA_LENGTH_BYTE_ARRAY hand that very memory back);
 ** the others, and one with values put, leave the room alone. */
 static void test_give_room(void) {
-  static const struct {
-    pq_encoding e;
-    pq_type t;
-    int takes;     /* takes the room */
-    int hands_back; /* finish hands the room's memory out */
-  } cases[] = {
-      {PQ_PLAIN, PQ_INT64, 1, 1},
-      {PQ_PLAIN, PQ_BYTE_ARRAY, 1, 1},
-      {PQ_PLAIN, PQ_BOOLEAN, 1, 1},
-      {PQ_DELTA_LENGTH_BYTE_ARRAY, PQ_BYTE_ARRAY, 1, 1},
-      {PQ_DELTA_BINARY_PACKED, PQ_INT64, 1, 0},
-      {PQ_DELTA_BINARY_PACKED, PQ_INT32, 1, 0},
-      {PQ_DELTA_BYTE_ARRAY, PQ_BYTE_ARRAY, 0, 0},
-      {PQ_BYTE_STREAM_SPLIT, PQ_DOUBLE, 0, 0},
-      {PQ_RLE_DICTIONARY, PQ_INT32, 0, 0},
-  };
+  const reuse_case *cases = reuse_cases;
   static const size_t ns[] = {0, 1, 1000, 100000};
-  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+  for (size_t c = 0; c < reuse_n; c++) {
     for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
       pq_params p = params(cases[c].e, cases[c].t, 0);
       size_t n = ns[k];
@@ -1223,7 +1212,7 @@ static void test_give_room(void) {
       if (n > 0) pq_encoder_give_room(e, &late);
       if (rc == PQ_OK) rc = pq_encoder_finish(e, &out, NULL, &err);
       int rc2 = encode(&p, vals_a, n, &fresh, &dict, &err);
-      CHECK(rc == PQ_OK && rc2 == PQ_OK && taken == cases[c].takes &&
+      CHECK(rc == PQ_OK && rc2 == PQ_OK && taken == cases[c].reusable &&
                 (!taken || (room.len == 0 && room.cap < (1 << 21))) &&
                 late.data == late_data &&
                 (!cases[c].hands_back || n == 0 || out.data == given) &&
@@ -1272,8 +1261,8 @@ static void test_corruption(void) {
       {PQ_BYTE_STREAM_SPLIT, PQ_FIXED_LEN_BYTE_ARRAY, 3},
       {PQ_PLAIN, PQ_FIXED_LEN_BYTE_ARRAY, 5},
   };
-  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-    pq_params p = params(cases[c].e, cases[c].t, cases[c].tl);
+  for (size_t c = 0; c < reuse_n; c++) {
+    pq_params p = params(cases[c].e, cases[c].t, 0);
     if (p.type == PQ_INT32 &&
         (p.encoding == PQ_RLE || p.encoding == PQ_BIT_PACKED))
       p.bit_width = 20;

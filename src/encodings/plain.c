@@ -141,8 +141,7 @@ static int plain_read_bool(pq_decoder *d, void *out, size_t max, size_t *n,
 /* The length chain (each length says where the next one is) bounds the
 ** speed, so the loop keeps it one load long: r points at a value's bytes,
 ** and the next length is loaded from r + vlen, an address the load forms
-** itself (on x86-64 the load is written out, so that the compiler does not
-** add first), while r moves on beside it.  One comparison covers a value's
+** itself (pq_load32_at), while r moves on beside it.  One comparison covers a value's
 ** bytes and the next length; the stream's last value and a bad length
 ** leave the loop for the exact checks, and a fault is reported by
 ** pq_plain_byte_array.  A cache miss on a length stalls the whole chain,
@@ -179,12 +178,7 @@ static int plain_read_bytes(pq_decoder *d, void *out, size_t max, size_t *n,
         r += vlen;
         break;
       }
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-      size_t next; /* a 32-bit load clears the upper half */
-      __asm__("movl (%1,%2), %k0" : "=r"(next) : "r"(r), "r"(vlen));
-#else
-      size_t next = pq_load32(r + vlen);
-#endif
+      size_t next = pq_load32_at(r, vlen);
       r += vlen + 4;
       vlen = next;
     }

@@ -59,6 +59,19 @@ static inline uint32_t pq_load32(const uint8_t *p) {
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
          (uint32_t)p[3] << 24;
 }
+/* pq_load32(p + off) with the address formed by the load itself: on
+** x86-64 the load is written out, so that the compiler does not add first
+** and put the add in a chain of loads that each wait for the one before
+** (PLAIN BYTE_ARRAY's lengths). */
+static inline size_t pq_load32_at(const uint8_t *p, size_t off) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  size_t v; /* a 32-bit load clears the upper half */
+  __asm__("movl (%1,%2), %k0" : "=r"(v) : "r"(p), "r"(off));
+  return v;
+#else
+  return pq_load32(p + off);
+#endif
+}
 static inline uint64_t pq_load64(const uint8_t *p) {
   return (uint64_t)pq_load32(p) | (uint64_t)pq_load32(p + 4) << 32;
 }
