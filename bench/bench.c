@@ -440,8 +440,9 @@ static void copy_batches(const dataset *d, size_t vs, uint8_t *batch) {
 /* What every decoder of PLAIN BYTE_ARRAY does at the least: each length
 ** loaded and checked against the bytes left, and the position moved past
 ** its value to the next, nothing written.  Each length's load waits for
-** the one before, the format's own chain; the loop keeps it one load long,
-** as the decoder's does (src/encodings/plain.c).  0, or -1 when the stream
+** the one before, the format's own chain; the loop keeps it one load long
+** and asks for the bytes ahead, as the decoder's does
+** (src/encodings/plain.c).  0, or -1 when the stream
 ** is not n values. */
 static int walk_chain(const pq_buf *in, size_t n) {
   if (n == 0 || in->len < 4) return n == 0 ? 0 : -1;
@@ -459,6 +460,7 @@ static int walk_chain(const pq_buf *in, size_t n) {
       r += vlen;
       break;
     }
+    PQ_PREFETCH(r + 2048);
     size_t next = pq_load32_at(r, vlen);
     r += vlen + 4;
     vlen = next;
