@@ -141,12 +141,12 @@ static int plain_read_bool(pq_decoder *d, void *out, size_t max, size_t *n,
 /* The length chain (each length says where the next one is) bounds the
 ** speed, so the loop keeps it one load long: r points at a value's bytes,
 ** and the next length is loaded from r + vlen, an address the load forms
-** itself (pq_load32_at), while r moves on beside it.  One comparison covers a value's
-** bytes and the next length; the stream's last value and a bad length
-** leave the loop for the exact checks, and a fault is reported by
-** pq_plain_byte_array.  A cache miss on a length stalls the whole chain,
-** so the loop asks for the bytes 2 KiB ahead itself, as a host's hardware
-** prefetcher may not (bench/NOTES.md). */
+** itself (pq_load32_at), while r moves on beside it.  One comparison
+** covers a value's bytes and the next length; the stream's last value and
+** a bad length leave the loop for the exact checks, and a fault is
+** reported by pq_plain_byte_array.  A cache miss on a length stalls the
+** whole chain, so the loop asks for the bytes 2 KiB ahead itself, as a
+** host's hardware prefetcher may not (bench/NOTES.md). */
 static int plain_read_bytes(pq_decoder *d, void *out, size_t max, size_t *n,
                             pq_error *err) {
   plain_dec *s = (plain_dec *)d;
