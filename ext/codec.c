@@ -54,7 +54,7 @@ static void codecResult(sqlite3_context *ctx, const char *fn, int rc,
   } else if (out->len == 0) {
     sqlite3_result_zeroblob(ctx, 0);
   } else {
-    sqlite3_result_blob64(ctx, out->data, out->len, free);
+    sqlite3_result_blob64(ctx, out->data, out->len, pq_free);
     pq_buf_init(out);
   }
   pq_buf_free(out);

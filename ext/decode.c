@@ -44,7 +44,7 @@ static void decodeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     pq_type t = pq_decoder_type(d, &is_index, &tl);
     size_t vs = is_index ? sizeof(uint32_t) : pq_value_size(t, tl);
     size_t cap = pqx_batch_values(vs);
-    batch = malloc(cap * vs);
+    batch = sqlite3_malloc64(cap * vs);
     if (!batch) rc = PQ_NOMEM;
     pq_buf_append(&out, "[", 1);
     int comma = 0;
@@ -65,7 +65,7 @@ static void decodeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     }
     pq_buf_append(&out, "]", 1);
   }
-  free(batch);
+  sqlite3_free(batch);
   pq_decoder_free(d);
   if (rc == PQ_OK && out.oom) rc = PQ_NOMEM;
   size_t limit = pqx_limit(ctx);
@@ -84,7 +84,7 @@ static void decodeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sqlite3_result_error(ctx, msg, -1);
     sqlite3_free(msg);
   } else {
-    sqlite3_result_text64(ctx, (const char *)out.data, out.len, free,
+    sqlite3_result_text64(ctx, (const char *)out.data, out.len, pq_free,
                           SQLITE_UTF8);
     sqlite3_result_subtype(ctx, 74); /* 'J': JSON, for json_each() etc. */
     pq_buf_init(&out);
@@ -106,7 +106,7 @@ static void decodeFileFunc(sqlite3_context *ctx, int argc,
     pq_buf_init(&out);
     rc = pq_file_to_json(src.file, pqx_limit(ctx), &out, &err);
     if (rc == PQ_OK) {
-      sqlite3_result_text64(ctx, (const char *)out.data, out.len, free,
+      sqlite3_result_text64(ctx, (const char *)out.data, out.len, pq_free,
                             SQLITE_UTF8);
       sqlite3_result_subtype(ctx, 74);
       pq_buf_init(&out);

@@ -448,7 +448,7 @@ static void fileFinal(sqlite3_context *ctx) {
     } else if (rc || !s->w) {
       sqlite3_result_error_nomem(ctx);
     } else {
-      sqlite3_result_blob64(ctx, out.data, out.len, free);
+      sqlite3_result_blob64(ctx, out.data, out.len, pq_free);
       pq_buf_init(&out);
     }
     pq_buf_free(&out);

@@ -79,7 +79,7 @@ static void spareReturn(void *p) {
     break;
   }
   pthread_mutex_unlock(&conns_mu);
-  free(p);
+  pq_free(p);
 }
 
 void pqx_result_spare(sqlite3_context *ctx, pq_buf *b) {

@@ -212,6 +212,14 @@ int pqx_args_best_index(sqlite3_index_info *info, int first_col) {
   return SQLITE_OK;
 }
 
+/* The core's memory is SQLite's: PRAGMA hard_heap_limit, soft_heap_limit
+** and SQLite's memory statistics count it, and an allocator installed
+** with SQLITE_CONFIG_MALLOC (a fault injector) sees every byte. */
+static void *pqxMalloc(size_t n) { return sqlite3_malloc64(n); }
+static void *pqxRealloc(void *p, size_t n) { return sqlite3_realloc64(p, n); }
+static void pqxFree(void *p) { sqlite3_free(p); }
+static const pq_allocator pqx_allocator = {pqxMalloc, pqxRealloc, pqxFree};
+
 static void pqxVersionFunc(sqlite3_context *ctx, int argc,
                            sqlite3_value **argv) {
   (void)argc;
@@ -240,7 +248,23 @@ __attribute__((visibility("default")))
       pqx_register_limits,  pqx_register_table, pqx_register_rows,
       pqx_register_meta, pqx_register_write};
   (void)pzErrMsg;
-  SQLITE_EXTENSION_INIT2(pApi);
+#ifndef SQLITE_CORE
+  /* Every connection that loads the extension hands over the same table
+  ** of SQLite's routines: it is stored once, so that loading on one thread
+  ** while another runs a query is no data race.  An atomic load, as
+  ** another thread may be storing it for the first time. */
+  if (__atomic_load_n(&sqlite3_api, __ATOMIC_ACQUIRE) != pApi)
+    __atomic_store_n(&sqlite3_api, pApi, __ATOMIC_RELEASE);
+#else
+  (void)pApi;
+#endif
+  if (pq_set_allocator(&pqx_allocator) != PQ_OK) {
+    if (pzErrMsg)
+      *pzErrMsg = sqlite3_mprintf(
+          "parquet: the core of this process already has another "
+          "allocator");
+    return SQLITE_ERROR;
+  }
   int rc = SQLITE_OK;
   for (size_t i = 0;
        rc == SQLITE_OK && i < sizeof registers / sizeof *registers; i++) {

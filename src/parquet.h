@@ -3,7 +3,8 @@
 **
 ** A C11 library that encodes and decodes every Parquet encoding
 ** (spec/Encodings.md) for every physical type the spec allows.  It knows
-** nothing of SQLite and keeps no global state.
+** nothing of SQLite and keeps no global state but the allocator a program
+** may set once (pq_set_allocator).
 **
 ** Safety promise: every decoder reads only inside the buffer it is given,
 ** even when the buffer was crafted to mislead, and every count taken from
@@ -48,13 +49,34 @@ enum {
   PQ_RANGE = 4,      /* a value given to an encoder does not fit */
   PQ_UNSUPPORTED = 5, /* valid, but not implemented by this build */
   PQ_TOOBIG = 6,      /* the result would exceed the limit the caller set */
-  PQ_IO = 7           /* the caller's sink could not take the bytes */
+  PQ_IO = 7           /* the caller's sink could not take the bytes, or
+                      ** its source give them */
 };
 
 typedef struct pq_error {
   int code;      /* one of the PQ_ codes */
   char msg[256]; /* "ENCODING: what was wrong at offset N" */
 } pq_error;
+
+/* ---- Memory ----------------------------------------------------------------
+** Every byte the core allocates, and the working memory of the codecs'
+** libraries (zlib, zstd, brotli; lz4 needs none; snappy's compressor,
+** which takes no allocator, keeps its own), comes from one allocator: the C
+** library's, unless the program sets another before the core allocates
+** anything.  The first one set stays; setting it again is PQ_OK, setting
+** another PQ_MISUSE.  Memory the core hands over (a pq_buf's data) is
+** freed with pq_free. */
+typedef struct pq_allocator {
+  void *(*malloc)(size_t n);            /* n > 0 */
+  void *(*realloc)(void *p, size_t n);  /* n > 0; p may be NULL */
+  void (*free)(void *p);                /* p not NULL */
+} pq_allocator;
+
+PQ_API int pq_set_allocator(const pq_allocator *a);
+PQ_API void *pq_malloc(size_t n);
+PQ_API void *pq_realloc(void *p, size_t n);
+PQ_API void *pq_calloc(size_t count, size_t size);
+PQ_API void pq_free(void *p);
 
 /* Physical types, numbered as in parquet.thrift's enum Type. */
 typedef enum pq_type {

@@ -715,7 +715,7 @@ static int alp_read(pq_decoder *d, void *out, size_t max, size_t *n,
       if (!s->vals) {
         /* At most one vector (the page may hold fewer values). */
         uint32_t cap = s->pg.total < s->pg.vs ? s->pg.total : s->pg.vs;
-        s->vals = malloc((size_t)cap * s->pg.vsz);
+        s->vals = pq_malloc((size_t)cap * s->pg.vsz);
         if (!s->vals) return pq_nomem(err, ALP);
       }
       rc = decode_vector(s, k, s->vals, err);
@@ -733,7 +733,7 @@ static int alp_read(pq_decoder *d, void *out, size_t max, size_t *n,
   return PQ_OK;
 }
 
-static void alp_dec_destroy(pq_decoder *d) { free(((alp_dec *)d)->vals); }
+static void alp_dec_destroy(pq_decoder *d) { pq_free(((alp_dec *)d)->vals); }
 
 /* ---- The layout, checked ------------------------------------------------ */
 
@@ -1484,7 +1484,7 @@ static int encode_vector(alp_enc *s, const uint8_t *v, size_t n,
   s->body.len += size;
   if (s->nvec == s->cap_vec) {
     size_t cap = s->cap_vec ? s->cap_vec * 2 : 16;
-    uint32_t *z = realloc(s->sizes, cap * sizeof *z);
+    uint32_t *z = pq_realloc(s->sizes, cap * sizeof *z);
     if (!z) return pq_nomem(err, ALP);
     s->sizes = z;
     s->cap_vec = cap;
@@ -1510,9 +1510,9 @@ static int flush_pending(alp_enc *s, int last, pq_error *err) {
 }
 
 static int alp_alloc(alp_enc *s, pq_error *err) {
-  s->pend = malloc(s->span * s->vsz);
-  s->ints = malloc(s->vs * sizeof *s->ints);
-  s->exc = malloc(s->vs * sizeof *s->exc);
+  s->pend = pq_malloc(s->span * s->vsz);
+  s->ints = pq_malloc(s->vs * sizeof *s->ints);
+  s->exc = pq_malloc(s->vs * sizeof *s->exc);
   if (!s->pend || !s->ints || !s->exc) return pq_nomem(err, ALP);
   return PQ_OK;
 }
@@ -1586,10 +1586,10 @@ static size_t alp_size(const pq_encoder *e) {
 
 static void alp_enc_destroy(pq_encoder *e) {
   alp_enc *s = (alp_enc *)e;
-  free(s->pend);
-  free(s->ints);
-  free(s->exc);
-  free(s->sizes);
+  pq_free(s->pend);
+  pq_free(s->ints);
+  pq_free(s->exc);
+  pq_free(s->sizes);
   pq_buf_free(&s->body);
 }
 

@@ -49,7 +49,7 @@ int pq_decoder_open(pq_decoder **out, const pq_params *params,
 
 pq_decoder *pq_decoder_alloc(size_t size, const pq_params *p,
                              const uint8_t *buf, size_t len) {
-  pq_decoder *d = calloc(1, size);
+  pq_decoder *d = pq_calloc(1, size);
   if (!d) return NULL;
   d->p = *p;
   d->buf = buf;
@@ -95,5 +95,5 @@ pq_type pq_decoder_type(const pq_decoder *d, int *is_index,
 void pq_decoder_free(pq_decoder *d) {
   if (!d) return;
   if (d->destroy) d->destroy(d);
-  free(d);
+  pq_free(d);
 }

@@ -1076,7 +1076,7 @@ int pq_delta_writer_init(pq_delta_writer *w, const pq_params *p, int is32,
   w->mb_count = mb;
   w->mb_values = bs / mb;
   w->cpu = pq_cpu();
-  w->block = malloc((size_t)bs * sizeof *w->block);
+  w->block = pq_malloc((size_t)bs * sizeof *w->block);
   if (!w->block) return pq_nomem(err, label);
   return PQ_OK;
 }
@@ -1368,7 +1368,7 @@ size_t pq_delta_writer_size(const pq_delta_writer *w) {
 }
 
 void pq_delta_writer_free(pq_delta_writer *w) {
-  free(w->block);
+  pq_free(w->block);
   w->block = NULL;
   pq_buf_free(&w->body);
 }

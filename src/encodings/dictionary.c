@@ -45,7 +45,7 @@ int pq_dict_load(pq_dict *d, pq_type t, int32_t type_length, const uint8_t *buf,
       pos += 4 + (size_t)pq_load32(buf + pos);
       n++;
     }
-    d->strings = malloc((n ? n : 1) * sizeof *d->strings);
+    d->strings = pq_malloc((n ? n : 1) * sizeof *d->strings);
     if (!d->strings) return pq_nomem(err, enc);
     pos = 0;
     for (size_t i = 0; i < n; i++) {
@@ -64,7 +64,7 @@ int pq_dict_load(pq_dict *d, pq_type t, int32_t type_length, const uint8_t *buf,
   }
   d->width = w;
   d->entries = len / w;
-  d->owned = malloc(len ? len : 1);
+  d->owned = pq_malloc(len ? len : 1);
   if (!d->owned) return pq_nomem(err, enc);
   pq_buf tmp = {d->owned, 0, len ? len : 1, 0};
   pq_put_le(&tmp, buf, d->entries, w, t); /* LE -> host order */
@@ -73,8 +73,8 @@ int pq_dict_load(pq_dict *d, pq_type t, int32_t type_length, const uint8_t *buf,
 }
 
 void pq_dict_free(pq_dict *d) {
-  free(d->strings);
-  free(d->owned);
+  pq_free(d->strings);
+  pq_free(d->owned);
   memset(d, 0, sizeof *d);
 }
 
@@ -685,7 +685,7 @@ static inline uint64_t entry_num(const dict_enc *s, uint32_t e) {
 
 /* Rebuilds the table with n slots. */
 static int dict_set_slots(dict_enc *s, uint32_t n) {
-  uint32_t *slots = calloc(n, sizeof *slots);
+  uint32_t *slots = pq_calloc(n, sizeof *slots);
   if (!slots) return PQ_NOMEM;
   int shift = 64 - pq_bit_width64(n - 1);
   for (uint32_t i = 0; i < s->entries; i++) {
@@ -694,7 +694,7 @@ static int dict_set_slots(dict_enc *s, uint32_t n) {
     while (slots[j]) j = (j + 1) & (n - 1);
     slots[j] = i + 1;
   }
-  free(s->slots);
+  pq_free(s->slots);
   s->slots = slots;
   s->nslots = n;
   s->shift = shift;
@@ -712,11 +712,11 @@ static int dict_room(dict_enc *s) {
   if (s->entries < s->cap_entries) return 0;
   uint32_t c = s->cap_entries ? s->cap_entries * 2 : 64;
   if (!s->numeric) {
-    uint32_t *hs = realloc(s->hashes, c * sizeof *hs);
+    uint32_t *hs = pq_realloc(s->hashes, c * sizeof *hs);
     if (!hs) return -1;
     s->hashes = hs;
     if (!s->width) {
-      size_t *os = realloc(s->offsets, c * sizeof *os);
+      size_t *os = pq_realloc(s->offsets, c * sizeof *os);
       if (!os) return -1;
       s->offsets = os;
     }
@@ -799,7 +799,7 @@ static int direct_widen(dict_enc *s, int64_t x) {
   uint64_t need = (uint64_t)hi - (uint64_t)lo + 1;
   if (need == 0 || need > DIRECT_MAX) {
     /* To the hash table: its slots for the entries so far. */
-    free(s->dtab);
+    pq_free(s->dtab);
     s->dtab = NULL;
     s->direct = 0;
     uint32_t n = 64;
@@ -811,11 +811,11 @@ static int direct_widen(dict_enc *s, int64_t x) {
   uint64_t base = !s->dspan ? (uint64_t)x - span / 2
                   : x < s->vmin ? (uint64_t)hi - (span - 1)
                                 : (uint64_t)lo;
-  uint32_t *t = calloc((size_t)span, sizeof *t);
+  uint32_t *t = pq_calloc((size_t)span, sizeof *t);
   if (!t) return -1;
   for (uint32_t e = 0; e < s->entries; e++)
     t[(uint64_t)direct_key(s, entry_num(s, e)) - base] = e + 1;
-  free(s->dtab);
+  pq_free(s->dtab);
   s->dtab = t;
   s->dbase = base;
   s->dspan = span;
@@ -1028,10 +1028,10 @@ static size_t dict_size(const pq_encoder *e) {
 static void dict_enc_destroy(pq_encoder *e) {
   dict_enc *s = (dict_enc *)e;
   pq_buf_free(&s->keys);
-  free(s->offsets);
-  free(s->hashes);
-  free(s->slots);
-  free(s->dtab);
+  pq_free(s->offsets);
+  pq_free(s->hashes);
+  pq_free(s->slots);
+  pq_free(s->dtab);
   pq_rle_adaptive_free(&s->idx);
 }
 

@@ -35,7 +35,7 @@ int pq_encoder_open(pq_encoder **out, const pq_params *params, pq_error *err) {
 }
 
 pq_encoder *pq_encoder_alloc(size_t size, const pq_params *p) {
-  pq_encoder *e = calloc(1, size);
+  pq_encoder *e = pq_calloc(1, size);
   if (e) e->p = *p;
   return e;
 }
@@ -71,5 +71,5 @@ void pq_encoder_give_room(pq_encoder *e, pq_buf *room) {
 void pq_encoder_free(pq_encoder *e) {
   if (!e) return;
   if (e->destroy) e->destroy(e);
-  free(e);
+  pq_free(e);
 }

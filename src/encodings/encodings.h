@@ -69,7 +69,7 @@ pq_decoder *pq_decoder_alloc(size_t size, const pq_params *p,
                              const uint8_t *buf, size_t len);
 
 /* Each encoding's decoder constructor.  They validate what they can before
-** any value is read and allocate their state with calloc. */
+** any value is read and allocate their state with pq_calloc. */
 int pq_plain_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,
                      size_t len, pq_error *err);
 int pq_rle_decoder(pq_decoder **out, const pq_params *p, const uint8_t *buf,

@@ -13,7 +13,7 @@ int pq_explainer_open(pq_explainer **out, const pq_params *params,
   pq_params p;
   int rc = pq_params_for_stream(&p, params, dict != NULL, err);
   if (rc) return rc;
-  pq_explainer *x = calloc(1, sizeof *x);
+  pq_explainer *x = pq_calloc(1, sizeof *x);
   if (!x) return pq_nomem(err, "explain");
   x->p = p;
   x->enc = pq_encoding_name(p.encoding);
@@ -59,5 +59,5 @@ void pq_explainer_free(pq_explainer *x) {
   ex_file_free(x->file);
   pq_dict_free(&x->dict);
   pq_buf_free(&x->prev);
-  free(x);
+  pq_free(x);
 }

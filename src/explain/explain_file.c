@@ -128,9 +128,9 @@ void ex_file_free(ex_file *e) {
   pq_explainer_free(e->sub);
   pq_page_reader_free(e->r);
   pq_file_free(e->file);
-  free(e->regions);
-  free(e->batch);
-  free(e);
+  pq_free(e->regions);
+  pq_free(e->batch);
+  pq_free(e);
 }
 
 /* ---- Rows ---------------------------------------------------------------- */
@@ -490,7 +490,7 @@ static int check_values(ex_file *e, const pq_page *p, pq_type type,
   if (width > ((size_t)1 << 24)) return PQ_OK; /* too wide to hold one */
   size_t batch = width > 65536 ? 1 : 65536 / width;
   if (e->batch_size < batch * width) {
-    void *nb = realloc(e->batch, batch * width);
+    void *nb = pq_realloc(e->batch, batch * width);
     if (!nb) return pq_nomem(err, "explain");
     e->batch = nb;
     e->batch_size = batch * width;
@@ -607,7 +607,7 @@ static int plan_regions(ex_file *e, pq_error *err) {
   size_t n = 0;
   for (uint32_t g = 0; g < m->n_row_groups; g++)
     n += m->row_groups[g].n_columns;
-  e->regions = calloc(n * REGIONS_PER_CHUNK + 1, sizeof *e->regions);
+  e->regions = pq_calloc(n * REGIONS_PER_CHUNK + 1, sizeof *e->regions);
   if (!e->regions) return pq_nomem(err, "explain");
   ex_region *out = e->regions;
   uint64_t lo = 4, hi = e->footer_at;
@@ -1098,11 +1098,11 @@ static int file_step(pq_explainer *x, pq_field *f) {
 static int new_explainer(pq_explainer **out, const uint8_t *buf, size_t len,
                          pq_error *err) {
   *out = NULL;
-  pq_explainer *x = calloc(1, sizeof *x);
-  ex_file *e = calloc(1, sizeof *e);
+  pq_explainer *x = pq_calloc(1, sizeof *x);
+  ex_file *e = pq_calloc(1, sizeof *e);
   if (!x || !e) {
-    free(x);
-    free(e);
+    pq_free(x);
+    pq_free(e);
     return pq_nomem(err, "explain");
   }
   pq_params_init(&x->p);

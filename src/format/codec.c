@@ -59,6 +59,7 @@
 #define HAVE_ZSTD 0
 #else
 #define HAVE_ZSTD 1
+#define ZSTD_STATIC_LINKING_ONLY /* contexts in the core's memory */
 #include <zstd.h>
 #include <zstd_errors.h>
 #endif
@@ -175,7 +176,7 @@ static int hold(job *j, size_t total) {
   size_t cap = j->base + (total ? total : 1);
   if (b->oom) return pq_nomem(j->err, j->name);
   if (cap <= b->cap) return PQ_OK;
-  uint8_t *p = realloc(b->data, cap);
+  uint8_t *p = pq_realloc(b->data, cap);
   if (!p) {
     b->oom = 1;
     return pq_nomem(j->err, j->name);
@@ -319,6 +320,21 @@ static int snappy_enc(const uint8_t *src, size_t n, pq_buf *out,
 #endif
 
 #if HAVE_ZLIB
+/* zlib's working memory, from the core's allocator. */
+static voidpf zlib_alloc(voidpf opaque, uInt items, uInt size) {
+  (void)opaque;
+  return pq_calloc(items, size);
+}
+static void zlib_free(voidpf opaque, voidpf p) {
+  (void)opaque;
+  pq_free(p);
+}
+static void zlib_init(z_stream *z) {
+  memset(z, 0, sizeof *z);
+  z->zalloc = zlib_alloc;
+  z->zfree = zlib_free;
+}
+
 /* GZIP: members back to back, each inflated in turn; the output grows.
 ** Deflate makes at most 1032 bytes from one (a 258-byte copy from two
 ** one-bit codes), which bounds an expected size. */
@@ -326,7 +342,7 @@ static int gzip_dec(job *j) {
   int rc = within_reach(j, "gzip", ((uint64_t)j->n + 1) * 1032);
   if (rc) return rc;
   z_stream z;
-  memset(&z, 0, sizeof z);
+  zlib_init(&z);
   if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
     return pq_nomem(j->err, j->name);
   }
@@ -384,7 +400,7 @@ static int gzip_dec(job *j) {
 static int gzip_enc(const uint8_t *src, size_t n, int level, pq_buf *out,
                     pq_error *err) {
   z_stream z;
-  memset(&z, 0, sizeof z);
+  zlib_init(&z);
   if (deflateInit2(&z, level, Z_DEFLATED, 16 + MAX_WBITS, 8,
                    Z_DEFAULT_STRATEGY) != Z_OK) {
     return pq_nomem(err, "GZIP");
@@ -418,6 +434,35 @@ static int gzip_enc(const uint8_t *src, size_t n, int level, pq_buf *out,
 #endif
 
 #if HAVE_ZSTD
+/* zstd's contexts, in the core's memory. */
+static void *zstd_alloc(void *opaque, size_t n) {
+  (void)opaque;
+  return pq_malloc(n);
+}
+static void zstd_free(void *opaque, void *p) {
+  (void)opaque;
+  pq_free(p);
+}
+static const ZSTD_customMem zstd_mem = {zstd_alloc, zstd_free, NULL};
+
+/* The error of a failed zstd call: out of memory is PQ_NOMEM. */
+static int zstd_error(pq_error *err, const char *name, size_t r, int code,
+                      const char *what) {
+  if (ZSTD_getErrorCode(r) == ZSTD_error_memory_allocation)
+    return pq_nomem(err, name);
+  return pq_fail(err, code, name, "%s (%s)", what, ZSTD_getErrorName(r));
+}
+
+/* One call of ZSTD_decompressDCtx with a context of the core's memory. */
+static size_t zstd_once(job *j, size_t cap) {
+  ZSTD_DCtx *d = ZSTD_createDCtx_advanced(zstd_mem);
+  if (!d) return (size_t)-ZSTD_error_memory_allocation;
+  size_t r = ZSTD_decompressDCtx(d, j->out->data + j->out->len, cap, j->src,
+                                 j->n);
+  ZSTD_freeDCtx(d);
+  return r;
+}
+
 /* The total size the frames of src state in their headers, or
 ** ZSTD_CONTENTSIZE_UNKNOWN when a frame does not say, or says more than its
 ** bytes can make (no block makes more than 128 KiB from 4 bytes, an RLE
@@ -447,11 +492,10 @@ static int zstd_dec(job *j) {
   int rc;
   if (size != ZSTD_CONTENTSIZE_UNKNOWN) {
     if ((rc = check_size(j, size)) || (rc = hold(j, (size_t)size))) return rc;
-    size_t r =
-        ZSTD_decompress(j->out->data + j->out->len, (size_t)size, j->src, j->n);
+    size_t r = zstd_once(j, (size_t)size);
     if (ZSTD_isError(r)) {
-      return pq_fail(j->err, PQ_CORRUPT, j->name,
-                     "the data is not valid zstd (%s)", ZSTD_getErrorName(r));
+      return zstd_error(j->err, j->name, r, PQ_CORRUPT,
+                        "the data is not valid zstd");
     }
     j->out->len += r;
     return check_size(j, r);
@@ -464,13 +508,12 @@ static int zstd_dec(job *j) {
     if ((rc = within_reach(j, "zstd", ((uint64_t)j->n / 4 + 1) * 131072)) ||
         (rc = hold(j, j->bound)))
       return rc;
-    size_t r =
-        ZSTD_decompress(j->out->data + j->out->len, j->bound, j->src, j->n);
+    size_t r = zstd_once(j, j->bound);
     if (ZSTD_isError(r)) {
       if (ZSTD_getErrorCode(r) == ZSTD_error_dstSize_tooSmall)
         return too_long(j);
-      return pq_fail(j->err, PQ_CORRUPT, j->name,
-                     "the data is not valid zstd (%s)", ZSTD_getErrorName(r));
+      return zstd_error(j->err, j->name, r, PQ_CORRUPT,
+                        "the data is not valid zstd");
     }
     j->out->len += r;
     return check_size(j, r);
@@ -479,7 +522,7 @@ static int zstd_dec(job *j) {
   ** larger than the limit (and zstd's own default ceiling, 2^27). */
   int wlog = 10;
   while (wlog < 27 && ((size_t)1 << wlog) < j->limit) wlog++;
-  ZSTD_DCtx *d = ZSTD_createDCtx();
+  ZSTD_DCtx *d = ZSTD_createDCtx_advanced(zstd_mem);
   if (!d) return pq_nomem(j->err, j->name);
   (void)ZSTD_DCtx_setParameter(d, ZSTD_d_windowLogMax, wlog);
   ZSTD_inBuffer in = {j->src, j->n, 0};
@@ -504,8 +547,8 @@ static int zstd_dec(job *j) {
                        j->limit);
         }
       } else {
-        rc = pq_fail(j->err, PQ_CORRUPT, j->name,
-                     "the data is not valid zstd (%s)", ZSTD_getErrorName(r));
+        rc = zstd_error(j->err, j->name, r, PQ_CORRUPT,
+                        "the data is not valid zstd");
       }
       break;
     }
@@ -535,10 +578,12 @@ static int zstd_enc(const uint8_t *src, size_t n, int level, pq_buf *out,
     return pq_fail(err, PQ_RANGE, "ZSTD", "%zu bytes are too many", n);
   }
   if (pq_buf_reserve(out, cap)) return pq_nomem(err, "ZSTD");
-  size_t r = ZSTD_compress(out->data + out->len, cap, src, n, level);
+  ZSTD_CCtx *c = ZSTD_createCCtx_advanced(zstd_mem);
+  if (!c) return pq_nomem(err, "ZSTD");
+  size_t r = ZSTD_compressCCtx(c, out->data + out->len, cap, src, n, level);
+  ZSTD_freeCCtx(c);
   if (ZSTD_isError(r)) {
-    return pq_fail(err, PQ_MISUSE, "ZSTD", "compression failed (%s)",
-                   ZSTD_getErrorName(r));
+    return zstd_error(err, "ZSTD", r, PQ_MISUSE, "compression failed");
   }
   out->len += r;
   return PQ_OK;
@@ -719,6 +764,16 @@ static int hadoop_enc(const uint8_t *src, size_t n, pq_buf *out,
 #endif
 
 #if HAVE_BROTLI
+/* brotli's working memory, from the core's allocator. */
+static void *brotli_alloc(void *opaque, size_t n) {
+  (void)opaque;
+  return pq_malloc(n);
+}
+static void brotli_free(void *opaque, void *p) {
+  (void)opaque;
+  pq_free(p);
+}
+
 /* BROTLI: one stream, nothing after it; the output grows.  A few bytes
 ** can make 16 MiB (one command's copy), so an expected size is no
 ** promise: the first allocation is at most 64 times the input, and the
@@ -726,7 +781,8 @@ static int hadoop_enc(const uint8_t *src, size_t n, pq_buf *out,
 static int brotli_dec(job *j) {
   int rc = PQ_OK;
   if (j->expected >= 0 && (rc = hold(j, first_size(j, 64)))) return rc;
-  BrotliDecoderState *s = BrotliDecoderCreateInstance(NULL, NULL, NULL);
+  BrotliDecoderState *s =
+      BrotliDecoderCreateInstance(brotli_alloc, brotli_free, NULL);
   if (!s) return pq_nomem(j->err, j->name);
   const uint8_t *in = j->src;
   size_t left = j->n;
@@ -751,6 +807,12 @@ static int brotli_dec(job *j) {
       break;
     }
     if (r == BROTLI_DECODER_RESULT_ERROR) {
+      BrotliDecoderErrorCode e = BrotliDecoderGetErrorCode(s);
+      if (e >= BROTLI_DECODER_ERROR_ALLOC_BLOCK_TYPE_TREES &&
+          e <= BROTLI_DECODER_ERROR_ALLOC_CONTEXT_MODES) {
+        rc = pq_nomem(j->err, j->name);
+        break;
+      }
       rc = pq_fail(j->err, PQ_CORRUPT, j->name,
                    "the data is not valid brotli (%s)",
                    BrotliDecoderErrorString(BrotliDecoderGetErrorCode(s)));
@@ -771,7 +833,10 @@ static int brotli_dec(job *j) {
   return rc ? rc : check_size(j, made(j));
 }
 
-/* Appends src as one brotli stream. */
+/* Appends src as one brotli stream: the steps of BrotliEncoderCompress
+** (the same bytes), with an encoder in the core's memory.  Empty data is
+** left to that call, which writes its one byte without an encoder (and
+** another byte than the encoder would). */
 static int brotli_enc(const uint8_t *src, size_t n, int level, pq_buf *out,
                       pq_error *err) {
   size_t cap = BrotliEncoderMaxCompressedSize(n);
@@ -780,12 +845,34 @@ static int brotli_enc(const uint8_t *src, size_t n, int level, pq_buf *out,
   }
   if (pq_buf_reserve(out, cap)) return pq_nomem(err, "BROTLI");
   size_t len = cap;
-  if (!BrotliEncoderCompress(level, BROTLI_DEFAULT_WINDOW,
-                             BROTLI_MODE_GENERIC, n, src, &len,
-                             out->data + out->len)) {
-    return pq_fail(err, PQ_MISUSE, "BROTLI", "compression failed");
+  if (n == 0) {
+    if (!BrotliEncoderCompress(level, BROTLI_DEFAULT_WINDOW,
+                               BROTLI_MODE_GENERIC, n, src, &len,
+                               out->data + out->len)) {
+      return pq_fail(err, PQ_MISUSE, "BROTLI", "compression failed");
+    }
+    out->len += len;
+    return PQ_OK;
   }
-  out->len += len;
+  BrotliEncoderState *s =
+      BrotliEncoderCreateInstance(brotli_alloc, brotli_free, NULL);
+  if (!s) return pq_nomem(err, "BROTLI");
+  BrotliEncoderSetParameter(s, BROTLI_PARAM_QUALITY, (uint32_t)level);
+  BrotliEncoderSetParameter(s, BROTLI_PARAM_LGWIN, BROTLI_DEFAULT_WINDOW);
+  BrotliEncoderSetParameter(s, BROTLI_PARAM_MODE, BROTLI_MODE_GENERIC);
+  BrotliEncoderSetParameter(s, BROTLI_PARAM_SIZE_HINT,
+                            n > UINT32_MAX ? UINT32_MAX : (uint32_t)n);
+  size_t in_left = n, out_left = cap;
+  const uint8_t *in = src;
+  uint8_t *o = out->data + out->len;
+  /* The encoder fails only when it runs out of memory: the output has the
+  ** most room a stream can take. */
+  int ok = BrotliEncoderCompressStream(s, BROTLI_OPERATION_FINISH, &in_left,
+                                       &in, &out_left, &o, NULL) &&
+           BrotliEncoderIsFinished(s);
+  BrotliEncoderDestroyInstance(s);
+  if (!ok) return pq_nomem(err, "BROTLI");
+  out->len += cap - out_left;
   return PQ_OK;
 }
 #endif

@@ -28,7 +28,7 @@ int pq_file_open(pq_file **out, const uint8_t *buf, size_t len, pq_error *err) {
                    "the footer says the metadata takes %u bytes, %zu are there",
                    flen, len - 12);
   }
-  pq_file *f = calloc(1, sizeof *f);
+  pq_file *f = pq_calloc(1, sizeof *f);
   if (!f) return pq_nomem(err, "file");
   f->buf = buf;
   f->len = len;
@@ -56,7 +56,7 @@ int pq_file_open(pq_file **out, const uint8_t *buf, size_t len, pq_error *err) {
 void pq_file_free(pq_file *f) {
   if (!f) return;
   pq_arena_free(&f->arena);
-  free(f);
+  pq_free(f);
 }
 
 const pq_file_meta *pq_file_metadata(const pq_file *f) {

@@ -340,7 +340,7 @@ int pq_page_reader_open(pq_page_reader **out, const pq_file *f,
   }
   size_t len;
   const uint8_t *buf = pq_file_bytes(f, &len);
-  pq_page_reader *r = calloc(1, sizeof *r);
+  pq_page_reader *r = pq_calloc(1, sizeof *r);
   if (!r) return pq_nomem(err, label);
   r->f = f;
   r->buf = buf;
@@ -652,7 +652,7 @@ void pq_page_reader_free(pq_page_reader *r) {
   if (!r) return;
   pq_buf_free(&r->page);
   pq_buf_free(&r->dict);
-  free(r);
+  pq_free(r);
 }
 
 void pq_page_value_options(const pq_page *p, pq_type type, char *out,

@@ -122,13 +122,13 @@ static void pi_i64_list(pq_parser *ps, int type, const char *name,
     pq_thrift_fail(t, what);
     return;
   }
-  free(*out);
+  pq_free(*out);
   *out = NULL;
   *n = k;
   if (k == 0) {
-    *out = malloc(1); /* present, and empty */
+    *out = pq_malloc(1); /* present, and empty */
   } else {
-    *out = malloc((size_t)k * sizeof **out);
+    *out = pq_malloc((size_t)k * sizeof **out);
   }
   if (!*out) {
     ps->nomem = 1;
@@ -142,13 +142,13 @@ static void pi_i64_list(pq_parser *ps, int type, const char *name,
 
 void pq_column_index_free(pq_column_index *ci) {
   if (!ci) return;
-  free(ci->null_pages);
-  free(ci->min_values);
-  free(ci->max_values);
-  free(ci->null_counts);
-  free(ci->rep_histograms);
-  free(ci->def_histograms);
-  free(ci);
+  pq_free(ci->null_pages);
+  pq_free(ci->min_values);
+  pq_free(ci->max_values);
+  pq_free(ci->null_counts);
+  pq_free(ci->rep_histograms);
+  pq_free(ci->def_histograms);
+  pq_free(ci);
 }
 
 /* The lengths of the lists as read, to compare once all are. */
@@ -170,8 +170,8 @@ static void pi_binary_list(pq_parser *ps, int type, const char *name,
     pq_thrift_fail(t, what);
     return;
   }
-  free(*out);
-  *out = calloc(k ? k : 1, sizeof **out);
+  pq_free(*out);
+  *out = pq_calloc(k ? k : 1, sizeof **out);
   *n = k;
   if (!*out) {
     ps->nomem = 1;
@@ -197,8 +197,8 @@ static void pi_parse_column_index(pq_parser *ps, pq_column_index *ci,
           pq_thrift_fail(t, "null_pages is not a list of booleans");
           break;
         }
-        free(ci->null_pages);
-        ci->null_pages = malloc(k ? k : 1);
+        pq_free(ci->null_pages);
+        ci->null_pages = pq_malloc(k ? k : 1);
         c->null_pages = k;
         if (!ci->null_pages) {
           ps->nomem = 1;
@@ -312,7 +312,7 @@ int pq_column_index_read(const pq_file *f, uint32_t row_group,
   int found;
   int rc = pi_open(f, row_group, column, 0, &cc, label, &ps, &found, err);
   if (rc || !found) return rc;
-  pq_column_index *ci = calloc(1, sizeof *ci);
+  pq_column_index *ci = pq_calloc(1, sizeof *ci);
   if (!ci) return pq_nomem(err, label);
   pi_counts c;
   memset(&c, 0, sizeof c);
@@ -335,9 +335,9 @@ int pq_column_index_read(const pq_file *f, uint32_t row_group,
 
 void pq_offset_index_free(pq_offset_index *oi) {
   if (!oi) return;
-  free(oi->pages);
-  free(oi->unencoded_byte_array_data_bytes);
-  free(oi);
+  pq_free(oi->pages);
+  pq_free(oi->unencoded_byte_array_data_bytes);
+  pq_free(oi);
 }
 
 static void pi_parse_location(pq_parser *ps, pq_page_location *loc,
@@ -384,8 +384,8 @@ static void pi_parse_offset_index(pq_parser *ps, pq_offset_index *oi,
         pq_thrift_fail(t, "page_locations is not a list of structs");
         break;
       }
-      free(oi->pages);
-      oi->pages = calloc(k ? k : 1, sizeof *oi->pages);
+      pq_free(oi->pages);
+      oi->pages = pq_calloc(k ? k : 1, sizeof *oi->pages);
       oi->n_pages = k;
       if (!oi->pages) {
         ps->nomem = 1;
@@ -504,7 +504,7 @@ int pq_offset_index_read(const pq_file *f, uint32_t row_group,
   int found;
   int rc = pi_open(f, row_group, column, 1, &cc, label, &ps, &found, err);
   if (rc || !found) return rc;
-  pq_offset_index *oi = calloc(1, sizeof *oi);
+  pq_offset_index *oi = pq_calloc(1, sizeof *oi);
   if (!oi) return pq_nomem(err, label);
   int has_locations = 0;
   uint32_t n_unencoded = 0;

@@ -125,7 +125,7 @@ static int grow(void **p, size_t *cap, size_t need, size_t size) {
   if (need <= *cap) return PQ_OK;
   size_t c = *cap ? *cap * 2 : 1024;
   while (c < need) c *= 2;
-  void *q = realloc(*p, c * size);
+  void *q = pq_realloc(*p, c * size);
   if (!q) return PQ_NOMEM;
   *p = q;
   *cap = c;
@@ -141,7 +141,7 @@ static int load_leaf(asm_ctx *a, uint32_t col, size_t limit, leaf_data *L) {
   if (rc) return rc;
   size_t vs = pq_value_size(e->type, e->type_length);
   pq_meaning meaning = pq_meaning_of(e);
-  uint8_t *vals = malloc(256 * vs);
+  uint8_t *vals = pq_malloc(256 * vs);
   uint16_t rep[256], def[256];
   if (!vals) rc = pq_nomem(a->err, "assemble");
   while (rc == PQ_OK) {
@@ -170,15 +170,15 @@ static int load_leaf(asm_ctx *a, uint32_t col, size_t limit, leaf_data *L) {
     if (L->text.oom) rc = pq_nomem(a->err, "assemble");
   }
   if (L->voff) L->voff[L->nv] = L->text.len;
-  free(vals);
+  pq_free(vals);
   pq_column_reader_free(r);
   return rc;
 }
 
 static void free_leaf(leaf_data *L) {
-  free(L->rep);
-  free(L->def);
-  free(L->voff);
+  pq_free(L->rep);
+  pq_free(L->def);
+  pq_free(L->voff);
   pq_buf_free(&L->text);
   memset(L, 0, sizeof *L);
 }
@@ -410,16 +410,16 @@ int pq_assembler_open(pq_assembler **out, const pq_file *f,
   const pq_schema_node *root = pq_file_schema(f);
   uint32_t nleaves = pq_file_leaf_count(f);
   *out = NULL;
-  pq_assembler *as = calloc(1, sizeof *as);
+  pq_assembler *as = pq_calloc(1, sizeof *as);
   if (!as) return pq_nomem(err, "assemble");
   asm_ctx *a = &as->a;
   a->f = f;
   a->nodes = root;
   a->err = err;
   a->row_group = row_group;
-  a->lo = calloc(m->n_schema, sizeof *a->lo);
-  a->hi = calloc(m->n_schema, sizeof *a->hi);
-  a->leaves = calloc(nleaves ? nleaves : 1, sizeof *a->leaves);
+  a->lo = pq_calloc(m->n_schema, sizeof *a->lo);
+  a->hi = pq_calloc(m->n_schema, sizeof *a->hi);
+  a->leaves = pq_calloc(nleaves ? nleaves : 1, sizeof *a->leaves);
   if (!a->lo || !a->hi || !a->leaves) {
     pq_assembler_free(as);
     return pq_nomem(err, "assemble");
@@ -503,10 +503,10 @@ void pq_assembler_free(pq_assembler *as) {
     for (uint32_t c = as->lo; c <= as->hi && c < pq_file_leaf_count(a->f); c++)
       free_leaf(&a->leaves[c]);
   }
-  free(a->lo);
-  free(a->hi);
-  free(a->leaves);
-  free(as);
+  pq_free(a->lo);
+  pq_free(a->hi);
+  pq_free(a->leaves);
+  pq_free(as);
 }
 
 /* ---- Rows as JSON objects ------------------------------------------------------ */
@@ -518,11 +518,11 @@ struct pq_row_reader {
 int pq_row_reader_open(pq_row_reader **out, const pq_file *f,
                        uint32_t row_group, size_t limit, pq_error *err) {
   *out = NULL;
-  pq_row_reader *r = calloc(1, sizeof *r);
+  pq_row_reader *r = pq_calloc(1, sizeof *r);
   if (!r) return pq_nomem(err, "assemble");
   int rc = pq_assembler_open(&r->as, f, row_group, NULL, limit, err);
   if (rc) {
-    free(r);
+    pq_free(r);
     return rc;
   }
   *out = r;
@@ -541,7 +541,7 @@ int pq_row_reader_next(pq_row_reader *r, pq_buf *out, int *got,
 void pq_row_reader_free(pq_row_reader *r) {
   if (!r) return;
   pq_assembler_free(r->as);
-  free(r);
+  pq_free(r);
 }
 
 int pq_file_to_json(const pq_file *f, size_t limit, pq_buf *out,

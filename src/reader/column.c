@@ -128,11 +128,11 @@ int pq_column_reader_open(pq_column_reader **out, const pq_file *f,
                           uint32_t row_group, uint32_t column, size_t limit,
                           pq_error *err) {
   *out = NULL;
-  pq_column_reader *r = calloc(1, sizeof *r);
+  pq_column_reader *r = pq_calloc(1, sizeof *r);
   if (!r) return pq_nomem(err, "column");
   int rc = pq_page_reader_open(&r->pages, f, row_group, column, limit, err);
   if (rc) {
-    free(r);
+    pq_free(r);
     return rc;
   }
   r->leaf = pq_file_leaf(f, column);
@@ -260,5 +260,5 @@ void pq_column_reader_free(pq_column_reader *r) {
   if (!r) return;
   close_page(r);
   pq_page_reader_free(r->pages);
-  free(r);
+  pq_free(r);
 }

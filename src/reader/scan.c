@@ -64,7 +64,7 @@ int pq_field_reader_open(pq_field_reader **out, const pq_file *f,
   if (row_group >= m->n_row_groups) {
     return pq_fail(err, PQ_MISUSE, "file", "no row group %u", row_group);
   }
-  pq_field_reader *r = calloc(1, sizeof *r);
+  pq_field_reader *r = pq_calloc(1, sizeof *r);
   if (!r) return pq_nomem(err, "scan");
   r->f = f;
   r->field = field;
@@ -76,7 +76,7 @@ int pq_field_reader_open(pq_field_reader **out, const pq_file *f,
   pq_field_info info;
   pq_field_describe(field, binary_as_string, &info);
   if (info.nested) {
-    r->ends = malloc(SCAN_BATCH * sizeof *r->ends);
+    r->ends = pq_malloc(SCAN_BATCH * sizeof *r->ends);
     rc = r->ends ? pq_assembler_open(&r->as, f, row_group, field, limit, err)
                  : pq_nomem(err, "scan");
     if (rc == PQ_OK) {
@@ -93,8 +93,8 @@ int pq_field_reader_open(pq_field_reader **out, const pq_file *f,
     const pq_schema_element *e = field->elem;
     r->meaning = pq_meaning_of(e);
     size_t vs = pq_value_size(e->type, e->type_length);
-    r->vals = malloc(SCAN_BATCH * (vs > 4 ? vs : 4)); /* or indices */
-    r->text = malloc(SCAN_BATCH * sizeof *r->text);
+    r->vals = pq_malloc(SCAN_BATCH * (vs > 4 ? vs : 4)); /* or indices */
+    r->text = pq_malloc(SCAN_BATCH * sizeof *r->text);
     rc = r->vals && r->text
              ? pq_column_reader_open(&r->col, f, row_group,
                                      (uint32_t)field->leaf, limit, err)
@@ -164,7 +164,7 @@ static int scan_ended(const pq_field_reader *r, pq_error *err) {
 static int scan_entries(pq_field_reader *r, const pq_dict *d,
                         const pq_bytes *page, pq_error *err) {
   const pq_schema_element *e = r->field->elem;
-  pq_cell *ent = realloc(r->ent, (d->entries ? d->entries : 1) * sizeof *ent);
+  pq_cell *ent = pq_realloc(r->ent, (d->entries ? d->entries : 1) * sizeof *ent);
   if (!ent) return pq_nomem(err, "scan");
   r->ent = ent;
   r->n_ent = 0;
@@ -377,10 +377,10 @@ void pq_field_reader_free(pq_field_reader *r) {
   pq_offset_index_free(r->oi);
   pq_assembler_free(r->as);
   pq_buf_free(&r->json);
-  free(r->ends);
-  free(r->vals);
-  free(r->text);
-  free(r->ent);
+  pq_free(r->ends);
+  pq_free(r->vals);
+  pq_free(r->text);
+  pq_free(r->ent);
   pq_buf_free(&r->ent_bytes);
-  free(r);
+  pq_free(r);
 }

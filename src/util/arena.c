@@ -16,7 +16,7 @@ void *pq_arena_alloc(pq_arena *a, size_t n) {
   n = (n + 15) & ~(size_t)15;
   if (!a->head || a->head->cap - a->head->used < n) {
     size_t cap = n > 16384 ? n : 16384;
-    arena_block *b = malloc(sizeof *b + cap);
+    arena_block *b = pq_malloc(sizeof *b + cap);
     if (!b) return NULL;
     b->next = a->head;
     b->used = 0;
@@ -33,6 +33,6 @@ void pq_arena_free(pq_arena *a) {
   while (a->head) {
     arena_block *b = a->head;
     a->head = b->next;
-    free(b);
+    pq_free(b);
   }
 }

@@ -34,7 +34,7 @@ void pq_buf_init(pq_buf *b) {
 }
 
 void pq_buf_free(pq_buf *b) {
-  free(b->data);
+  pq_free(b->data);
   memset(b, 0, sizeof *b);
 }
 
@@ -53,7 +53,7 @@ int pq_buf_reserve(pq_buf *b, size_t extra) {
   size_t want = b->len + extra;
   size_t cap = b->cap ? b->cap + b->cap / 2 : 64;
   if (cap < want) cap = want;
-  uint8_t *p = realloc(b->data, cap);
+  uint8_t *p = pq_realloc(b->data, cap);
   if (!p) {
     b->oom = 1;
     return PQ_NOMEM;

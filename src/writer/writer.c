@@ -345,7 +345,7 @@ static int hash_set_add(hash_set *h, uint64_t x) {
   }
   if (2 * (h->n + 1) > h->cap) {
     size_t cap = h->cap ? 2 * h->cap : 1024;
-    uint64_t *s = calloc(cap, sizeof *s);
+    uint64_t *s = pq_calloc(cap, sizeof *s);
     if (!s) return -1;
     for (size_t i = 0; i < h->cap; i++) {
       uint64_t y = h->slots[i];
@@ -354,7 +354,7 @@ static int hash_set_add(hash_set *h, uint64_t x) {
       while (s[j]) j = (j + 1) & (cap - 1);
       s[j] = y;
     }
-    free(h->slots);
+    pq_free(h->slots);
     h->slots = s;
     h->cap = cap;
   }
@@ -396,7 +396,7 @@ static void ps_append(page_store *s, const void *p, size_t n) {
     if (k == s->nseg) {
       if (s->nseg == s->capseg) {
         size_t cap = s->capseg ? 2 * s->capseg : 8;
-        uint8_t **g = realloc(s->seg, cap * sizeof *g);
+        uint8_t **g = pq_realloc(s->seg, cap * sizeof *g);
         if (!g) {
           s->oom = 1;
           return;
@@ -404,7 +404,7 @@ static void ps_append(page_store *s, const void *p, size_t n) {
         s->seg = g;
         s->capseg = cap;
       }
-      if (!(s->seg[k] = malloc(PAGES_SEG))) {
+      if (!(s->seg[k] = pq_malloc(PAGES_SEG))) {
         s->oom = 1;
         return;
       }
@@ -419,8 +419,8 @@ static void ps_append(page_store *s, const void *p, size_t n) {
 }
 
 static void ps_free(page_store *s) {
-  for (size_t k = 0; k < s->nseg; k++) free(s->seg[k]);
-  free(s->seg);
+  for (size_t k = 0; k < s->nseg; k++) pq_free(s->seg[k]);
+  pq_free(s->seg);
   memset(s, 0, sizeof *s);
 }
 
@@ -616,7 +616,7 @@ static int col_open(col_writer *c, const pq_params *params,
   pq_rle_writer_init(&c->defw, &c->def, 1);
   c->max_def = o->nullable ? 1 : 0;
   c->leaf_rep = o->nullable ? 1 : 0;
-  c->path = (const char **)calloc(1, sizeof *c->path);
+  c->path = (const char **)pq_calloc(1, sizeof *c->path);
   if (!c->path) return pq_nomem(err, LABEL);
   c->path[0] = c->o.name;
   c->npath = 1;
@@ -636,10 +636,10 @@ int pq_writer_open_columns(pq_writer **out, int n, const pq_params *params,
                            const pq_write_options *o, pq_error *err) {
   *out = NULL;
   if (n < 1) return pq_fail(err, PQ_MISUSE, LABEL, "a file needs a column");
-  pq_writer *w = calloc(1, sizeof *w);
-  col_writer *cols = w ? calloc((size_t)n, sizeof *cols) : NULL;
+  pq_writer *w = pq_calloc(1, sizeof *w);
+  col_writer *cols = w ? pq_calloc((size_t)n, sizeof *cols) : NULL;
   if (!cols) {
-    free(w);
+    pq_free(w);
     return pq_nomem(err, LABEL);
   }
   w->cols = cols;
@@ -692,7 +692,7 @@ static int schema_walk(pq_writer *w, const pq_write_node *f, int n,
   for (int i = 0; i < n; i++) {
     schema_el *e = &w->schema[w->nschema++];
     size_t nl = strlen(f[i].name);
-    e->name = malloc(nl + 1);
+    e->name = pq_malloc(nl + 1);
     if (!e->name) return pq_nomem(err, LABEL);
     memcpy(e->name, f[i].name, nl + 1);
     e->repetition = f[i].repetition;
@@ -714,10 +714,10 @@ static int schema_walk(pq_writer *w, const pq_write_node *f, int n,
     c->leaf_rep = f[i].repetition;
     c->o.nullable = f[i].repetition == 1;
     snprintf(c->o.name, sizeof c->o.name, "%s", f[i].name);
-    const char **p = (const char **)calloc((size_t)depth + 1, sizeof *p);
+    const char **p = (const char **)pq_calloc((size_t)depth + 1, sizeof *p);
     if (!p) return pq_nomem(err, LABEL);
     memcpy(p, path, ((size_t)depth + 1) * sizeof *p);
-    free(c->path);
+    pq_free(c->path);
     c->path = p;
     c->npath = depth + 1;
     pq_rle_writer_init(&c->defw, &c->def, pq_bit_width64((uint64_t)d));
@@ -736,7 +736,7 @@ int pq_writer_open_schema(pq_writer **out, const pq_write_node *fields,
   rc = pq_writer_open_columns(out, leaves, p, o, err);
   if (rc) return rc;
   pq_writer *w = *out;
-  w->schema = calloc((size_t)nodes, sizeof *w->schema);
+  w->schema = pq_calloc((size_t)nodes, sizeof *w->schema);
   const char *path[66];
   int leaf = 0;
   rc = w->schema ? schema_walk(w, fields, n_fields, path, 0, 0, 0, &leaf, err)
@@ -1104,7 +1104,7 @@ static int end_row_group(pq_writer *w, pq_error *err) {
   if (w->n_groups == w->cap_groups) {
     uint32_t cap = w->cap_groups ? w->cap_groups * 2 : 4;
     for (int i = 0; i < w->ncols; i++) {
-      chunk_info *ci = realloc(w->cols[i].chunks, cap * sizeof *ci);
+      chunk_info *ci = pq_realloc(w->cols[i].chunks, cap * sizeof *ci);
       if (!ci) return pq_nomem(err, LABEL);
       /* zeroed: a row group that fails half done is freed as far as it got */
       memset(ci + w->cap_groups, 0, (cap - w->cap_groups) * sizeof *ci);
@@ -1849,8 +1849,8 @@ void pq_writer_free(pq_writer *w) {
       pq_buf_free(&c->chunks[g].oidx);
       pq_buf_free(&c->chunks[g].bloom);
     }
-    free(c->hashes.slots);
-    free(c->chunks);
+    pq_free(c->hashes.slots);
+    pq_free(c->chunks);
     pq_buf_free(&c->pi_recs);
     pq_buf_free(&c->pi_bounds);
     pq_buf_free(&c->ab_vals);
@@ -1858,12 +1858,12 @@ void pq_writer_free(pq_writer *w) {
     pq_buf_free(&c->ab_present);
   }
   for (int i = 0; i < w->ncols; i++) {
-    free(w->cols[i].path);
+    pq_free(w->cols[i].path);
     pq_buf_free(&w->cols[i].rep);
   }
-  free(w->cols);
-  for (int i = 0; i < w->nschema; i++) free(w->schema[i].name);
-  free(w->schema);
+  pq_free(w->cols);
+  for (int i = 0; i < w->nschema; i++) pq_free(w->schema[i].name);
+  pq_free(w->schema);
   pq_buf_free(&w->file);
   for (int k = 0; k < PQ_WRITER_LANES; k++) {
     pq_buf_free(&w->sc[k].body);
@@ -1872,5 +1872,5 @@ void pq_writer_free(pq_writer *w) {
     pq_buf_free(&w->sc[k].tmp);
   }
   pq_buf_free(&w->extra);
-  free(w);
+  pq_free(w);
 }
