@@ -111,24 +111,53 @@ int pqx_register_rows(sqlite3 *db);
 int pqx_register_meta(sqlite3 *db);
 int pqx_register_write(sqlite3 *db);
 
+/* ---- Files read by descriptor (fileio.c) --------------------------------
+** A path opened for reading, with what the file was then (device, inode,
+** size, modification and change times): only a regular file, checked
+** before it is opened; read with pread, never mapped; every read checks
+** that the file is still what was opened (a change is PQ_IO: "file: it
+** changed while it was read").  The descriptor may be closed between
+** scans (parked) and opened again (resumed), which fails unless the path
+** still names the same, unchanged file. */
+typedef struct pqx_file {
+  int fd;               /* when open: zeroed, the struct holds none */
+  int open;
+  const char *name;     /* the path (its owner's memory) */
+  unsigned long long dev, ino;
+  long long size, mtime_ns, ctime_ns;
+} pqx_file;
+
+/* Opens path ("fn: cannot open 'p': ...", "fn: 'p' is not a file"). */
+int pqx_file_open(pqx_file *pf, const char *fn, const char *path,
+                  char **msg);
+void pqx_file_park(pqx_file *pf);
+int pqx_file_resume(pqx_file *pf, const char *fn, char **msg);
+/* Whether the path still names the file as it was opened: *same; an error
+** when it names nothing, or no regular file. */
+int pqx_file_check(const pqx_file *pf, const char *fn, int *same,
+                   char **msg);
+void pqx_file_close(pqx_file *pf);
+/* The core's view of it (pf must stay where it is while it is used). */
+pq_input pqx_file_input(pqx_file *pf);
+
 /* ---- Reading files (source.c) ------------------------------------------- */
 
-/* A `source` argument opened: a path mapped, or a BLOB (copied when the
-** scan outlives the call), and the file it holds. */
+/* A `source` argument opened: a path, read by descriptor, or a BLOB (an
+** image: copied when the scan outlives the call), and the file it holds.
+** The struct must not move once opened: the file reads through &fd. */
 typedef struct pqx_source {
-  const uint8_t *buf;
+  const uint8_t *buf; /* a BLOB's image */
   size_t len;
-  void *map;          /* the mapping of a path */
   uint8_t *copy;      /* the copy of a BLOB */
   char *name;         /* the path, or NULL for a BLOB */
-  long long mtime_ns; /* the path's modification time */
+  pqx_file fd;        /* a path's descriptor */
   pq_file *file;
 } pqx_source;
 
 /* Opens the source v; on failure sets *msg (or returns SQLITE_NOMEM). */
 int pqx_source_open(pqx_source *s, sqlite3_value *v, const char *fn, int copy,
                     char **msg);
-/* Opens the file at path (mapped) the same way. */
+/* Opens the file at path the same way. */
 int pqx_source_open_path(pqx_source *s, const char *path, const char *fn,
                          char **msg);
 void pqx_source_close(pqx_source *s);
@@ -199,7 +228,7 @@ void pqx_paths_free(char **paths, int n);
 ** files after the one that failed.
 **
 ** pqx_sources_close frees what is left; it may be called on a zeroed
-** iterator, and twice.  Only one file is mapped at a time: the caller's
+** iterator, and twice.  Only one file is open at a time: the caller's
 ** cur. */
 typedef struct pqx_sources {
   const char *fn;

@@ -225,6 +225,7 @@ static int metaBloomProbe(MetaCursor *c) {
   } else if (c->mapped == 1) {
     c->excludes = !pq_bloom_check(&b, c->hash);
   }
+  pq_bloom_release(&b);
   return SQLITE_OK;
 }
 
@@ -445,16 +446,12 @@ static void metaFileColumn(const MetaCursor *c, sqlite3_context *ctx, int col) {
     ** (encrypted files are not supported): these are always NULL. */
     case FM_ENCRYPTION_ALGORITHM:
     case FM_FOOTER_SIGNING_KEY: break;
-    case FM_FILE_SIZE: sqlite3_result_int64(ctx, (sqlite3_int64)c->src.len); break;
-    case FM_FOOTER_SIZE: {
-      /* The FileMetaData's length, before the closing magic. */
-      const uint8_t *p = c->src.buf + c->src.len - 8;
-      sqlite3_result_int64(ctx, (sqlite3_int64)((uint32_t)p[0] |
-                                                (uint32_t)p[1] << 8 |
-                                                (uint32_t)p[2] << 16 |
-                                                (uint32_t)p[3] << 24));
+    case FM_FILE_SIZE:
+      sqlite3_result_int64(ctx, (sqlite3_int64)pq_file_size(c->src.file));
       break;
-    }
+    case FM_FOOTER_SIZE: /* the FileMetaData's length */
+      sqlite3_result_int64(ctx, pq_file_footer_size(c->src.file));
+      break;
   }
 }
 

@@ -1,68 +1,43 @@
 /*
 ** source.c -- what functions that read Parquet files share: a `source`
-** argument (a path as TEXT, mapped; or the file image as a BLOB), the
-** iterator over the files a glob or folder names (pqx_sources), names of
-** the format's enums, and statistics as text.
+** argument (a path, read by descriptor (fileio.c); or the file image as a
+** BLOB), the iterator over the files a glob or folder names (pqx_sources),
+** names of the format's enums, and statistics as text.
 */
-#define _POSIX_C_SOURCE 200809L /* open's O_CLOEXEC, mmap */
+#define _POSIX_C_SOURCE 200809L /* stat */
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "ext.h"
 
-/* Maps the file at path; sets *msg on failure. */
-static int map_path(pqx_source *s, const char *fn, const char *path,
-                    char **msg) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  struct stat st;
-  if (fd < 0 || fstat(fd, &st) != 0) {
-    *msg = sqlite3_mprintf("%s: cannot open '%s': %s", fn, path,
-                           strerror(errno));
-    if (fd >= 0) close(fd);
-    return SQLITE_ERROR;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    close(fd);
-    *msg = sqlite3_mprintf("%s: '%s' is not a file", fn, path);
-    return SQLITE_ERROR;
-  }
-  s->len = (size_t)st.st_size;
-  s->mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL +
-                st.st_mtim.tv_nsec;
-  if (s->len > 0) {
-    void *p = mmap(NULL, s->len, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (p == MAP_FAILED) {
-      close(fd);
-      *msg = sqlite3_mprintf("%s: cannot map '%s': %s", fn, path,
-                             strerror(errno));
-      return SQLITE_ERROR;
-    }
-    s->map = p;
-    s->buf = p;
-  } else {
-    s->buf = (const uint8_t *)"";
-  }
-  close(fd);
-  return SQLITE_OK;
-}
-
-/* Reads the footer of the image s holds; sets *msg on failure. */
+/* Reads the footer of the source's file: the image s holds, or the file
+** its descriptor reads; sets *msg on failure. */
 static int source_parse(pqx_source *s, const char *fn, char **msg) {
   pq_error err;
-  int rc = pq_file_open(&s->file, s->buf, s->len, &err);
+  int rc;
+  if (s->name) {
+    pq_input in = pqx_file_input(&s->fd);
+    rc = pq_file_open_input(&s->file, &in, &err);
+  } else {
+    rc = pq_file_open(&s->file, s->buf, s->len, &err);
+  }
   if (rc) {
     if (rc == PQ_NOMEM) return SQLITE_NOMEM;
     *msg = pqx_source_error(fn, s->name, &err);
     return SQLITE_ERROR;
   }
   return SQLITE_OK;
+}
+
+/* Opens s->name, its descriptor kept, and reads its footer. */
+static int source_open_name(pqx_source *s, const char *fn, char **msg) {
+  int rc = pqx_file_open(&s->fd, fn, s->name, msg);
+  if (rc == SQLITE_OK) rc = source_parse(s, fn, msg);
+  return rc;
 }
 
 /* The error of a source that is neither TEXT nor BLOB. */
@@ -78,8 +53,7 @@ int pqx_source_open_path(pqx_source *s, const char *path, const char *fn,
   *msg = NULL;
   s->name = sqlite3_mprintf("%s", path);
   if (!s->name) return SQLITE_NOMEM;
-  int rc = map_path(s, fn, s->name, msg);
-  return rc ? rc : source_parse(s, fn, msg);
+  return source_open_name(s, fn, msg);
 }
 
 int pqx_source_open(pqx_source *s, sqlite3_value *v, const char *fn,
@@ -110,7 +84,7 @@ int pqx_source_open(pqx_source *s, sqlite3_value *v, const char *fn,
 
 void pqx_source_close(pqx_source *s) {
   pq_file_free(s->file);
-  if (s->map) munmap(s->map, s->len);
+  pqx_file_close(&s->fd);
   sqlite3_free(s->copy);
   sqlite3_free(s->name);
   memset(s, 0, sizeof *s);
@@ -176,8 +150,7 @@ int pqx_sources_next(pqx_sources *ss, pqx_source *cur, int *got,
   } else {
     cur->name = ss->paths[i];
     ss->paths[i] = NULL;
-    rc = map_path(cur, ss->fn, cur->name, msg);
-    if (rc == SQLITE_OK) rc = source_parse(cur, ss->fn, msg);
+    rc = source_open_name(cur, ss->fn, msg);
   }
   if (rc) {
     pqx_source_close(cur);

@@ -6,10 +6,9 @@
 **   SELECT vendor, count(*) FROM trips WHERE pickup >= '2024-03-01'
 **    GROUP BY vendor;
 **
-** At CREATE the paths and globs are expanded, every file is mapped and its
-** footer parsed (once; each scan checks size and mtime and reads a changed
-** file again), and the columns are the top-level fields of the schema,
-** then the hive partitions, then the hidden `filename` and
+** At CREATE the paths and globs are expanded, every file's footer is read
+** (each file's snapshot, below), and the columns are the top-level fields
+** of the schema, then the hive partitions, then the hidden `filename` and
 ** `file_row_number`.  The rowid is the row's number across the file list.
 **
 ** A scan reads only the columns the query uses (colUsed), and only what
@@ -19,17 +18,37 @@
 ** (tbl_row_fails).  Constraints are never omitted: SQLite checks every row
 ** it is given, so pruning can only skip rows that could not match
 ** (prune.c says when statistics can be trusted for that).
+**
+** Files that change.  A snapshot is what a file was when its footer was
+** read: the footer, and the file's identity (device, inode, size, the
+** modification and change times; fileio.c).  The table holds one per
+** file, and each scan (xFilter) first checks every file against its
+** snapshot: a file that changed is read again into a new snapshot, which
+** must have the table's columns (else the table fails, until it is created
+** again); one that cannot be read fails the scan, and the next scan tries
+** again.  A cursor takes a reference to the snapshots its scan began with,
+** and reads them only: a file changed while a cursor reads it (or between
+** its xFilter and its reaching the file) is an error of that cursor, never
+** rows of the new file under the old footer, and another cursor's new
+** snapshot leaves it alone.  Each file is opened when a cursor reaches it
+** and closed when no cursor reads it: a table of many files holds few
+** descriptors.
+**
+** A table in a database's own schema (not temp) comes from a database
+** file, which may come from anywhere: connecting it (PRAGMA table_list,
+** .schema, the first statement that names it) touches no file.  Its
+** columns were saved beside it when it was created (the shadow table
+** NAME_schema), and its paths are expanded and its files read at its
+** first scan, which then fails unless the files still have those columns,
+** and fails at every scan while PRAGMA trusted_schema is off.
 */
-#define _POSIX_C_SOURCE 200809L /* stat, madvise */
-#define _DEFAULT_SOURCE         /* MADV_DONTNEED */
+#define _POSIX_C_SOURCE 200809L /* stat */
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "ext.h"
 
@@ -37,12 +56,20 @@
 
 /* ---- The table ------------------------------------------------------------ */
 
-typedef struct TblFile {
-  char *path;
-  pqx_source src;          /* the file mapped, its footer read */
-  int64_t first_rowid;     /* rowid of its first row */
+/* A file as its footer was read (see above).  refs: the table's, and
+** each cursor's that began a scan with it; readers: the cursors reading
+** its row groups now, for whom src.fd is open. */
+typedef struct TblSnap {
+  int refs;
+  int readers;
+  pqx_source src;          /* the path, the descriptor, the footer */
   int64_t num_rows;
   int64_t *rg_first;       /* first row of each row group, in the file */
+} TblSnap;
+
+typedef struct TblFile {
+  char *path;
+  TblSnap *snap;           /* NULL until the files are read */
   int *field;              /* per table column: top-level field, or -1 */
   int nfield;              /* entries of field */
   char **hive;             /* per hive key: its value, or NULL */
@@ -57,6 +84,12 @@ typedef struct TblCol {
 typedef struct TblTable {
   sqlite3_vtab base;
   sqlite3 *db;
+  char *schema, *name;     /* the database and the table */
+  char **patterns;         /* the paths and globs as given */
+  int npatterns;
+  int from_schema;         /* in a database's schema: read lazily */
+  int loaded;              /* the files have been read */
+  char *broken;            /* why every scan fails, until created again */
   TblFile *files;
   int nfiles;
   TblCol *cols;
@@ -65,10 +98,6 @@ typedef struct TblTable {
   int binary_as_string, pushdown, union_by_name, hive_partitioning;
   int64_t total_rows;
   int filename_col, file_row_col;
-  /* The row group whose mapped pages were read last and are not yet given
-  ** back (tbl_hold): file held_file + 1 (0: none), group held_group. */
-  int held_file;
-  uint32_t held_group;
 } TblTable;
 
 /* The hidden columns' indexes; -2 for one left out because a column of
@@ -76,43 +105,92 @@ typedef struct TblTable {
 #define TBL_FILENAME(t) ((t)->filename_col)
 #define TBL_FILE_ROW(t) ((t)->file_row_col)
 
-/* ---- Files ---------------------------------------------------------------- */
+/* ---- Snapshots ---------------------------------------------------------- */
 
-static void tbl_file_close(TblFile *f, int nhive) {
-  pqx_source_close(&f->src);
-  sqlite3_free(f->rg_first);
-  sqlite3_free(f->field);
-  if (f->hive) {
-    for (int i = 0; i < nhive; i++) sqlite3_free(f->hive[i]);
-    sqlite3_free(f->hive);
-  }
-  f->rg_first = NULL;
-  f->field = NULL;
-  f->hive = NULL;
+static void tbl_snap_unref(TblSnap *s) {
+  if (!s || --s->refs > 0) return;
+  pqx_source_close(&s->src);
+  sqlite3_free(s->rg_first);
+  sqlite3_free(s);
 }
 
-/* Maps f->path and parses its footer. */
-static int tbl_file_open(TblFile *f, char **msg) {
-  int rc = pqx_source_open_path(&f->src, f->path, "parquet", msg);
-  if (rc) return rc;
-  const pq_file_meta *m = pq_file_metadata(f->src.file);
-  f->rg_first = sqlite3_malloc64((m->n_row_groups + 1) * sizeof(int64_t));
-  if (!f->rg_first) return SQLITE_NOMEM;
+/* Reads the file at path into a new snapshot (one reference), its
+** descriptor closed again. */
+static int tbl_snap_open(const char *path, TblSnap **out, char **msg) {
+  *out = NULL;
+  *msg = NULL;
+  TblSnap *s = sqlite3_malloc(sizeof *s);
+  if (!s) return SQLITE_NOMEM;
+  memset(s, 0, sizeof *s);
+  s->refs = 1;
+  int rc = pqx_source_open_path(&s->src, path, "parquet", msg);
+  if (rc) {
+    tbl_snap_unref(s);
+    return rc;
+  }
+  pqx_file_park(&s->src.fd);
+  const pq_file_meta *m = pq_file_metadata(s->src.file);
+  s->rg_first = sqlite3_malloc64((m->n_row_groups + 1) * sizeof(int64_t));
+  if (!s->rg_first) {
+    tbl_snap_unref(s);
+    return SQLITE_NOMEM;
+  }
   int64_t rows = 0;
   for (uint32_t g = 0; g < m->n_row_groups; g++) {
     int64_t n = m->row_groups[g].num_rows;
     if (n < 0 || rows > INT64_MAX / 4 - n) {
       *msg = sqlite3_mprintf("parquet: '%s': row group %u has %lld rows",
-                             f->path, g, (long long)n);
+                             path, g, (long long)n);
+      tbl_snap_unref(s);
       return SQLITE_ERROR;
     }
-    f->rg_first[g] = rows;
+    s->rg_first[g] = rows;
     rows += n;
   }
-  f->rg_first[m->n_row_groups] = rows;
-  f->num_rows = rows;
+  s->rg_first[m->n_row_groups] = rows;
+  s->num_rows = rows;
+  *out = s;
   return SQLITE_OK;
 }
+
+/* A cursor begins to read the snapshot's row groups: its file is opened
+** unless another cursor has it open, and must be what the snapshot was. */
+static int tbl_snap_read(TblSnap *s, char **msg) {
+  *msg = NULL;
+  if (s->readers == 0) {
+    int rc = pqx_file_resume(&s->src.fd, "parquet", msg);
+    if (rc) return rc;
+  }
+  s->readers++;
+  return SQLITE_OK;
+}
+
+/* ... and is done with them. */
+static void tbl_snap_done(TblSnap *s) {
+  if (--s->readers == 0) pqx_file_park(&s->src.fd);
+}
+
+/* ---- Files ---------------------------------------------------------------- */
+
+static void tbl_file_close(TblFile *f, int nhive) {
+  tbl_snap_unref(f->snap);
+  f->snap = NULL;
+  sqlite3_free(f->field);
+  if (f->hive) {
+    for (int i = 0; i < nhive; i++) sqlite3_free(f->hive[i]);
+    sqlite3_free(f->hive);
+  }
+  f->field = NULL;
+  f->hive = NULL;
+}
+
+/* Reads f->path into its snapshot. */
+static int tbl_file_open(TblFile *f, char **msg) {
+  return tbl_snap_open(f->path, &f->snap, msg);
+}
+
+/* The footer of file f as the table knows it (not a cursor's). */
+static const pq_file *tbl_pq(const TblFile *f) { return f->snap->src.file; }
 
 /* ---- Hive partitions ------------------------------------------------------- */
 
@@ -176,14 +254,30 @@ static int tbl_is_int(const char *s, sqlite3_int64 *out) {
 
 /* ---- Building the table ------------------------------------------------------ */
 
-static void tbl_free(TblTable *t) {
+/* Forgets the files (and, with cols, the columns). */
+static void tbl_free_files(TblTable *t, int cols) {
   for (int i = 0; i < t->nfiles; i++) {
     tbl_file_close(&t->files[i], t->nhive);
     sqlite3_free(t->files[i].path);
   }
   sqlite3_free(t->files);
+  t->files = NULL;
+  t->nfiles = 0;
+  t->total_rows = 0;
+  if (!cols) return;
   for (int i = 0; i < t->ncols; i++) sqlite3_free(t->cols[i].name);
   sqlite3_free(t->cols);
+  t->cols = NULL;
+  t->ncols = t->nhive = 0;
+}
+
+static void tbl_free(TblTable *t) {
+  tbl_free_files(t, 1);
+  for (int i = 0; i < t->npatterns; i++) sqlite3_free(t->patterns[i]);
+  sqlite3_free(t->patterns);
+  sqlite3_free(t->broken);
+  sqlite3_free(t->schema);
+  sqlite3_free(t->name);
   sqlite3_free(t);
 }
 
@@ -301,7 +395,7 @@ static const char *tbl_kind_text(const pq_field_info *i) {
 ** it when union_by_name says so (or when it is the first file). */
 static int tbl_map_fields(TblTable *t, int fi, char **msg) {
   TblFile *f = &t->files[fi];
-  const pq_schema_node *root = pq_file_schema(f->src.file);
+  const pq_schema_node *root = pq_file_schema(tbl_pq(f));
   int first = fi == 0;
   if (!first && !t->union_by_name) {
     int same = (int)root->n_children == t->ncols - t->nhive;
@@ -457,52 +551,23 @@ static int tbl_declare(TblTable *t) {
   return rc;
 }
 
-static int tblConnect(sqlite3 *db, void *aux, int argc, const char *const *argv,
-                      sqlite3_vtab **pp, char **pzErr) {
-  (void)aux;
-  TblTable *t = sqlite3_malloc(sizeof *t);
-  if (!t) return SQLITE_NOMEM;
-  memset(t, 0, sizeof *t);
-  t->db = db;
-  t->pushdown = 1;
+/* Expands the patterns into the files, reads each, and makes the columns
+** from them: what CREATE does, and a table from a schema's first scan. */
+static int tbl_read_files(TblTable *t, char **msg) {
   int rc = SQLITE_OK;
-  char *msg = NULL;
-  int npaths = 0;
-  /* Options first: they may come anywhere. */
-  for (int i = 3; i < argc && !rc; i++) {
-    char *p = tbl_unquote(argv[i]);
-    if (p) {
-      sqlite3_free(p);
-      continue;
-    }
-    rc = tbl_option(t, argv[i], &msg);
-  }
-  for (int i = 3; i < argc && !rc; i++) {
-    char *p = tbl_unquote(argv[i]);
-    if (!p) continue;
-    npaths++;
+  for (int i = 0; i < t->npatterns && !rc; i++) {
     char **paths;
     int n;
-    rc = pqx_paths_expand("parquet", p, &paths, &n, &msg);
-    sqlite3_free(p);
+    rc = pqx_paths_expand("parquet", t->patterns[i], &paths, &n, msg);
     for (int k = 0; k < n && !rc; k++) rc = tbl_add_file(t, paths[k]);
     if (paths) pqx_paths_free(paths, n);
   }
-  if (!rc && npaths == 0) {
-    msg = sqlite3_mprintf(
-        "parquet: no file: CREATE VIRTUAL TABLE t USING "
-        "parquet('file.parquet' [, 'more/*.parquet' ...] [, option=1 ...])");
-    rc = SQLITE_ERROR;
-  }
   for (int i = 0; i < t->nfiles && !rc; i++) {
-    rc = tbl_file_open(&t->files[i], &msg);
-    if (!rc) rc = tbl_map_fields(t, i, &msg);
-    if (!rc) {
-      t->files[i].first_rowid = t->total_rows;
-      t->total_rows += t->files[i].num_rows;
-    }
+    rc = tbl_file_open(&t->files[i], msg);
+    if (!rc) rc = tbl_map_fields(t, i, msg);
+    if (!rc) t->total_rows += t->files[i].snap->num_rows;
   }
-  if (!rc && t->hive_partitioning) rc = tbl_hive_columns(t, &msg);
+  if (!rc && t->hive_partitioning) rc = tbl_hive_columns(t, msg);
   /* Every file's map covers every column (union_by_name adds some). */
   for (int i = 0; i < t->nfiles && !rc; i++) {
     TblFile *f = &t->files[i];
@@ -515,6 +580,188 @@ static int tblConnect(sqlite3 *db, void *aux, int argc, const char *const *argv,
     f->field = m;
     f->nfield = t->ncols;
   }
+  if (!rc) t->loaded = 1;
+  return rc;
+}
+
+/* ---- A table in a database's schema ----------------------------------------
+** Its columns are saved beside it, in "NAME_schema" (a shadow table), one
+** row per column in order: name, the declared type, the kind of its values
+** (PQ_CELL_*), whether it is nested JSON, and its hive key's index or -1.
+** That is all xConnect reads; the values are checked, so that a database
+** made to mislead can declare no other kind of table. */
+
+#define TBL_SHADOW "_schema"
+
+static int tbl_shadow_save(TblTable *t) {
+  char *sql = sqlite3_mprintf(
+      "CREATE TABLE \"%w\".\"%w" TBL_SHADOW "\"(name TEXT, decl TEXT, kind "
+      "INTEGER, nested INTEGER, hive INTEGER)",
+      t->schema, t->name);
+  if (!sql) return SQLITE_NOMEM;
+  int rc = sqlite3_exec(t->db, sql, 0, 0, 0);
+  sqlite3_free(sql);
+  sqlite3_stmt *st = NULL;
+  if (rc == SQLITE_OK) {
+    sql = sqlite3_mprintf("INSERT INTO \"%w\".\"%w" TBL_SHADOW
+                          "\" VALUES (?1, ?2, ?3, ?4, ?5)",
+                          t->schema, t->name);
+    if (!sql) return SQLITE_NOMEM;
+    rc = sqlite3_prepare_v2(t->db, sql, -1, &st, 0);
+    sqlite3_free(sql);
+  }
+  for (int i = 0; i < t->ncols && rc == SQLITE_OK; i++) {
+    const TblCol *c = &t->cols[i];
+    sqlite3_bind_text(st, 1, c->name, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, c->info.decl, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 3, c->info.kind);
+    sqlite3_bind_int(st, 4, c->info.nested);
+    sqlite3_bind_int(st, 5, c->hive);
+    rc = sqlite3_step(st);
+    int r2 = sqlite3_reset(st);
+    rc = rc == SQLITE_DONE ? SQLITE_OK : r2 ? r2 : SQLITE_ERROR;
+  }
+  sqlite3_finalize(st);
+  return rc;
+}
+
+/* The declared types a saved column may have: those pq_field_describe
+** and the hive columns give. */
+static const char *tbl_known_decl(const char *d) {
+  static const char *const decls[] = {"INTEGER", "REAL", "TEXT", "BLOB",
+                                      "JSON TEXT"};
+  for (size_t i = 0; i < sizeof decls / sizeof *decls; i++)
+    if (d && !strcmp(d, decls[i])) return decls[i];
+  return NULL;
+}
+
+static int tbl_shadow_load(TblTable *t, char **msg) {
+  char *sql = sqlite3_mprintf("SELECT name, decl, kind, nested, hive FROM "
+                              "\"%w\".\"%w" TBL_SHADOW "\" ORDER BY rowid",
+                              t->schema, t->name);
+  if (!sql) return SQLITE_NOMEM;
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_prepare_v2(t->db, sql, -1, &st, 0);
+  sqlite3_free(sql);
+  while (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+    const char *name = (const char *)sqlite3_column_text(st, 0);
+    const char *decl = tbl_known_decl((const char *)sqlite3_column_text(st, 1));
+    int kind = sqlite3_column_int(st, 2), nested = sqlite3_column_int(st, 3);
+    int hive = sqlite3_column_int(st, 4);
+    if (!name || !decl || kind < PQ_CELL_NULL || kind > PQ_CELL_BLOB ||
+        (nested != 0 && nested != 1) || (hive >= 0 && hive != t->nhive) ||
+        hive < -1 || (hive < 0 && t->nhive > 0) ||
+        tbl_find_col(t, name, (int)strlen(name)) >= 0) {
+      rc = SQLITE_CORRUPT;
+      break;
+    }
+    pq_field_info info;
+    memset(&info, 0, sizeof info);
+    info.decl = decl;
+    info.kind = kind;
+    info.nested = nested;
+    rc = tbl_add_col(t, name, (int)strlen(name), &info, hive);
+    if (rc == SQLITE_OK && hive >= 0) t->nhive++;
+  }
+  if (st) {
+    int r2 = sqlite3_finalize(st);
+    if (rc == SQLITE_OK) rc = r2;
+  }
+  if (rc == SQLITE_OK && t->ncols == 0) rc = SQLITE_CORRUPT;
+  if (rc != SQLITE_OK && rc != SQLITE_NOMEM) {
+    *msg = sqlite3_mprintf(
+        "parquet: table '%s' has no usable list of its columns in "
+        "'%s" TBL_SHADOW "': create the table again",
+        t->name, t->name);
+    rc = SQLITE_ERROR;
+  }
+  return rc;
+}
+
+/* At a table from a schema's first scan: its files, which must have the
+** columns it was declared with. */
+static int tbl_first_read(TblTable *t, char **msg) {
+  TblCol *saved = t->cols;
+  int nsaved = t->ncols, nhive = t->nhive;
+  t->cols = NULL;
+  t->ncols = t->nhive = 0;
+  int rc = tbl_read_files(t, msg);
+  int same = rc == SQLITE_OK && t->ncols == nsaved && t->nhive == nhive;
+  for (int i = 0; same && i < nsaved; i++) {
+    same = !strcmp(t->cols[i].name, saved[i].name) &&
+           !strcmp(t->cols[i].info.decl, saved[i].info.decl) &&
+           t->cols[i].info.nested == saved[i].info.nested &&
+           t->cols[i].hive == saved[i].hive;
+  }
+  if (rc == SQLITE_OK && !same) {
+    *msg = sqlite3_mprintf(
+        "parquet: the files of table '%s' no longer have the columns it "
+        "was created with: create the table again",
+        t->name);
+    rc = SQLITE_ERROR;
+  }
+  if (rc) { /* the saved columns stay; the next scan tries again */
+    tbl_free_files(t, 1);
+    t->cols = saved;
+    t->ncols = nsaved;
+    t->nhive = nhive;
+    t->loaded = 0;
+    return rc;
+  }
+  for (int i = 0; i < nsaved; i++) sqlite3_free(saved[i].name);
+  sqlite3_free(saved);
+  return SQLITE_OK;
+}
+
+/* xCreate (create: 1) and xConnect.  argv: the module's name, the
+** database's, the table's, then the arguments. */
+static int tbl_init(sqlite3 *db, int create, int argc,
+                    const char *const *argv, sqlite3_vtab **pp,
+                    char **pzErr) {
+  TblTable *t = sqlite3_malloc(sizeof *t);
+  if (!t) return SQLITE_NOMEM;
+  memset(t, 0, sizeof *t);
+  t->db = db;
+  t->pushdown = 1;
+  t->schema = sqlite3_mprintf("%s", argv[1]);
+  t->name = sqlite3_mprintf("%s", argv[2]);
+  int rc = t->schema && t->name ? SQLITE_OK : SQLITE_NOMEM;
+  char *msg = NULL;
+  t->from_schema = sqlite3_stricmp(argv[1], "temp") != 0;
+  /* Options first: they may come anywhere. */
+  for (int i = 3; i < argc && !rc; i++) {
+    char *p = tbl_unquote(argv[i]);
+    if (p) {
+      sqlite3_free(p);
+      continue;
+    }
+    rc = tbl_option(t, argv[i], &msg);
+  }
+  for (int i = 3; i < argc && !rc; i++) {
+    char *p = tbl_unquote(argv[i]);
+    if (!p) continue;
+    char **np = sqlite3_realloc64(t->patterns,
+                                  (size_t)(t->npatterns + 1) * sizeof *np);
+    if (!np) {
+      sqlite3_free(p);
+      rc = SQLITE_NOMEM;
+      break;
+    }
+    t->patterns = np;
+    t->patterns[t->npatterns++] = p;
+  }
+  if (!rc && t->npatterns == 0) {
+    msg = sqlite3_mprintf(
+        "parquet: no file: CREATE VIRTUAL TABLE t USING "
+        "parquet('file.parquet' [, 'more/*.parquet' ...] [, option=1 ...])");
+    rc = SQLITE_ERROR;
+  }
+  if (!rc && (create || !t->from_schema)) {
+    rc = tbl_read_files(t, &msg);
+    if (!rc && create && t->from_schema) rc = tbl_shadow_save(t);
+  } else if (!rc) {
+    rc = tbl_shadow_load(t, &msg);
+  }
   if (!rc) rc = tbl_declare(t);
   if (rc) {
     if (msg) *pzErr = msg;
@@ -526,9 +773,63 @@ static int tblConnect(sqlite3 *db, void *aux, int argc, const char *const *argv,
   return SQLITE_OK;
 }
 
+static int tblCreate(sqlite3 *db, void *aux, int argc, const char *const *argv,
+                     sqlite3_vtab **pp, char **pzErr) {
+  (void)aux;
+  return tbl_init(db, 1, argc, argv, pp, pzErr);
+}
+
+static int tblConnect(sqlite3 *db, void *aux, int argc,
+                      const char *const *argv, sqlite3_vtab **pp,
+                      char **pzErr) {
+  (void)aux;
+  return tbl_init(db, 0, argc, argv, pp, pzErr);
+}
+
 static int tblDisconnect(sqlite3_vtab *v) {
   tbl_free((TblTable *)v);
   return SQLITE_OK;
+}
+
+/* DROP TABLE: the saved columns go with it. */
+static int tblDestroy(sqlite3_vtab *v) {
+  TblTable *t = (TblTable *)v;
+  int rc = SQLITE_OK;
+  if (t->from_schema) {
+    char *sql = sqlite3_mprintf("DROP TABLE IF EXISTS \"%w\".\"%w" TBL_SHADOW
+                                "\"",
+                                t->schema, t->name);
+    rc = sql ? sqlite3_exec(t->db, sql, 0, 0, 0) : SQLITE_NOMEM;
+    sqlite3_free(sql);
+  }
+  if (rc == SQLITE_OK) tbl_free(t);
+  return rc;
+}
+
+/* ALTER TABLE RENAME: the saved columns follow. */
+static int tblRename(sqlite3_vtab *v, const char *name) {
+  TblTable *t = (TblTable *)v;
+  char *to = sqlite3_mprintf("%s", name);
+  if (!to) return SQLITE_NOMEM;
+  int rc = SQLITE_OK;
+  if (t->from_schema) {
+    char *sql = sqlite3_mprintf("ALTER TABLE \"%w\".\"%w" TBL_SHADOW
+                                "\" RENAME TO \"%w" TBL_SHADOW "\"",
+                                t->schema, t->name, name);
+    rc = sql ? sqlite3_exec(t->db, sql, 0, 0, 0) : SQLITE_NOMEM;
+    sqlite3_free(sql);
+  }
+  if (rc) {
+    sqlite3_free(to);
+    return rc;
+  }
+  sqlite3_free(t->name);
+  t->name = to;
+  return SQLITE_OK;
+}
+
+static int tblShadowName(const char *suffix) {
+  return sqlite3_stricmp(suffix, TBL_SHADOW + 1) == 0;
 }
 
 /* ---- Planning ---------------------------------------------------------------
@@ -545,7 +846,8 @@ static int tblBestIndex(sqlite3_vtab *v, sqlite3_index_info *info) {
   sqlite3_str *s = sqlite3_str_new(t->db);
   sqlite3_str_appendf(s, "%llx;", (unsigned long long)info->colUsed);
   int argv_n = 0, others = 0, offset_at = -1;
-  double rows = (double)t->total_rows;
+  /* A table from a schema, its files not read yet: a guess. */
+  double rows = t->loaded ? (double)t->total_rows : 1e6;
   for (int i = 0; i < info->nConstraint; i++) {
     const struct sqlite3_index_constraint *c = &info->aConstraint[i];
     if (c->op != SQLITE_INDEX_CONSTRAINT_LIMIT &&
@@ -701,6 +1003,12 @@ typedef struct TblCursor {
   int eof;
   /* the bytes of pages read */
   int64_t bytes_read;
+  /* the files as this scan reads them: each one's snapshot (a reference),
+  ** and the rowid of its first row (first[nsnaps]: of none, after all) */
+  TblSnap **snaps;
+  int64_t *first;
+  int nsnaps;
+  int reading;              /* file + 1 whose row groups it reads, or 0 */
 } TblCursor;
 
 static int tblOpen(sqlite3_vtab *v, sqlite3_vtab_cursor **pp) {
@@ -817,9 +1125,27 @@ static void tbl_cons_free(TblCursor *c) {
   c->ncons = 0;
 }
 
+/* The cursor is done with the file it reads, if any. */
+static void tbl_leave_file(TblCursor *c) {
+  if (c->reading) tbl_snap_done(c->snaps[c->reading - 1]);
+  c->reading = 0;
+}
+
+/* Lets go of the snapshots of the last scan. */
+static void tbl_drop_snaps(TblCursor *c) {
+  tbl_leave_file(c);
+  for (int i = 0; i < c->nsnaps; i++) tbl_snap_unref(c->snaps[i]);
+  sqlite3_free(c->snaps);
+  sqlite3_free(c->first);
+  c->snaps = NULL;
+  c->first = NULL;
+  c->nsnaps = 0;
+}
+
 static int tblClose(sqlite3_vtab_cursor *cur) {
   TblCursor *c = (TblCursor *)cur;
   tbl_readers_close(c);
+  tbl_drop_snaps(c);
   sqlite3_free(c->readers);
   sqlite3_free(c->colmap);
   sqlite3_free(c->ranges);
@@ -1089,9 +1415,9 @@ static void tbl_point(pq_bounds *b, const pq_cell *v) {
 ** rowids; columns it lacks are NULL in every row. */
 static int tbl_file_may_match(TblCursor *c, TblTable *t, int fi) {
   TblFile *f = &t->files[fi];
-  if (f->num_rows == 0) return 0;
-  if (c->rowid_hi < f->first_rowid ||
-      c->rowid_lo > f->first_rowid + f->num_rows - 1)
+  int64_t rows = c->snaps[fi]->num_rows;
+  if (rows == 0) return 0;
+  if (c->rowid_hi < c->first[fi] || c->rowid_lo > c->first[fi] + rows - 1)
     return 0;
   for (int i = 0; i < c->ncons; i++) {
     const TblCons *k = &c->cons[i];
@@ -1124,19 +1450,30 @@ static int tbl_file_may_match(TblCursor *c, TblTable *t, int fi) {
   return 1;
 }
 
-/* The leaf of a table column in file f, when it is a flat field. */
-static int tbl_leaf(const TblTable *t, const TblFile *f, int col) {
+/* The snapshot of the file the cursor is in, and its footer. */
+static TblSnap *tbl_snap(const TblCursor *c) { return c->snaps[c->file]; }
+static const pq_file *tbl_cur_pq(const TblCursor *c) {
+  return tbl_snap(c)->src.file;
+}
+
+/* The leaf of a table column in the cursor's file, when it is a flat
+** field. */
+static int tbl_leaf(const TblCursor *c, const TblTable *t, const TblFile *f,
+                    int col) {
   if (col >= t->ncols || t->cols[col].hive >= 0 || f->field[col] < 0)
     return -1;
-  const pq_schema_node *n = pq_file_schema(f->src.file)->children[f->field[col]];
+  const pq_schema_node *n =
+      pq_file_schema(tbl_cur_pq(c))->children[f->field[col]];
   return n->leaf >= 0 && n->max_rep == 0 ? n->leaf : -1;
 }
 
-/* Whether row group g of file f may hold matching rows. */
+/* Whether row group g of the cursor's file f may hold matching rows. */
 static int tbl_group_may_match(TblCursor *c, TblTable *t, TblFile *f,
                                uint32_t g) {
-  int64_t first = f->first_rowid + f->rg_first[g];
-  int64_t n = f->rg_first[g + 1] - f->rg_first[g];
+  const TblSnap *sn = tbl_snap(c);
+  const pq_file *pf = sn->src.file;
+  int64_t first = c->first[c->file] + sn->rg_first[g];
+  int64_t n = sn->rg_first[g + 1] - sn->rg_first[g];
   if (n == 0 || c->rowid_hi < first || c->rowid_lo > first + n - 1) return 0;
   for (int i = 0; i < c->ncons; i++) {
     const TblCons *k = &c->cons[i];
@@ -1146,25 +1483,25 @@ static int tbl_group_may_match(TblCursor *c, TblTable *t, TblFile *f,
       b.values = n;
       b.has_minmax = 1;
       b.min.kind = b.max.kind = PQ_CELL_INT;
-      b.min.i = f->rg_first[g];
-      b.max.i = f->rg_first[g + 1] - 1;
+      b.min.i = sn->rg_first[g];
+      b.max.i = sn->rg_first[g + 1] - 1;
       if (!tbl_may_match(k, &b)) return 0;
       continue;
     }
-    int leaf = tbl_leaf(t, f, k->col);
+    int leaf = tbl_leaf(c, t, f, k->col);
     if (leaf < 0) continue;
     pq_bounds b;
-    pq_chunk_bounds(f->src.file, g, (uint32_t)leaf, t->binary_as_string, &b);
+    pq_chunk_bounds(pf, g, (uint32_t)leaf, t->binary_as_string, &b);
     if (!tbl_may_match(k, &b)) return 0;
     /* Bloom filters: each value of = or IN the filter rules out. */
     if (k->op != PQ_OP_EQ || !k->usable) continue;
     pq_bloom bloom;
     int present;
     pq_error err;
-    if (pq_bloom_read(f->src.file, g, (uint32_t)leaf, &bloom, &present, &err) ||
+    if (pq_bloom_read(pf, g, (uint32_t)leaf, &bloom, &present, &err) ||
         !present)
       continue;
-    const pq_schema_node *node = pq_file_leaf(f->src.file, (uint32_t)leaf);
+    const pq_schema_node *node = pq_file_leaf(pf, (uint32_t)leaf);
     int may = 0;
     for (int j = 0; j < k->nvals && !may; j++) {
       uint64_t h;
@@ -1176,6 +1513,7 @@ static int tbl_group_may_match(TblCursor *c, TblTable *t, TblFile *f,
           !(k->vals[j].kind == PQ_CELL_REAL && t->cols[k->col].info.kind == PQ_CELL_INT))
         may = 1;
     }
+    pq_bloom_release(&bloom);
     if (!may) return 0;
   }
   return 1;
@@ -1204,8 +1542,10 @@ static int tbl_range_add(TblCursor *c, int64_t lo, int64_t hi, int *cap) {
 ** less the pages each constrained column's page index rules out. */
 static int tbl_group_ranges(TblCursor *c, TblTable *t, TblFile *f,
                             uint32_t g) {
-  int64_t n = f->rg_first[g + 1] - f->rg_first[g];
-  int64_t base = f->first_rowid + f->rg_first[g];
+  const TblSnap *sn = tbl_snap(c);
+  const pq_file *pf = sn->src.file;
+  int64_t n = sn->rg_first[g + 1] - sn->rg_first[g];
+  int64_t base = c->first[c->file] + sn->rg_first[g];
   int64_t lo = c->rowid_lo > base ? c->rowid_lo - base : 0;
   int64_t hi = c->rowid_hi < base + n - 1 ? c->rowid_hi - base + 1 : n;
   int cap = 0;
@@ -1214,13 +1554,13 @@ static int tbl_group_ranges(TblCursor *c, TblTable *t, TblFile *f,
   int rc = tbl_range_add(c, lo, hi, &cap);
   for (int i = 0; i < c->ncons && !rc && c->nranges; i++) {
     const TblCons *k = &c->cons[i];
-    int leaf = tbl_leaf(t, f, k->col);
+    int leaf = tbl_leaf(c, t, f, k->col);
     if (leaf < 0 || !k->usable) continue;
     pq_column_index *ci = NULL;
     pq_offset_index *oi = NULL;
     pq_error err;
-    if (pq_column_index_read(f->src.file, g, (uint32_t)leaf, &ci, &err) || !ci ||
-        pq_offset_index_read(f->src.file, g, (uint32_t)leaf, &oi, &err) || !oi ||
+    if (pq_column_index_read(pf, g, (uint32_t)leaf, &ci, &err) || !ci ||
+        pq_offset_index_read(pf, g, (uint32_t)leaf, &oi, &err) || !oi ||
         oi->n_pages != ci->n_pages) {
       pq_column_index_free(ci);
       pq_offset_index_free(oi);
@@ -1236,7 +1576,7 @@ static int tbl_group_ranges(TblCursor *c, TblTable *t, TblFile *f,
       int64_t plo = oi->pages[p].first_row_index;
       int64_t phi = p + 1 < oi->n_pages ? oi->pages[p + 1].first_row_index : n;
       pq_bounds b;
-      pq_page_bounds(f->src.file, (uint32_t)leaf, ci, p, phi - plo,
+      pq_page_bounds(pf, (uint32_t)leaf, ci, p, phi - plo,
                      t->binary_as_string, &b);
       if (!tbl_may_match(k, &b)) continue;
       for (int r = 0; r < nold && !rc; r++) {
@@ -1252,58 +1592,19 @@ static int tbl_group_ranges(TblCursor *c, TblTable *t, TblFile *f,
   return rc;
 }
 
-/* Gives back to the system the pages of row group g that were mapped in:
-** memory follows one row group, not the file. */
-static void tbl_release(TblFile *f, uint32_t g) {
-  if (!f->src.map) return;
-  const pq_file_meta *m = pq_file_metadata(f->src.file);
-  if (g >= m->n_row_groups) return;
-  const pq_row_group *rg = &m->row_groups[g];
-  uint64_t lo = UINT64_MAX, hi = 0;
-  for (uint32_t i = 0; i < rg->n_columns; i++) {
-    const pq_column_meta *cm = &rg->columns[i].meta;
-    int64_t s = cm->data_page_offset;
-    if (cm->dictionary_page_offset > 0 && cm->dictionary_page_offset < s)
-      s = cm->dictionary_page_offset;
-    if (s < 0 || cm->total_compressed_size < 0) continue;
-    if ((uint64_t)s < lo) lo = (uint64_t)s;
-    if ((uint64_t)(s + cm->total_compressed_size) > hi)
-      hi = (uint64_t)(s + cm->total_compressed_size);
-  }
-  long ps = sysconf(_SC_PAGESIZE);
-  if (ps <= 0 || hi > f->src.len || lo >= hi) return;
-  uint64_t a = (lo + (uint64_t)ps - 1) / (uint64_t)ps * (uint64_t)ps;
-  uint64_t z = hi / (uint64_t)ps * (uint64_t)ps;
-  if (z > a) madvise((char *)f->src.map + a, (size_t)(z - a), MADV_DONTNEED);
-}
-
-/* Row group g of file i is about to be read: the row group read before it,
-** if another, gives its pages back now, rather than when a cursor leaves
-** it.  So a scan still holds one row group's pages, and queries that read
-** the same row group one after the other (point queries) find its pages
-** mapped, rather than each mapping them in again (on some virtual
-** machines a page mapped in costs several microseconds). */
-static void tbl_hold(TblTable *t, int i, uint32_t g) {
-  if (t->held_file && (t->held_file != i + 1 || t->held_group != g) &&
-      t->held_file <= t->nfiles)
-    tbl_release(&t->files[t->held_file - 1], t->held_group);
-  t->held_file = i + 1;
-  t->held_group = g;
-}
-
 /* Opens the used columns' readers on row group g of the current file. */
 static int tbl_open_readers(TblCursor *c, TblTable *t, TblFile *f,
                             uint32_t g) {
   tbl_readers_close(c);
-  tbl_hold(t, c->file, g);
   size_t limit = pqx_db_limit(t->db);
+  const pq_file *pf = tbl_cur_pq(c);
   for (int i = 0; i < c->nreaders; i++) {
     TblReader *r = &c->readers[i];
     if (t->cols[r->col].hive >= 0 || f->field[r->col] < 0) continue;
     int fi = f->field[r->col];
-    const pq_schema_node *node = pq_file_schema(f->src.file)->children[fi];
+    const pq_schema_node *node = pq_file_schema(pf)->children[fi];
     pq_error err;
-    int rc = pq_field_reader_open(&r->r, f->src.file, g, node,
+    int rc = pq_field_reader_open(&r->r, pf, g, node,
                                   t->binary_as_string, limit, &err);
     if (rc) {
       if (rc == PQ_NOMEM) return SQLITE_NOMEM;
@@ -1448,21 +1749,29 @@ static int tbl_advance(TblCursor *c) {
       continue;
     }
     /* the next row group, or file */
-    if (c->file < t->nfiles && c->group >= 0) tbl_readers_close(c);
-    if (c->file >= t->nfiles) {
+    if (c->file < c->nsnaps && c->group >= 0) tbl_readers_close(c);
+    if (c->file >= c->nsnaps) {
+      tbl_leave_file(c);
       c->eof = 1;
       return SQLITE_OK;
     }
     TblFile *f = &t->files[c->file];
-    const pq_file_meta *m = pq_file_metadata(f->src.file);
+    const pq_file_meta *m = pq_file_metadata(tbl_cur_pq(c));
     c->group++;
     if (c->group == 0 && !tbl_file_may_match(c, t, c->file))
       c->group = m->n_row_groups;
     if (c->group >= (int64_t)m->n_row_groups) {
+      tbl_leave_file(c);
       c->file++;
       c->group = -1;
       c->nranges = c->range = 0;
       continue;
+    }
+    if (!c->reading) { /* its first row group read: the file is opened */
+      char *msg;
+      int rc = tbl_snap_read(tbl_snap(c), &msg);
+      if (rc) return tbl_error(c, msg);
+      c->reading = c->file + 1;
     }
     uint32_t g = (uint32_t)c->group;
     c->nranges = c->range = 0;
@@ -1488,60 +1797,94 @@ static int tbl_advance(TblCursor *c) {
   }
 }
 
-/* Sets the file of the cursor's table up for a scan: files changed since
-** they were read are read again, and must keep their columns. */
+/* Sets the table up for a scan: the files read, if they are not yet (a
+** table from a schema), else each checked against its snapshot, and one
+** that changed read again into a new snapshot, which must keep the
+** table's columns. */
 static int tbl_recheck(TblTable *t, char **msg) {
-  int64_t rowid = 0;
+  *msg = NULL;
+  if (t->broken) {
+    *msg = sqlite3_mprintf("%s", t->broken);
+    return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
+  }
+#ifdef SQLITE_DBCONFIG_TRUSTED_SCHEMA
+  if (t->from_schema) {
+    int trusted = 1;
+    sqlite3_db_config(t->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, -1, &trusted);
+    if (!trusted) {
+      *msg = sqlite3_mprintf(
+          "parquet: table '%s' is in the schema of database '%s', and "
+          "PRAGMA trusted_schema is off: its files are not read",
+          t->name, t->schema);
+      return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
+    }
+  }
+#endif
+  if (!t->loaded) return tbl_first_read(t, msg);
+  int64_t rows = 0;
   for (int i = 0; i < t->nfiles; i++) {
     TblFile *f = &t->files[i];
-    struct stat st;
-    if (stat(f->path, &st) != 0) {
-      *msg = sqlite3_mprintf("parquet: cannot open '%s': %s", f->path,
-                             strerror(errno));
-      return SQLITE_ERROR;
-    }
-    long long mt = (long long)st.st_mtim.tv_sec * 1000000000LL +
-                   st.st_mtim.tv_nsec;
-    if ((size_t)st.st_size != f->src.len || mt != f->src.mtime_ns) {
-      int *old = f->field;
-      f->field = NULL;
-      char **hive = f->hive;
-      f->hive = NULL;
-      if (t->held_file == i + 1) t->held_file = 0; /* its pages go with it */
-      tbl_file_close(f, 0);
-      f->hive = hive;
-      int rc = tbl_file_open(f, msg);
-      if (!rc) {
-        /* The same columns, by name and type, as the table has. */
-        const pq_schema_node *root = pq_file_schema(f->src.file);
-        int same = 1;
-        for (int c = 0; c < t->ncols && same; c++) {
-          int fi = old[c];
-          if (fi < 0) continue;
-          pq_field_info info;
-          const pq_schema_node *n =
-              (uint32_t)fi < root->n_children ? root->children[fi] : NULL;
-          if (n) pq_field_describe(n, t->binary_as_string, &info);
-          same = n && n->elem->name.len == strlen(t->cols[c].name) &&
-                 !memcmp(n->elem->name.ptr, t->cols[c].name,
-                         n->elem->name.len) &&
-                 !strcmp(info.decl, t->cols[c].info.decl);
-        }
-        if (!same) {
-          *msg = sqlite3_mprintf(
-              "parquet: '%s' changed, and its columns with it: create the "
-              "table again",
-              f->path);
-          rc = SQLITE_ERROR;
-        }
-      }
-      f->field = old;
+    int same;
+    int rc = pqx_file_check(&f->snap->src.fd, "parquet", &same, msg);
+    if (rc) return rc;
+    if (!same) {
+      TblSnap *ns;
+      rc = tbl_snap_open(f->path, &ns, msg);
       if (rc) return rc;
+      /* The same columns, by name and type, as the table has. */
+      const pq_schema_node *root = pq_file_schema(ns->src.file);
+      same = 1;
+      for (int c = 0; c < t->ncols && same; c++) {
+        int fi = f->field[c];
+        if (fi < 0) continue;
+        pq_field_info info;
+        const pq_schema_node *n =
+            (uint32_t)fi < root->n_children ? root->children[fi] : NULL;
+        if (n) pq_field_describe(n, t->binary_as_string, &info);
+        same = n && n->elem->name.len == strlen(t->cols[c].name) &&
+               !memcmp(n->elem->name.ptr, t->cols[c].name,
+                       n->elem->name.len) &&
+               !strcmp(info.decl, t->cols[c].info.decl) &&
+               info.nested == t->cols[c].info.nested;
+      }
+      /* ... and no field more, that a table over it now would have. */
+      int fields = 0;
+      for (int c = 0; c < t->ncols; c++) fields += f->field[c] >= 0;
+      if (same && !t->union_by_name && (uint32_t)fields != root->n_children)
+        same = 0;
+      if (!same) {
+        tbl_snap_unref(ns);
+        t->broken = sqlite3_mprintf(
+            "parquet: '%s' changed, and its columns with it: create the "
+            "table again",
+            f->path);
+        *msg = t->broken ? sqlite3_mprintf("%s", t->broken) : NULL;
+        return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
+      }
+      tbl_snap_unref(f->snap);
+      f->snap = ns;
     }
-    f->first_rowid = rowid;
-    rowid += f->num_rows;
+    rows += f->snap->num_rows;
   }
-  t->total_rows = rowid;
+  t->total_rows = rows;
+  return SQLITE_OK;
+}
+
+/* The cursor's view of the files: a reference to each snapshot, and the
+** rowid each file begins at. */
+static int tbl_take_snaps(TblCursor *c, TblTable *t) {
+  c->snaps = sqlite3_malloc64((size_t)(t->nfiles + 1) * sizeof *c->snaps);
+  c->first = sqlite3_malloc64((size_t)(t->nfiles + 1) * sizeof *c->first);
+  if (!c->snaps || !c->first) return SQLITE_NOMEM;
+  int64_t rowid = 0;
+  for (int i = 0; i < t->nfiles; i++) {
+    c->snaps[i] = t->files[i].snap;
+    c->snaps[i]->refs++;
+    c->first[i] = rowid;
+    rowid += c->snaps[i]->num_rows;
+  }
+  c->first[t->nfiles] = rowid;
+  c->nsnaps = t->nfiles;
   return SQLITE_OK;
 }
 
@@ -1552,6 +1895,7 @@ static int tblFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   TblCursor *c = (TblCursor *)cur;
   TblTable *t = (TblTable *)cur->pVtab;
   tbl_readers_close(c);
+  tbl_drop_snaps(c);
   tbl_cons_free(c);
   c->eof = 0;
   c->file = 0;
@@ -1566,7 +1910,9 @@ static int tblFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   char *msg = NULL;
   int rc = tbl_recheck(t, &msg);
   if (rc) return tbl_error(c, msg);
-  rc = tbl_read_constraints(c, t, idxStr ? idxStr : "0;", argv);
+  rc = tbl_take_snaps(c, t);
+  if (rc == SQLITE_OK)
+    rc = tbl_read_constraints(c, t, idxStr ? idxStr : "0;", argv);
   if (rc) return tbl_error(c, NULL);
   /* A reader for each used column the files have. */
   int n = 0;
@@ -1663,7 +2009,7 @@ static __attribute__((noinline)) int tbl_column(TblCursor *c,
     return SQLITE_OK;
   }
   if (col == TBL_FILE_ROW(t)) {
-    sqlite3_result_int64(ctx, f->rg_first[c->group] + c->row);
+    sqlite3_result_int64(ctx, tbl_snap(c)->rg_first[c->group] + c->row);
     return SQLITE_OK;
   }
   if (col >= t->ncols) return SQLITE_OK;
@@ -1699,19 +2045,19 @@ static int tblColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col) {
 
 static int tblRowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid) {
   TblCursor *c = (TblCursor *)cur;
-  TblTable *t = (TblTable *)cur->pVtab;
-  TblFile *f = &t->files[c->file];
-  *rowid = f->first_rowid + f->rg_first[c->group] + c->row;
+  *rowid = c->first[c->file] + tbl_snap(c)->rg_first[c->group] + c->row;
   return SQLITE_OK;
 }
 
 static sqlite3_module table_module = {
-    .iVersion = 0,
-    .xCreate = tblConnect,
+    .iVersion = 3,
+    .xCreate = tblCreate,
     .xConnect = tblConnect,
     .xBestIndex = tblBestIndex,
     .xDisconnect = tblDisconnect,
-    .xDestroy = tblDisconnect,
+    .xDestroy = tblDestroy,
+    .xRename = tblRename,
+    .xShadowName = tblShadowName,
     .xOpen = tblOpen,
     .xClose = tblClose,
     .xFilter = tblFilter,

@@ -310,10 +310,11 @@ PQ_API int pq_decompress(pq_codec c, const uint8_t *src, size_t n,
 PQ_API uint32_t pq_crc32(uint32_t crc, const uint8_t *p, size_t n);
 
 /* ---- Files -----------------------------------------------------------------
-** A file image (the whole file in memory, or mapped) is opened once: its
-** footer is parsed into the structures below, which point into the image
-** and into memory the pq_file owns.  Field names follow parquet.thrift;
-** has_* flags say whether an optional field was present. */
+** A file is opened once, from its image (the whole file in memory) or
+** through a pq_input that reads its bytes on demand: its footer is parsed
+** into the structures below, which point into the image or into memory the
+** pq_file owns.  Field names follow parquet.thrift; has_* flags say
+** whether an optional field was present. */
 
 typedef struct pq_keyvalue {
   pq_bytes key;
@@ -441,7 +442,30 @@ typedef struct pq_file pq_file;
 ** Parquet's encrypted-footer form ("PARE") is PQ_UNSUPPORTED. */
 PQ_API int pq_file_open(pq_file **out, const uint8_t *buf, size_t len,
                         pq_error *err);
+
+/* A file read on demand: its size, and a function that copies the n bytes
+** at `offset` (inside the file) into dst, or fails with err set (PQ_IO for
+** a source that failed, or changed since it was opened; a short read is a
+** failure).  ctx is the caller's, and must outlive the pq_file and every
+** reader opened on it.  Readers read only what they use: the footer, then
+** a column chunk's pages a window at a time, page indexes and bloom
+** filters when asked; every range is checked against the size first. */
+typedef struct pq_input {
+  uint64_t size;
+  int (*read)(void *ctx, uint64_t offset, void *dst, size_t n,
+              pq_error *err);
+  void *ctx;
+} pq_input;
+
+/* Opens a file through `in` (copied), as pq_file_open does its image: the
+** footer is read into memory the pq_file owns. */
+PQ_API int pq_file_open_input(pq_file **out, const pq_input *in,
+                              pq_error *err);
 PQ_API void pq_file_free(pq_file *f);
+/* The file's size, and the length of its footer's FileMetaData (the 4
+** bytes before the closing magic). */
+PQ_API uint64_t pq_file_size(const pq_file *f);
+PQ_API uint32_t pq_file_footer_size(const pq_file *f);
 PQ_API const pq_file_meta *pq_file_metadata(const pq_file *f);
 PQ_API const pq_schema_node *pq_file_schema(const pq_file *f);
 /* The leaf columns, in the order of the column chunks. */
@@ -553,8 +577,9 @@ PQ_API int pq_file_to_json(const pq_file *f, size_t limit, pq_buf *out,
 /* ---- Page indexes (spec/PageIndex.md) --------------------------------------
 ** A column chunk's ColumnIndex (per page: null_pages, min and max values,
 ** null counts) and OffsetIndex (per page: where it is, its size, its first
-** row).  Each is read from the file image where the footer's chunk says;
-** *out is NULL when the chunk has none.  Bytes point into the image. */
+** row).  Each is read from the file where the footer's chunk says; *out is
+** NULL when the chunk has none.  Bytes point into the image, or into the
+** index's own copy. */
 typedef struct pq_column_index {
   uint32_t n_pages;
   uint8_t *null_pages;          /* 1: every entry of the page is null */
@@ -563,6 +588,8 @@ typedef struct pq_column_index {
   int64_t *null_counts;         /* NULL when absent */
   int64_t *rep_histograms, *def_histograms; /* NULL when absent */
   uint32_t n_rep_histograms, n_def_histograms; /* entries, all pages */
+  uint8_t *bytes;               /* the index as read, for a file without an
+                                ** image: the values point into it */
 } pq_column_index;
 
 typedef struct pq_page_location {
@@ -590,17 +617,21 @@ PQ_API void pq_offset_index_free(pq_offset_index *oi);
 ** Split-block bloom filters with xxHash64 (seed 0) of a value's PLAIN
 ** bytes (a BYTE_ARRAY's bytes without their length). */
 typedef struct pq_bloom {
-  const uint8_t *bitset;        /* in the file image */
+  const uint8_t *bitset;        /* in the file image, or in mem */
   uint32_t num_bytes;           /* a multiple of 32 */
   int64_t offset;               /* of the BloomFilterHeader */
   uint32_t header_size;
+  uint8_t *mem;                 /* the bitset as read from a file without
+                                ** an image (pq_bloom_release) */
 } pq_bloom;
 
 /* Reads the chunk's bloom filter header and finds its bitset: *present is
-** 0 when the chunk has none. */
+** 0 when the chunk has none.  A filter read is let go with
+** pq_bloom_release (nothing to do for an image, but harmless). */
 PQ_API int pq_bloom_read(const pq_file *f, uint32_t row_group,
                          uint32_t column, pq_bloom *out, int *present,
                          pq_error *err);
+PQ_API void pq_bloom_release(pq_bloom *b);
 PQ_API uint64_t pq_xxhash64(const void *p, size_t n, uint64_t seed);
 /* The hash of one value laid out as for type t (BYTE_ARRAY: a pq_bytes). */
 PQ_API uint64_t pq_bloom_hash(pq_type t, int32_t type_length,

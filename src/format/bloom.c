@@ -14,7 +14,10 @@
 **
 ** The header must lie inside the file's data (before the footer), and
 ** inside bloom_filter_length when the footer gives one; numBytes must be a
-** positive multiple of 32, at most BLOOM_MAX, and the bitset must fit too.
+** positive multiple of 32, at most BLOOM_MAX, and the bitset must fit too;
+** with a bloom_filter_length, header and bitset must be exactly that long
+** (a writer that wrote one size and stated another made a filter that
+** rules out values it holds).
 */
 #include "format.h"
 
@@ -23,6 +26,9 @@
 #include <stdio.h>
 
 #define BLOOM_MAX (128u * 1024 * 1024)
+/* From a file without an image, a header is read from this many bytes
+** first (it takes about 15). */
+#define BLOOM_HEAD 256
 
 /* ---- xxHash64 ----------------------------------------------------------------
 ** From the algorithm's definition (Yann Collet's xxHash, XXH64): four
@@ -240,9 +246,7 @@ int pq_bloom_read(const pq_file *f, uint32_t row_group, uint32_t column,
                    "the column is encrypted: encrypted files are not "
                    "supported");
   }
-  size_t len;
-  const uint8_t *buf = pq_file_bytes(f, &len);
-  size_t end = len - 8 - pq_load32(buf + len - 8); /* the footer's start */
+  size_t end = f->data_end; /* the footer's start */
   int64_t off = cc->meta.bloom_filter_offset;
   int32_t flen = cc->meta.bloom_filter_length;
   if (off < 4 || (uint64_t)off >= end) {
@@ -258,57 +262,100 @@ int pq_bloom_read(const pq_file *f, uint32_t row_group, uint32_t column,
                    "(offsets 4 to %zu)",
                    flen, (long long)off, end);
   }
-  /* The filter's bytes: bloom_filter_length of them, or up to the footer. */
+  /* The filter's bytes: bloom_filter_length of them, or up to the footer.
+  ** From a file without an image: all of them when the length is known,
+  ** else the header first (from a few bytes, more if it runs past them),
+  ** then the bitset. */
   size_t avail = flen > 0 ? (size_t)flen : end - (size_t)off;
-  pq_parser ps;
-  memset(&ps, 0, sizeof ps);
-  pq_thrift_init(&ps.t, buf + off, avail, (size_t)off, label, err);
+  size_t want = f->buf || flen > 0 || avail <= BLOOM_HEAD ? avail : BLOOM_HEAD;
+  pq_buf bytes;
+  pq_buf_init(&bytes);
+  const uint8_t *p;
   bloom_header h;
+  pq_parser ps;
   memset(&h, 0, sizeof h);
-  bloom_parse(&ps, &h);
-  if (ps.t.failed) return ps.t.failed;
-  if (!h.has_num_bytes || !h.algorithm || !h.hash || !h.compression) {
-    return pq_fail(err, PQ_CORRUPT, label,
-                   "the header at offset %lld has no %s", (long long)off,
-                   !h.has_num_bytes ? "numBytes"
-                   : !h.algorithm   ? "algorithm"
-                   : !h.hash        ? "hash"
-                                    : "compression");
+  memset(&ps, 0, sizeof ps);
+  int rc;
+  for (;;) {
+    rc = pq_file_span(f, (uint64_t)off, want, &bytes, &p, label, err);
+    if (rc) break;
+    memset(&ps, 0, sizeof ps);
+    pq_thrift_init(&ps.t, p, want, (size_t)off, label, err);
+    memset(&h, 0, sizeof h);
+    bloom_parse(&ps, &h);
+    rc = ps.t.failed;
+    if (rc != PQ_CORRUPT || want == avail) break;
+    want = want > avail / 64 ? avail : 64 * want;
   }
-  if (h.algorithm != 1 || h.hash != 1 || h.compression != 1) {
-    return pq_fail(err, PQ_UNSUPPORTED, label,
-                   "the header at offset %lld names %s %d: only BLOCK, "
-                   "XXHASH and UNCOMPRESSED (1) are known",
-                   (long long)off,
-                   h.algorithm != 1 ? "algorithm"
-                   : h.hash != 1    ? "hash"
-                                    : "compression",
-                   h.algorithm != 1 ? h.algorithm
-                   : h.hash != 1    ? h.hash
-                                    : h.compression);
+  if (rc == PQ_OK && (!h.has_num_bytes || !h.algorithm || !h.hash ||
+                      !h.compression)) {
+    rc = pq_fail(err, PQ_CORRUPT, label,
+                 "the header at offset %lld has no %s", (long long)off,
+                 !h.has_num_bytes ? "numBytes"
+                 : !h.algorithm   ? "algorithm"
+                 : !h.hash        ? "hash"
+                                  : "compression");
+  }
+  if (rc == PQ_OK && (h.algorithm != 1 || h.hash != 1 || h.compression != 1)) {
+    rc = pq_fail(err, PQ_UNSUPPORTED, label,
+                 "the header at offset %lld names %s %d: only BLOCK, "
+                 "XXHASH and UNCOMPRESSED (1) are known",
+                 (long long)off,
+                 h.algorithm != 1 ? "algorithm"
+                 : h.hash != 1    ? "hash"
+                                  : "compression",
+                 h.algorithm != 1 ? h.algorithm
+                 : h.hash != 1    ? h.hash
+                                  : h.compression);
   }
   size_t hsize = ps.t.pos;
-  if (h.num_bytes <= 0 || h.num_bytes % 32 != 0 || h.num_bytes > BLOOM_MAX) {
-    return pq_fail(err, PQ_CORRUPT, label,
-                   "numBytes is %lld at offset %lld: a bitset is a positive "
-                   "multiple of 32 bytes, at most %u",
-                   (long long)h.num_bytes, (long long)off, BLOOM_MAX);
+  if (rc == PQ_OK && (h.num_bytes <= 0 || h.num_bytes % 32 != 0 ||
+                      h.num_bytes > BLOOM_MAX)) {
+    rc = pq_fail(err, PQ_CORRUPT, label,
+                 "numBytes is %lld at offset %lld: a bitset is a positive "
+                 "multiple of 32 bytes, at most %u",
+                 (long long)h.num_bytes, (long long)off, BLOOM_MAX);
   }
-  if ((uint64_t)h.num_bytes > avail - hsize) {
-    return pq_fail(err, PQ_CORRUPT, label,
-                   "a bitset of %lld bytes at offset %llu runs past the %s "
-                   "(%zu bytes left)",
-                   (long long)h.num_bytes,
-                   (unsigned long long)off + hsize,
-                   flen > 0 ? "filter's bloom_filter_length" : "file's data",
-                   avail - hsize);
+  if (rc == PQ_OK && (uint64_t)h.num_bytes > avail - hsize) {
+    rc = pq_fail(err, PQ_CORRUPT, label,
+                 "a bitset of %lld bytes at offset %llu runs past the %s "
+                 "(%zu bytes left)",
+                 (long long)h.num_bytes, (unsigned long long)off + hsize,
+                 flen > 0 ? "filter's bloom_filter_length" : "file's data",
+                 avail - hsize);
   }
-  out->bitset = buf + off + hsize;
+  /* A header whose bitset is not all the filter's stated bytes says
+  ** another size than the one the filter was written with: its probes
+  ** would look at the wrong blocks. */
+  if (rc == PQ_OK && flen > 0 && hsize + (size_t)h.num_bytes != (size_t)flen) {
+    rc = pq_fail(err, PQ_CORRUPT, label,
+                 "the header says %lld bytes of bitset after its %zu, but "
+                 "bloom_filter_length says the filter takes %d",
+                 (long long)h.num_bytes, hsize, flen);
+  }
+  if (rc == PQ_OK && !f->buf && hsize + (size_t)h.num_bytes > want) {
+    /* Only the header was read: the bitset, into memory of its own. */
+    pq_buf_free(&bytes);
+    rc = pq_file_span(f, (uint64_t)off + hsize, (size_t)h.num_bytes, &bytes,
+                      &p, label, err);
+    hsize = 0;
+  }
+  if (rc) {
+    pq_buf_free(&bytes);
+    return rc;
+  }
+  out->bitset = p + hsize;
   out->num_bytes = (uint32_t)h.num_bytes;
   out->offset = off;
-  out->header_size = (uint32_t)hsize;
+  out->header_size = (uint32_t)ps.t.pos;
+  out->mem = bytes.data;
   *present = 1;
   return PQ_OK;
+}
+
+void pq_bloom_release(pq_bloom *b) {
+  pq_free(b->mem);
+  memset(b, 0, sizeof *b);
 }
 
 /* ---- SQL values mapped back ----------------------------------------------------- */

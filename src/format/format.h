@@ -106,8 +106,12 @@ void pq_parse_file_meta(pq_parser *ps, pq_file_meta *m);
 /* ---- An opened file (file.c, schema.c) ----------------------------------- */
 
 struct pq_file {
-  const uint8_t *buf;    /* the file image */
-  size_t len;
+  const uint8_t *buf;    /* the file image; NULL when read through `in` */
+  size_t len;            /* the file's size */
+  pq_input in;           /* how its bytes are read when there is no image */
+  size_t data_end;       /* where the footer begins: the pages end there */
+  uint32_t footer_len;   /* the FileMetaData's bytes */
+  uint8_t *footer;       /* the footer as read from `in` */
   pq_arena arena;        /* the metadata's lists and the schema tree */
   pq_file_meta meta;
   pq_schema_node *nodes; /* one per schema element, nodes[0] the root */
@@ -118,8 +122,15 @@ struct pq_file {
 /* Builds f->nodes and f->leaves from f->meta's schema, with each node's
 ** levels and path, and checks that every row group has a chunk per leaf. */
 int pq_schema_build(pq_file *f, pq_error *err);
-/* The whole file image of an opened file. */
-const uint8_t *pq_file_bytes(const pq_file *f, size_t *len);
+/* The bytes [at, at + n) of an opened file, which must lie inside it:
+** *out points into the image, or into *scratch, where they are read (its
+** memory the caller's to keep for the next call, or to free).  A range
+** outside the file is PQ_CORRUPT, named by label. */
+int pq_file_span(const pq_file *f, uint64_t at, size_t n, pq_buf *scratch,
+                 const uint8_t **out, const char *label, pq_error *err);
+/* The same into dst, which has room for n bytes. */
+int pq_file_read(const pq_file *f, uint64_t at, size_t n, uint8_t *dst,
+                 const char *label, pq_error *err);
 
 /* ---- Page headers (page.c) ----------------------------------------------- */
 

@@ -18,9 +18,22 @@
 
 #include <stdio.h>
 
+/* A file without an image is read a window at a time: from the page to
+** read next, what it needs, and more up to the chunk's end, the more the
+** longer the reading goes on in order (a seek starts again at the least),
+** so that a point query reads little and a scan makes few calls. */
+#define READ_FIRST ((size_t)64 << 10)
+#define READ_MOST ((size_t)1 << 20)
+/* A page header is read from this many bytes first, more if it is longer. */
+#define HEADER_FIRST ((size_t)1 << 10)
+
 struct pq_page_reader {
   const pq_file *f;
-  const uint8_t *buf;        /* the file image */
+  const uint8_t *buf;        /* the file's bytes from offset buf_at on: the
+                             ** image (buf_at 0), or the window read */
+  size_t buf_at, buf_len;
+  pq_buf win;                /* the window's memory */
+  size_t ahead;              /* what a window read takes past the need */
   size_t pos, end;           /* the chunk's bytes still to read */
   const pq_column_meta *meta;
   const pq_schema_node *leaf;
@@ -41,6 +54,31 @@ struct pq_page_reader {
 };
 
 static int bit_width_of(int max) { return pq_bit_width64((uint64_t)max); }
+
+/* The file's byte at offset `at`, which need() made addressable. */
+#define AT(r, at) ((r)->buf + ((at) - (r)->buf_at))
+
+/* Makes the file's bytes [at, at + n) addressable (AT), reading a window
+** from `at` when they are not: n bytes, or more, up to `ahead` of them but
+** not past the chunk's end.  [at, at + n) lies inside the file's data (the
+** callers check sizes against the chunk first). */
+static int need(pq_page_reader *r, size_t at, size_t n, size_t ahead,
+                pq_error *err) {
+  if (at >= r->buf_at && n <= r->buf_len && at - r->buf_at <= r->buf_len - n)
+    return PQ_OK;
+  size_t to_end = r->end > at ? r->end - at : 0;
+  size_t want = to_end < ahead ? to_end : ahead;
+  if (want < n) want = n;
+  r->buf_len = 0; /* the window is gone, whatever the read does */
+  const uint8_t *p;
+  int rc = pq_file_span(r->f, at, want, &r->win, &p, r->label, err);
+  if (rc) return rc;
+  r->buf = p;
+  r->buf_at = at;
+  r->buf_len = want;
+  if (ahead == r->ahead) r->ahead = ahead < READ_MOST / 2 ? 2 * ahead : READ_MOST;
+  return PQ_OK;
+}
 
 /* ---- The page header ------------------------------------------------------- */
 
@@ -167,15 +205,33 @@ int pq_page_header_read(pq_page *p, const uint8_t *buf, size_t len,
   return PQ_OK;
 }
 
-/* Reads the PageHeader at r->pos into p. */
-static int parse_page_header(pq_page_reader *r, pq_page *p, int32_t *def_len,
-                             int32_t *rep_len, pq_error *err) {
+/* Reads the PageHeader at r->pos into p, from a window that takes
+** `ahead` bytes (0: the header only). */
+static int parse_page_header(pq_page_reader *r, pq_page *p, size_t ahead,
+                             int32_t *def_len, int32_t *rep_len,
+                             pq_error *err) {
   char label[200];
   snprintf(label, sizeof label, "%s, page %u: page header", r->label,
            r->pages);
   const char *missing;
-  int rc = pq_page_header_read(p, r->buf + r->pos, r->end - r->pos, r->pos,
-                               label, def_len, rep_len, &missing, err);
+  size_t left = r->end - r->pos;
+  size_t avail = left < HEADER_FIRST ? left : HEADER_FIRST;
+  int rc;
+  /* Read from more bytes while the header may run past those read (a
+  ** header of long statistics), up to the chunk's end, at most the limit
+  ** of a page. */
+  for (;;) {
+    rc = need(r, r->pos, avail, ahead, err);
+    if (rc) return rc;
+    size_t have = r->buf_len - (r->pos - r->buf_at);
+    if (have > left) have = left;
+    rc = pq_page_header_read(p, AT(r, r->pos), have, r->pos, label, def_len,
+                             rep_len, &missing, err);
+    if (rc != PQ_CORRUPT || have == left || have >= r->limit) break;
+    avail = have > left / 4 ? left : 4 * have;
+    if (avail > r->limit) avail = r->limit > have ? r->limit : have;
+    if (avail <= have) break;
+  }
   if (rc) return rc;
   if (missing) {
     return pq_fail(err, PQ_CORRUPT, r->label, "page %u at offset %zu: the header lacks %s",
@@ -338,12 +394,14 @@ int pq_page_reader_open(pq_page_reader **out, const pq_file *f,
     return pq_fail(err, PQ_CORRUPT, label, "the chunk has %lld values",
                    (long long)cm->num_values);
   }
-  size_t len;
-  const uint8_t *buf = pq_file_bytes(f, &len);
+  size_t len = f->len;
   pq_page_reader *r = pq_calloc(1, sizeof *r);
   if (!r) return pq_nomem(err, label);
   r->f = f;
-  r->buf = buf;
+  r->buf = f->buf;
+  r->buf_at = 0;
+  r->buf_len = f->buf ? len : 0;
+  r->ahead = READ_FIRST;
   r->meta = cm;
   r->leaf = leaf;
   r->limit = limit;
@@ -357,7 +415,7 @@ int pq_page_reader_open(pq_page_reader **out, const pq_file *f,
       cm->dictionary_page_offset < cm->data_page_offset)
     start = cm->dictionary_page_offset;
   int64_t size = cm->total_compressed_size;
-  size_t data_end = len - 8 - pq_load32(buf + len - 8); /* the footer's start */
+  size_t data_end = f->data_end; /* the footer's start */
   if (start < 4 || size < 0 || (uint64_t)start > data_end ||
       (uint64_t)size > data_end - (uint64_t)start) {
     *out = NULL;
@@ -429,11 +487,9 @@ static int read_page(pq_page_reader *r, pq_page *p, pq_error *err) {
   p->max_def = r->leaf->max_def;
   p->max_rep = r->leaf->max_rep;
   int32_t def_len = 0, rep_len = 0;
-  int rc = parse_page_header(r, p, &def_len, &rep_len, err);
+  int rc = parse_page_header(r, p, r->ahead, &def_len, &rep_len, err);
   if (rc) return rc;
   size_t at = r->pos + p->header_size;
-  p->header.ptr = r->buf + r->pos;
-  p->header.len = p->header_size;
   if (p->compressed_size >= 0) stretch_chunk(r, at, (size_t)p->compressed_size);
   if (p->compressed_size < 0 || p->uncompressed_size < 0 ||
       (size_t)p->compressed_size > r->end - at) {
@@ -443,8 +499,24 @@ static int read_page(pq_page_reader *r, pq_page *p, pq_error *err) {
                     p->index, (long long)p->offset, p->compressed_size,
                     r->end - at);
   }
-  const uint8_t *data = r->buf + at;
   size_t n = (size_t)p->compressed_size;
+  /* The header and the page in one window; a new window holds the header
+  ** elsewhere, and what p points into it is read again from there. */
+  const uint8_t *was = AT(r, r->pos);
+  rc = need(r, r->pos, p->header_size + n, r->ahead, err);
+  if (rc) return rc;
+  if (AT(r, r->pos) != was) {
+    uint32_t size = p->header_size;
+    rc = parse_page_header(r, p, 0, &def_len, &rep_len, err);
+    if (rc) return rc;
+    if (p->header_size != size) { /* the same bytes: never */
+      return pq_fail(err, PQ_IO, r->label, "page %u: its header changed",
+                     p->index);
+    }
+  }
+  p->header.ptr = AT(r, r->pos);
+  p->header.len = p->header_size;
+  const uint8_t *data = AT(r, at);
   r->pos = at + n;
   r->pages++;
   r->bytes_read += (int64_t)(p->header_size + n);
@@ -608,7 +680,7 @@ int pq_page_reader_skip(pq_page_reader *r, int64_t entries, int64_t *skipped,
     p.index = r->pages;
     p.offset = (int64_t)r->pos;
     int32_t def_len = 0, rep_len = 0;
-    int rc = parse_page_header(r, &p, &def_len, &rep_len, err);
+    int rc = parse_page_header(r, &p, 0, &def_len, &rep_len, err);
     if (rc) return rc;
     if (p.page_type == PQ_DICTIONARY_PAGE && !r->has_dict) {
       rc = read_page(r, &p, err); /* kept for the pages to read */
@@ -645,6 +717,7 @@ int pq_page_reader_seek(pq_page_reader *r, int64_t offset, uint32_t page,
   r->pages = page;
   r->values_seen = values_before;
   r->rows_started = 1;
+  r->ahead = READ_FIRST;
   return PQ_OK;
 }
 
@@ -652,6 +725,7 @@ void pq_page_reader_free(pq_page_reader *r) {
   if (!r) return;
   pq_buf_free(&r->page);
   pq_buf_free(&r->dict);
+  pq_buf_free(&r->win);
   pq_free(r);
 }
 

@@ -16,7 +16,8 @@
 ** bytes left before it is allocated, the lists of one index must agree on
 ** the number of pages, pages must lie inside the chunk in increasing order
 ** and their first rows must not decrease nor pass the row group's rows.
-** The structures are malloc'ed; min and max values point into the image.
+** The structures are allocated; min and max values point into the image,
+** or into the index's bytes as read (kept with it) for a file without one.
 */
 #include "format.h"
 
@@ -44,19 +45,35 @@ static int pi_chunk(const pq_file *f, uint32_t row_group, uint32_t column,
 }
 
 /* Where the file's data ends: the footer's first byte. */
-static size_t pi_data_end(const pq_file *f) {
-  size_t len;
-  const uint8_t *buf = pq_file_bytes(f, &len);
-  return len - 8 - pq_load32(buf + len - 8);
-}
+static size_t pi_data_end(const pq_file *f) { return f->data_end; }
 
-/* The bytes of a structure at `offset` of `length` bytes (-1: not said,
-** then up to the footer), checked against the file's data. */
-static int pi_region(const pq_file *f, int64_t offset, int32_t length,
-                     const char *label, const uint8_t **p, size_t *n,
-                     pq_error *err) {
-  size_t len;
-  const uint8_t *buf = pq_file_bytes(f, &len);
+/* A file without an image: an index without a stated length is read from
+** this many bytes first, and from more when it runs past them. */
+#define PI_FIRST ((size_t)64 << 10)
+
+/* Finds the chunk's column index (offset_index 0) or offset index (1):
+** *cc and label are set; *found is 0 when the chunk has none, else its
+** bytes are at *at, *n of them at most (up to the footer when the chunk
+** states no length; *exact says it does). */
+static int pi_find(const pq_file *f, uint32_t row_group, uint32_t column,
+                   int offset_index, const pq_column_chunk **cc, char *label,
+                   uint64_t *at, size_t *n, int *exact, int *found,
+                   pq_error *err) {
+  *found = 0;
+  int rc = pi_chunk(f, row_group, column,
+                    offset_index ? "offset index" : "column index", cc, label,
+                    err);
+  if (rc) return rc;
+  int64_t offset = offset_index ? (*cc)->offset_index_offset
+                                : (*cc)->column_index_offset;
+  int32_t length = offset_index ? (*cc)->offset_index_length
+                                : (*cc)->column_index_length;
+  if (offset < 0) return PQ_OK;
+  if ((*cc)->encrypted) {
+    return pq_fail(err, PQ_UNSUPPORTED, label,
+                   "the column is encrypted: encrypted files are not "
+                   "supported");
+  }
   size_t end = pi_data_end(f);
   if (offset < 4 || (uint64_t)offset >= end) {
     return pq_fail(err, PQ_CORRUPT, label,
@@ -71,40 +88,24 @@ static int pi_region(const pq_file *f, int64_t offset, int32_t length,
                    "(offsets 4 to %zu)",
                    length, (long long)offset, end);
   }
-  *p = buf + offset;
+  *at = (uint64_t)offset;
   *n = length > 0 ? (size_t)length : end - (size_t)offset;
+  *exact = length > 0;
+  *found = 1;
   return PQ_OK;
 }
 
-/* Finds the chunk's column index (offset_index 0) or offset index (1):
-** *cc and label are set; *found is 0 when the chunk has none, else ps
-** reads its bytes. */
-static int pi_open(const pq_file *f, uint32_t row_group, uint32_t column,
-                   int offset_index, const pq_column_chunk **cc, char *label,
-                   pq_parser *ps, int *found, pq_error *err) {
-  *found = 0;
-  int rc = pi_chunk(f, row_group, column,
-                    offset_index ? "offset index" : "column index", cc, label,
-                    err);
-  if (rc) return rc;
-  int64_t at = offset_index ? (*cc)->offset_index_offset
-                            : (*cc)->column_index_offset;
-  int32_t length = offset_index ? (*cc)->offset_index_length
-                                : (*cc)->column_index_length;
-  if (at < 0) return PQ_OK;
-  if ((*cc)->encrypted) {
-    return pq_fail(err, PQ_UNSUPPORTED, label,
-                   "the column is encrypted: encrypted files are not "
-                   "supported");
-  }
-  const uint8_t *p = NULL;
-  size_t n = 0;
-  rc = pi_region(f, at, length, label, &p, &n, err);
-  if (rc) return rc;
-  memset(ps, 0, sizeof *ps);
-  pq_thrift_init(&ps->t, p, n, (size_t)at, label, err);
-  *found = 1;
-  return PQ_OK;
+/* How many bytes to read first: all of them from an image or when the
+** length is known. */
+static size_t pi_first(const pq_file *f, size_t n, int exact) {
+  return f->buf || exact || n <= PI_FIRST ? n : PI_FIRST;
+}
+
+/* After a parse of `have` of the n bytes failed: how many to read next,
+** or 0 when the failure stands. */
+static size_t pi_more(int rc, const pq_parser *ps, size_t have, size_t n) {
+  if (rc != PQ_CORRUPT || ps->nomem || have >= n) return 0;
+  return have > n / 8 ? n : 8 * have;
 }
 
 /* A list<i64> of a field into a malloc'ed array (freeing what an earlier
@@ -148,6 +149,7 @@ void pq_column_index_free(pq_column_index *ci) {
   pq_free(ci->null_counts);
   pq_free(ci->rep_histograms);
   pq_free(ci->def_histograms);
+  pq_free(ci->bytes);
   pq_free(ci);
 }
 
@@ -308,25 +310,46 @@ int pq_column_index_read(const pq_file *f, uint32_t row_group,
   char label[PI_LABEL];
   const pq_column_chunk *cc;
   *out = NULL;
-  pq_parser ps;
-  int found;
-  int rc = pi_open(f, row_group, column, 0, &cc, label, &ps, &found, err);
+  uint64_t at = 0;
+  size_t n = 0;
+  int found, exact = 0;
+  int rc = pi_find(f, row_group, column, 0, &cc, label, &at, &n, &exact,
+                   &found, err);
   if (rc || !found) return rc;
-  pq_column_index *ci = pq_calloc(1, sizeof *ci);
-  if (!ci) return pq_nomem(err, label);
-  pi_counts c;
-  memset(&c, 0, sizeof c);
-  pi_parse_column_index(&ps, ci, &c);
-  rc = ps.nomem ? pq_nomem(err, label) : ps.t.failed;
-  if (rc == PQ_OK) {
-    ci->n_pages = c.null_pages;
-    rc = pi_check_column_index(ci, &c, pq_file_leaf(f, column),
-                               (size_t)cc->column_index_offset, label, err);
+  pq_buf bytes;
+  pq_buf_init(&bytes);
+  pq_column_index *ci = NULL;
+  for (size_t want = pi_first(f, n, exact); want;) {
+    const uint8_t *p;
+    rc = pq_file_span(f, at, want, &bytes, &p, label, err);
+    if (rc) break;
+    pq_parser ps;
+    memset(&ps, 0, sizeof ps);
+    pq_thrift_init(&ps.t, p, want, (size_t)at, label, err);
+    ci = pq_calloc(1, sizeof *ci);
+    if (!ci) {
+      rc = pq_nomem(err, label);
+      break;
+    }
+    pi_counts c;
+    memset(&c, 0, sizeof c);
+    pi_parse_column_index(&ps, ci, &c);
+    rc = ps.nomem ? pq_nomem(err, label) : ps.t.failed;
+    if (rc == PQ_OK) {
+      ci->n_pages = c.null_pages;
+      rc = pi_check_column_index(ci, &c, pq_file_leaf(f, column),
+                                 (size_t)cc->column_index_offset, label, err);
+    }
+    if (rc == PQ_OK) break;
+    pq_column_index_free(ci);
+    ci = NULL;
+    want = pi_more(rc, &ps, want, n);
   }
   if (rc) {
-    pq_column_index_free(ci);
+    pq_buf_free(&bytes);
     return rc;
   }
+  ci->bytes = bytes.data; /* NULL for an image */
   *out = ci;
   return PQ_OK;
 }
@@ -500,32 +523,52 @@ int pq_offset_index_read(const pq_file *f, uint32_t row_group,
   char label[PI_LABEL];
   const pq_column_chunk *cc;
   *out = NULL;
-  pq_parser ps;
-  int found;
-  int rc = pi_open(f, row_group, column, 1, &cc, label, &ps, &found, err);
+  uint64_t at = 0;
+  size_t n = 0;
+  int found, exact = 0;
+  int rc = pi_find(f, row_group, column, 1, &cc, label, &at, &n, &exact,
+                   &found, err);
   if (rc || !found) return rc;
-  pq_offset_index *oi = pq_calloc(1, sizeof *oi);
-  if (!oi) return pq_nomem(err, label);
-  int has_locations = 0;
-  uint32_t n_unencoded = 0;
-  pi_parse_offset_index(&ps, oi, &has_locations, &n_unencoded);
-  rc = ps.nomem ? pq_nomem(err, label) : ps.t.failed;
-  if (rc == PQ_OK && !has_locations) {
-    rc = pq_fail(err, PQ_CORRUPT, label,
-                 "the required field page_locations is missing at offset "
-                 "%lld",
-                 (long long)cc->offset_index_offset);
-  }
-  if (rc == PQ_OK) {
-    const pq_file_meta *m = pq_file_metadata(f);
-    rc = pi_check_offset_index(f, cc, m->row_groups[row_group].num_rows, oi,
-                               n_unencoded, (size_t)cc->offset_index_offset,
-                               label, err);
-  }
-  if (rc) {
+  /* Nothing of the offset index points into its bytes: they go once it is
+  ** parsed. */
+  pq_buf bytes;
+  pq_buf_init(&bytes);
+  pq_offset_index *oi = NULL;
+  for (size_t want = pi_first(f, n, exact); want;) {
+    const uint8_t *p;
+    rc = pq_file_span(f, at, want, &bytes, &p, label, err);
+    if (rc) break;
+    pq_parser ps;
+    memset(&ps, 0, sizeof ps);
+    pq_thrift_init(&ps.t, p, want, (size_t)at, label, err);
+    oi = pq_calloc(1, sizeof *oi);
+    if (!oi) {
+      rc = pq_nomem(err, label);
+      break;
+    }
+    int has_locations = 0;
+    uint32_t n_unencoded = 0;
+    pi_parse_offset_index(&ps, oi, &has_locations, &n_unencoded);
+    rc = ps.nomem ? pq_nomem(err, label) : ps.t.failed;
+    if (rc == PQ_OK && !has_locations) {
+      rc = pq_fail(err, PQ_CORRUPT, label,
+                   "the required field page_locations is missing at offset "
+                   "%lld",
+                   (long long)cc->offset_index_offset);
+    }
+    if (rc == PQ_OK) {
+      const pq_file_meta *m = pq_file_metadata(f);
+      rc = pi_check_offset_index(f, cc, m->row_groups[row_group].num_rows, oi,
+                                 n_unencoded, (size_t)cc->offset_index_offset,
+                                 label, err);
+    }
+    if (rc == PQ_OK) break;
     pq_offset_index_free(oi);
-    return rc;
+    oi = NULL;
+    want = pi_more(rc, &ps, want, n);
   }
+  pq_buf_free(&bytes);
+  if (rc) return rc;
   *out = oi;
   return PQ_OK;
 }
