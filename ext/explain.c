@@ -82,11 +82,21 @@ static int explainClose(sqlite3_vtab_cursor *cur) {
   return SQLITE_OK;
 }
 
+/* The explainer's next row; an allocation failure is SQLITE_NOMEM, not
+** its fault row. */
+static int explainStep(ExplainCursor *c) {
+  c->eof = !pq_explainer_next(c->x, &c->f);
+  if (!c->eof && c->f.fault && pq_explainer_nomem(c->x)) {
+    c->eof = 1;
+    return SQLITE_NOMEM;
+  }
+  return SQLITE_OK;
+}
+
 static int explainNext(sqlite3_vtab_cursor *cur) {
   ExplainCursor *c = (ExplainCursor *)cur;
   c->row++;
-  c->eof = !pq_explainer_next(c->x, &c->f);
-  return SQLITE_OK;
+  return explainStep(c);
 }
 
 static int explainError(sqlite3_vtab_cursor *cur, char *msg) {
@@ -163,8 +173,7 @@ static int explainStructure(ExplainCursor *c, int kind, sqlite3_value **args) {
                : pq_explainer_open_page(&c->x, &ctx, c->args.blob, c->args.len,
                                         c->args.dict, c->args.dict_len, &err);
   if (rc) return explainError(cur, pqx_core_error("parquet_explain", rc, &err));
-  c->eof = !pq_explainer_next(c->x, &c->f);
-  return SQLITE_OK;
+  return explainStep(c);
 }
 
 static int explainFilter(sqlite3_vtab_cursor *cur, int idxNum,
@@ -193,8 +202,7 @@ static int explainFilter(sqlite3_vtab_cursor *cur, int idxNum,
     cur->pVtab->zErrMsg = msg;
     return msg ? SQLITE_ERROR : SQLITE_NOMEM;
   }
-  c->eof = !pq_explainer_next(c->x, &c->f);
-  return SQLITE_OK;
+  return explainStep(c);
 }
 
 static int explainEof(sqlite3_vtab_cursor *cur) {

@@ -253,9 +253,10 @@ const char *pqx_repetition_name(int r);
 void pqx_result_enum(sqlite3_context *ctx, const char *name, int value);
 /* "INT32", "FIXED_LEN_BYTE_ARRAY(16)"; from sqlite3_mprintf. */
 char *pqx_type_text(pq_type t, int32_t type_length);
-/* "DECIMAL(9,2)", "TIMESTAMP(MICROS, UTC)", ...; NULL when absent. */
+/* "DECIMAL(9,2)", "TIMESTAMP(MICROS, UTC)", ...; NULL when absent (or
+** out of memory: test e->logical_type first). */
 char *pqx_logical_text(const pq_schema_element *e);
-/* Sets text from sqlite3_mprintf (NULL: no result). */
+/* Sets text from sqlite3_mprintf (NULL: out of memory). */
 void pqx_result_mprintf(sqlite3_context *ctx, char *s);
 /* A statistic's bytes as text (numbers, UTF-8 text, or hex). */
 void pqx_result_stat(sqlite3_context *ctx, int present, pq_bytes v,

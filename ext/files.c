@@ -318,7 +318,9 @@ static void schemaColumn(const FileCursor *c, sqlite3_context *ctx, int col) {
     case SC_SCALE: resultOptional(ctx, e->scale); break;
     case SC_PRECISION: resultOptional(ctx, e->precision); break;
     case SC_FIELD_ID: resultOptional(ctx, e->field_id); break;
-    case SC_LOGICAL_TYPE: pqx_result_mprintf(ctx, pqx_logical_text(e)); break;
+    case SC_LOGICAL_TYPE:
+      if (e->logical_type) pqx_result_mprintf(ctx, pqx_logical_text(e));
+      break;
     case SC_PATH:
       if (n->path) sqlite3_result_text(ctx, n->path, -1, SQLITE_TRANSIENT);
       break;

@@ -261,7 +261,11 @@ char *pqx_logical_text(const pq_schema_element *e) {
 }
 
 void pqx_result_mprintf(sqlite3_context *ctx, char *s) {
-  if (s) sqlite3_result_text(ctx, s, -1, sqlite3_free);
+  if (s) {
+    sqlite3_result_text(ctx, s, -1, sqlite3_free);
+  } else {
+    sqlite3_result_error_nomem(ctx);
+  }
 }
 
 /* A statistic's bytes as text: numbers for numeric types, the text of UTF-8

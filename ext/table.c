@@ -281,22 +281,25 @@ static void tbl_free(TblTable *t) {
   sqlite3_free(t);
 }
 
-/* An argument as written: 'text' or "text" unquoted (from sqlite3_malloc),
-** or NULL when it is not quoted. */
-static char *tbl_unquote(const char *a) {
+/* An argument as written: 'text' or "text" unquoted into *out (from
+** sqlite3_malloc), or *out NULL when it is not quoted. */
+static int tbl_unquote(const char *a, char **out) {
+  *out = NULL;
   size_t n = strlen(a);
   while (n && (a[n - 1] == ' ' || a[n - 1] == '\t' || a[n - 1] == '\n')) n--;
   while (n && (*a == ' ' || *a == '\t' || *a == '\n')) a++, n--;
-  if (n < 2 || (a[0] != '\'' && a[0] != '"') || a[n - 1] != a[0]) return NULL;
+  if (n < 2 || (a[0] != '\'' && a[0] != '"') || a[n - 1] != a[0])
+    return SQLITE_OK;
   char *s = sqlite3_malloc64(n);
-  if (!s) return NULL;
+  if (!s) return SQLITE_NOMEM;
   size_t o = 0;
   for (size_t i = 1; i + 1 < n; i++) {
     s[o++] = a[i];
     if (a[i] == a[0] && a[i + 1] == a[0]) i++;
   }
   s[o] = 0;
-  return s;
+  *out = s;
+  return SQLITE_OK;
 }
 
 /* key=value with value 0, 1, true or false. */
@@ -730,16 +733,18 @@ static int tbl_init(sqlite3 *db, int create, int argc,
   t->from_schema = sqlite3_stricmp(argv[1], "temp") != 0;
   /* Options first: they may come anywhere. */
   for (int i = 3; i < argc && !rc; i++) {
-    char *p = tbl_unquote(argv[i]);
-    if (p) {
+    char *p;
+    rc = tbl_unquote(argv[i], &p);
+    if (rc || p) {
       sqlite3_free(p);
       continue;
     }
     rc = tbl_option(t, argv[i], &msg);
   }
   for (int i = 3; i < argc && !rc; i++) {
-    char *p = tbl_unquote(argv[i]);
-    if (!p) continue;
+    char *p;
+    rc = tbl_unquote(argv[i], &p);
+    if (rc || !p) continue;
     char **np = sqlite3_realloc64(t->patterns,
                                   (size_t)(t->npatterns + 1) * sizeof *np);
     if (!np) {

@@ -60,8 +60,9 @@ typedef struct pq_error {
 
 /* ---- Memory ----------------------------------------------------------------
 ** Every byte the core allocates, and the working memory of the codecs'
-** libraries (zlib, zstd, brotli; lz4 needs none; snappy's compressor,
-** which takes no allocator, keeps its own), comes from one allocator: the C
+** libraries (zlib, zstd, brotli's decoder; lz4 needs none), comes from one
+** allocator (snappy's compressor takes none, and brotli's encoder ends the
+** process when an allocation fails: they keep the C library's): the C
 ** library's, unless the program sets another before the core allocates
 ** anything.  The first one set stays; setting it again is PQ_OK, setting
 ** another PQ_MISUSE.  Memory the core hands over (a pq_buf's data) is
@@ -1081,6 +1082,9 @@ PQ_API int pq_explainer_open_page(pq_explainer **out,
 
 /* Fills f with the next row: 1, or 0 when there is none. */
 PQ_API int pq_explainer_next(pq_explainer *x, pq_field *f);
+/* 1 when the fault row just given is an allocation failure, not a fault
+** of the bytes: the caller reports it as such rather than as a row. */
+PQ_API int pq_explainer_nomem(const pq_explainer *x);
 PQ_API void pq_explainer_free(pq_explainer *x);
 
 /* ---- JSON text --------------------------------------------------------- */

@@ -54,6 +54,8 @@ int pq_explainer_next(pq_explainer *x, pq_field *f) {
   return 1;
 }
 
+int pq_explainer_nomem(const pq_explainer *x) { return x->nomem; }
+
 void pq_explainer_free(pq_explainer *x) {
   if (!x) return;
   ex_file_free(x->file);

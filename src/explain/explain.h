@@ -122,6 +122,7 @@ struct pq_explainer {
   uint64_t limit;       /* the count option, or UINT64_MAX */
   int (*step)(pq_explainer *x, pq_field *f);
   int done;
+  int nomem;            /* the fault told was an allocation failure */
   int phase;
   uint64_t i;           /* the next value */
   size_t pos;           /* the next byte */

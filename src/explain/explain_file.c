@@ -144,14 +144,21 @@ static void format(char *out, size_t cap, const char *fmt, ...) {
   va_end(ap);
 }
 
-/* The last row: msg, at offset. */
-static int fault_msg(pq_explainer *x, pq_field *f, uint64_t offset,
-                     const char *msg) {
+/* The last row: msg, at offset; rc, the code of the failure it tells (an
+** allocation's is no fault of the bytes: pq_explainer_nomem says so). */
+static int fault_rc(pq_explainer *x, pq_field *f, uint64_t offset, int rc,
+                    const char *msg) {
   ex_row(f, offset, offset < x->len ? x->len - offset : 0, "error");
   ex_note(f, "%s", msg);
   f->fault = 1;
   x->done = 1;
+  if (rc == PQ_NOMEM) x->nomem = 1;
   return 1;
+}
+
+static int fault_msg(pq_explainer *x, pq_field *f, uint64_t offset,
+                     const char *msg) {
+  return fault_rc(x, f, offset, PQ_CORRUPT, msg);
 }
 
 static void set_text(pq_field *f, const uint8_t *p, size_t n) {
@@ -520,9 +527,10 @@ static int body_step(pq_explainer *x, ex_file *e, pq_field *f) {
           char msg[sizeof f->note];
           format(msg, sizeof msg, "%s: %s at offset %zu: %s", e->page_label,
                  pt->words, pt->at, f->note);
+          int rc = e->sub->nomem ? PQ_NOMEM : PQ_CORRUPT;
           pq_explainer_free(e->sub);
           e->sub = NULL;
-          return fault_msg(x, f, f->offset, msg);
+          return fault_rc(x, f, f->offset, rc, msg);
         }
         format(path, sizeof path, "%s%s%s.%s", e->page_path,
                e->page_path[0] ? "." : "", pt->name, f->path);
@@ -541,11 +549,12 @@ static int body_step(pq_explainer *x, ex_file *e, pq_field *f) {
       pq_error err;
       const pq_schema_node *leaf = pq_file_leaf(e->file, e->col);
       e->ipart++;
-      if (check_values(e, &e->pg, leaf->elem->type, leaf->elem->type_length,
-                       &err)) {
+      int rc = check_values(e, &e->pg, leaf->elem->type,
+                            leaf->elem->type_length, &err);
+      if (rc) {
         char msg[sizeof f->note];
         format(msg, sizeof msg, "%s: %s %s", e->page_label, pt->words, err.msg);
-        return fault_msg(x, f, pt->at, msg);
+        return fault_rc(x, f, pt->at, rc, msg);
       }
       continue;
     }
@@ -560,7 +569,7 @@ static int body_step(pq_explainer *x, ex_file *e, pq_field *f) {
     int rc = pq_explainer_open(&e->sub, &pt->p, x->buf + pt->at, pt->len,
                                pt->use_dict ? e->dict : NULL,
                                pt->use_dict ? e->dict_len : 0, &err);
-    if (rc == PQ_NOMEM) return fault_msg(x, f, pt->at, err.msg);
+    if (rc == PQ_NOMEM) return ex_fault(x, f, pt->at, &err);
     if (rc) {
       /* An encoding this build cannot explain, or not for this type. */
       e->sub = NULL;
@@ -689,7 +698,7 @@ static int start_chunk(pq_explainer *x, ex_file *e, const ex_region *rg,
            rg->rg, rg->col);
   int rc =
       pq_page_reader_open(&e->r, e->file, rg->rg, rg->col, EX_FILE_LIMIT, &err);
-  if (rc) return fault_msg(x, f, e->cursor, err.msg);
+  if (rc) return ex_fault(x, f, e->cursor, &err);
   e->pos = (size_t)rg->start;
   e->chunk_end = (size_t)rg->end;
   e->phase = F_CHUNK;
@@ -712,7 +721,7 @@ static int walk_page(pq_explainer *x, ex_file *e, pq_field *f) {
   format(label, sizeof e->header_label, "%s: page header", e->page_label);
   if (rc) {
     /* The page is explained up to where the reader rejects it. */
-    if (e->pos >= e->chunk_end) return fault_msg(x, f, e->pos, err.msg);
+    if (e->pos >= e->chunk_end) return ex_fault(x, f, e->pos, &err);
     e->reader_rc = rc;
     e->reader_err = err;
     ex_thrift_init(&e->w, x, e->pos, e->chunk_end, EX_PAGE_HEADER, prefix,
@@ -840,10 +849,10 @@ static int overlapped_chunk(pq_explainer *x, ex_file *e, const ex_region *rg,
       char msg[sizeof f->note];
       format(msg, sizeof msg, "%s, page %u: values: %s", e->chunk_label,
              e->pg.index, err.msg);
-      return fault_msg(x, f, e->cursor, msg);
+      return fault_rc(x, f, e->cursor, rc, msg);
     }
   }
-  if (rc) return fault_msg(x, f, e->cursor, err.msg);
+  if (rc) return ex_fault(x, f, e->cursor, &err);
   pq_page_reader_free(e->r);
   e->r = NULL;
   e->phase = F_REGION;

@@ -88,6 +88,7 @@ int ex_fault(pq_explainer *x, pq_field *f, uint64_t offset,
   snprintf(f->note, sizeof f->note, "%s", err->msg);
   f->fault = 1;
   x->done = 1;
+  if (err->code == PQ_NOMEM) x->nomem = 1;
   return 1;
 }
 

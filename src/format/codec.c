@@ -833,10 +833,10 @@ static int brotli_dec(job *j) {
   return rc ? rc : check_size(j, made(j));
 }
 
-/* Appends src as one brotli stream: the steps of BrotliEncoderCompress
-** (the same bytes), with an encoder in the core's memory.  Empty data is
-** left to that call, which writes its one byte without an encoder (and
-** another byte than the encoder would). */
+/* Appends src as one brotli stream.  The encoder keeps its own memory,
+** from the C library: it ends the process when an allocation fails
+** (brotli's BrotliAllocate), which the allocator of a host with limits
+** would make happen. */
 static int brotli_enc(const uint8_t *src, size_t n, int level, pq_buf *out,
                       pq_error *err) {
   size_t cap = BrotliEncoderMaxCompressedSize(n);
@@ -845,34 +845,12 @@ static int brotli_enc(const uint8_t *src, size_t n, int level, pq_buf *out,
   }
   if (pq_buf_reserve(out, cap)) return pq_nomem(err, "BROTLI");
   size_t len = cap;
-  if (n == 0) {
-    if (!BrotliEncoderCompress(level, BROTLI_DEFAULT_WINDOW,
-                               BROTLI_MODE_GENERIC, n, src, &len,
-                               out->data + out->len)) {
-      return pq_fail(err, PQ_MISUSE, "BROTLI", "compression failed");
-    }
-    out->len += len;
-    return PQ_OK;
+  if (!BrotliEncoderCompress(level, BROTLI_DEFAULT_WINDOW,
+                             BROTLI_MODE_GENERIC, n, src, &len,
+                             out->data + out->len)) {
+    return pq_fail(err, PQ_MISUSE, "BROTLI", "compression failed");
   }
-  BrotliEncoderState *s =
-      BrotliEncoderCreateInstance(brotli_alloc, brotli_free, NULL);
-  if (!s) return pq_nomem(err, "BROTLI");
-  BrotliEncoderSetParameter(s, BROTLI_PARAM_QUALITY, (uint32_t)level);
-  BrotliEncoderSetParameter(s, BROTLI_PARAM_LGWIN, BROTLI_DEFAULT_WINDOW);
-  BrotliEncoderSetParameter(s, BROTLI_PARAM_MODE, BROTLI_MODE_GENERIC);
-  BrotliEncoderSetParameter(s, BROTLI_PARAM_SIZE_HINT,
-                            n > UINT32_MAX ? UINT32_MAX : (uint32_t)n);
-  size_t in_left = n, out_left = cap;
-  const uint8_t *in = src;
-  uint8_t *o = out->data + out->len;
-  /* The encoder fails only when it runs out of memory: the output has the
-  ** most room a stream can take. */
-  int ok = BrotliEncoderCompressStream(s, BROTLI_OPERATION_FINISH, &in_left,
-                                       &in, &out_left, &o, NULL) &&
-           BrotliEncoderIsFinished(s);
-  BrotliEncoderDestroyInstance(s);
-  if (!ok) return pq_nomem(err, "BROTLI");
-  out->len += cap - out_left;
+  out->len += len;
   return PQ_OK;
 }
 #endif

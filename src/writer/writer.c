@@ -48,6 +48,10 @@ static void stats_reset(stats *s) {
   s->bmin.len = s->bmax.len = 0;
 }
 
+/* Whether a bound could not be kept (out of memory): the statistics are
+** then wrong, and what writes them fails instead. */
+static int stats_oom(const stats *s) { return s->bmin.oom || s->bmax.oom; }
+
 static void stats_free(stats *s) {
   pq_buf_free(&s->bmin);
   pq_buf_free(&s->bmax);
@@ -279,6 +283,9 @@ static void stats_write(pq_thrift_writer *tw, int16_t id, const stats *s,
     if (!min_exact) pq_tw_bool(tw, 8, 0);
   }
   pq_tw_struct_end(tw);
+  /* A bound that could not be made leaves the output marked: what checks
+  ** the output fails, rather than write empty bounds. */
+  if (tmp->oom || stats_oom(s)) tw->out->oom = 1;
 }
 
 /* Compares two bounds (PLAIN, as stats_bound writes them) in the type's
@@ -855,6 +862,8 @@ static int flush_page(pq_writer *w, col_writer *c, pq_error *err) {
     pq_tw_struct_end(&tw);
   }
   pq_tw_stop(&tw);
+  if (sc->header.oom || sc->body.oom || stats_oom(&c->page_stats))
+    return pq_nomem(err, LABEL);
 
   if (c->o.page_index) {
     page_rec r;
@@ -877,7 +886,8 @@ static int flush_page(pq_writer *w, col_writer *c, pq_error *err) {
       c->pi_no_ci = 1;
     }
     pq_buf_append(&c->pi_recs, &r, sizeof r);
-    if (c->pi_recs.oom || c->pi_bounds.oom) return pq_nomem(err, LABEL);
+    if (c->pi_recs.oom || c->pi_bounds.oom || sc->body.oom)
+      return pq_nomem(err, LABEL);
   }
   ps_append(&c->pages, sc->header.data, sc->header.len);
   ps_append(&c->pages, sc->packed.data, sc->packed.len);
@@ -887,6 +897,7 @@ static int flush_page(pq_writer *w, col_writer *c, pq_error *err) {
   c->chunk_encodings |= 1u << c->p.encoding;
   if (c->max_def || c->max_rep) c->chunk_encodings |= 1u << PQ_RLE;
   stats_merge(&c->chunk_stats, &c->page_stats, c->p.type);
+  if (stats_oom(&c->chunk_stats)) return pq_nomem(err, LABEL);
   stats_reset(&c->page_stats);
   c->page_entries = c->page_values = c->page_rows = 0;
   return PQ_OK;

@@ -1,0 +1,400 @@
+/*
+** oom.c -- the out-of-memory sweep: every statement of a list is run with
+** its Nth allocation failing, for N = 1, 2, ... until it runs without
+** reaching N, as SQLite's own tests do (test/malloc*.test).
+**
+**   oom EXTENSION WORKDIR [FILTER]
+**
+** The allocator is SQLite's (SQLITE_CONFIG_MALLOC, wrapping the default):
+** the extension hands the core SQLite's allocator, so the core's buffers
+** and the codecs' working memory fail there too.  One allocation fails,
+** the Nth after the statement starts; the ones after succeed.  For each N:
+**
+**   - the statement gives SQLITE_NOMEM, or succeeds with exactly what it
+**     gives without a failure (its rows, and the bytes of a file it
+**     writes);
+**   - after SQLITE_NOMEM the same connection runs it again, right;
+**   - once the connection is closed, SQLite's memory in use is what it was
+**     before it was opened (nothing the core allocated is left), and the
+**     work folder holds no file the statement left (a temporary file of
+**     parquet_write, or its output after a failure).
+**
+** Build it with -fsanitize=address (make test-oom) so that what the
+** failures free twice, or read after freeing, is caught too.  It ends with
+** "N passed, N failed"; FILTER runs only the statements whose name holds
+** it.
+*/
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+static sqlite3_mem_methods base;
+static long fail_at;   /* the allocation to fail, counted from 1; 0: none */
+static long counted;   /* allocations since armed */
+static int failed;     /* the one failure happened */
+
+static void *oom_malloc(int n) {
+  if (fail_at && ++counted == fail_at) {
+    failed = 1;
+    return NULL;
+  }
+  return base.xMalloc(n);
+}
+static void *oom_realloc(void *p, int n) {
+  if (fail_at && ++counted == fail_at) {
+    failed = 1;
+    return NULL;
+  }
+  return base.xRealloc(p, n);
+}
+static void oom_free(void *p) { base.xFree(p); }
+static int oom_size(void *p) { return base.xSize(p); }
+static int oom_roundup(int n) { return base.xRoundup(n); }
+static int oom_init(void *a) { return base.xInit(a); }
+static void oom_shutdown(void *a) { base.xShutdown(a); }
+
+static void arm(long n) {
+  fail_at = n;
+  counted = 0;
+  failed = 0;
+}
+
+static int passes, fails;
+static const char *ext, *dir;
+
+/* A growable string of results. */
+typedef struct text {
+  char *s;
+  size_t n, cap;
+} text;
+
+static void add(text *t, const char *p, size_t n) {
+  if (t->n + n + 1 > t->cap) {
+    t->cap = (t->n + n + 1) * 2;
+    t->s = realloc(t->s, t->cap);
+    if (!t->s) abort();
+  }
+  memcpy(t->s + t->n, p, n);
+  t->n += n;
+  t->s[t->n] = 0;
+}
+static void adds(text *t, const char *p) { add(t, p, strlen(p)); }
+
+/* The statement's rows, as text, into out (cleared first).  Returns the
+** result code of the first call that failed, or SQLITE_OK. */
+static int run(sqlite3 *db, const char *sql, text *out) {
+  out->n = 0;
+  adds(out, "");
+  sqlite3_stmt *st;
+  int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+  if (rc) return rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    for (int i = 0; i < sqlite3_column_count(st); i++) {
+      int type = sqlite3_column_type(st, i);
+      char tag[4] = {(char)('0' + type), ':', 0};
+      adds(out, tag);
+      if (type == SQLITE_BLOB) {
+        const unsigned char *b = sqlite3_column_blob(st, i);
+        int n = sqlite3_column_bytes(st, i);
+        if (n && !b) { /* the copy failed */
+          rc = SQLITE_NOMEM;
+          break;
+        }
+        for (int k = 0; k < n; k++) {
+          char h[3];
+          snprintf(h, sizeof h, "%02x", b[k]);
+          add(out, h, 2);
+        }
+      } else if (type != SQLITE_NULL) {
+        const unsigned char *s = sqlite3_column_text(st, i);
+        if (!s) {
+          rc = SQLITE_NOMEM;
+          break;
+        }
+        add(out, (const char *)s, (size_t)sqlite3_column_bytes(st, i));
+      }
+      adds(out, "|");
+    }
+    if (rc == SQLITE_NOMEM) break;
+    adds(out, "\n");
+  }
+  int frc = sqlite3_finalize(st);
+  if (rc == SQLITE_DONE) rc = frc;
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* The bytes of the file at path as hex, or "none". */
+static void add_file(text *t, const char *path) {
+  FILE *f = fopen(path, "rb");
+  adds(t, "\nfile:");
+  if (!f) {
+    adds(t, "none");
+    return;
+  }
+  int c;
+  while ((c = fgetc(f)) != EOF) {
+    char h[3];
+    snprintf(h, sizeof h, "%02x", c);
+    add(t, h, 2);
+  }
+  fclose(f);
+}
+
+/* The names in the work folder but the inputs, sorted by the reader. */
+static void add_listing(text *t) {
+  DIR *d = opendir(dir);
+  adds(t, "\nfiles:");
+  if (!d) return;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (!strncmp(e->d_name, "in", 2) || e->d_name[0] == '.') continue;
+    adds(t, e->d_name);
+    adds(t, ",");
+  }
+  closedir(d);
+}
+
+static char *out_path(void) {
+  static char p[4096];
+  snprintf(p, sizeof p, "%s/out.parquet", dir);
+  return p;
+}
+
+/* What each statement runs in: the extension, a table of values, a
+** parquet table over in.parquet (written once, at the start). */
+static sqlite3 *open_db(void) {
+  sqlite3 *db;
+  if (sqlite3_open(":memory:", &db)) return NULL;
+  sqlite3_enable_load_extension(db, 1);
+  char *err = NULL;
+  if (sqlite3_load_extension(db, ext, NULL, &err)) {
+    fprintf(stderr, "cannot load %s: %s\n", ext, err ? err : "?");
+    exit(2);
+  }
+  char *sql = sqlite3_mprintf(
+      "CREATE TABLE t(i INTEGER, r REAL, s TEXT, b BLOB, n INTEGER);"
+      "WITH RECURSIVE g(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM g "
+      "WHERE x < 300)"
+      " INSERT INTO t SELECT x * 37 %% 1000, x / 7.0, 'str_' || (x %% 40),"
+      " CASE WHEN x %% 5 THEN CAST(char(0, 255, x %% 200) AS BLOB) END,"
+      " CASE WHEN x %% 3 THEN x END"
+      " FROM g;"
+      "CREATE VIRTUAL TABLE temp.pt USING parquet('%q/in.parquet');",
+      dir);
+  int rc = sqlite3_exec(db, sql, 0, 0, &err);
+  sqlite3_free(sql);
+  if (rc) {
+    fprintf(stderr, "setup: %s\n", err ? err : "?");
+    exit(2);
+  }
+  return db;
+}
+
+/* The input files, written with faults off. */
+static void make_inputs(void) {
+  char *sql = sqlite3_mprintf(
+      "CREATE TABLE t(i INTEGER, r REAL, s TEXT, b BLOB, n INTEGER);"
+      "WITH RECURSIVE g(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM g "
+      "WHERE x < 300)"
+      " INSERT INTO t SELECT x * 37 %% 1000, x / 7.0, 'str_' || (x %% 40),"
+      " CASE WHEN x %% 5 THEN CAST(char(0, 255, x %% 200) AS BLOB) END,"
+      " CASE WHEN x %% 3 THEN x END"
+      " FROM g;"
+      "SELECT parquet_write('%q/in.parquet', 'SELECT * FROM t', "
+      "'{\"row_group_size\":100,\"page_size\":512,\"codec\":\"SNAPPY\","
+      "\"bloom_filter\":true,\"metadata\":{\"k\":\"v\"}}');"
+      "SELECT parquet_write('%q/in_nested.parquet', 'SELECT json_array(i, n) "
+      "AS l, json_object(''a'', i, ''b'', s) AS st FROM t', "
+      "'{\"codec\":\"GZIP\",\"columns\":{\"l\":{\"type\":\"LIST<INT64>\"},"
+      "\"st\":{\"type\":\"STRUCT<a INT64, b STRING>\"}}}');",
+      dir, dir);
+  sqlite3 *db;
+  sqlite3_open(":memory:", &db);
+  sqlite3_enable_load_extension(db, 1);
+  char *err = NULL;
+  int rc = sqlite3_load_extension(db, ext, NULL, &err);
+  if (!rc) rc = sqlite3_exec(db, sql, 0, 0, &err);
+  if (rc) {
+    fprintf(stderr, "inputs: %s\n", err ? err : "?");
+    exit(2);
+  }
+  sqlite3_free(sql);
+  sqlite3_close(db);
+}
+
+typedef struct stmt {
+  const char *name;
+  const char *sql;  /* %s: the work folder */
+  int writes;       /* it writes out.parquet: its bytes are compared */
+  const char *undo; /* run after it, faults off (a table it created) */
+} stmt;
+
+static const stmt stmts[] = {
+    {"encode_delta", "SELECT hex(parquet_encode(i, 'DELTA_BINARY_PACKED')) FROM t", 0, 0},
+    {"encode_dict", "SELECT hex(parquet_encode(s, 'RLE_DICTIONARY', 'BYTE_ARRAY', '{\"part\":\"dictionary\"}')) FROM t", 0, 0},
+    {"encode_dba", "SELECT hex(parquet_encode(s, 'DELTA_BYTE_ARRAY')) FROM t", 0, 0},
+    {"encode_alp", "SELECT hex(parquet_encode(r, 'ALP', 'DOUBLE')) FROM t", 0, 0},
+    {"decode", "SELECT parquet_decode(parquet_encode(r, 'BYTE_STREAM_SPLIT', 'DOUBLE'), 'BYTE_STREAM_SPLIT', 'DOUBLE') FROM t", 0, 0},
+    {"decode_dict", "SELECT parquet_decode(parquet_encode(s, 'RLE_DICTIONARY'), 'RLE_DICTIONARY', 'BYTE_ARRAY', NULL, (SELECT parquet_encode(s, 'RLE_DICTIONARY', 'BYTE_ARRAY', '{\"part\":\"dictionary\"}') FROM t)) FROM t", 0, 0},
+    {"values", "SELECT idx, value FROM parquet_values((SELECT parquet_encode(s, 'DELTA_LENGTH_BYTE_ARRAY') FROM t), 'DELTA_LENGTH_BYTE_ARRAY')", 0, 0},
+    {"explain", "SELECT offset, hex, bits, path, value, note FROM parquet_explain(X'0801080E0302C03F', 'DELTA_BINARY_PACKED')", 0, 0},
+    {"explain_file", "SELECT offset, path, value, note FROM parquet_explain((SELECT parquet_file(i, 'RLE_DICTIONARY', 'INT64', '{\"page_values\":64,\"codec\":\"ZSTD\"}') FROM t), 'FILE')", 0, 0},
+    {"codecs", "SELECT hex(parquet_compress(group_concat(s), c)), length(parquet_decompress(parquet_compress(group_concat(s), c), c)) FROM t, (SELECT 'GZIP' AS c UNION ALL SELECT 'ZSTD' UNION ALL SELECT 'BROTLI' UNION ALL SELECT 'LZ4' UNION ALL SELECT 'LZ4_RAW' UNION ALL SELECT 'SNAPPY') GROUP BY c", 0, 0},
+    {"file", "SELECT hex(parquet_file(s, 'DELTA_BYTE_ARRAY', 'BYTE_ARRAY', '{\"page_values\":64,\"codec\":\"ZSTD\"}')) FROM t", 0, 0},
+    {"file_nulls", "SELECT hex(parquet_file(n, 'PLAIN', 'INT64', '{\"row_group_size\":50,\"page_version\":2,\"crc\":true}')) FROM t", 0, 0},
+    {"table", "SELECT count(*), sum(i), group_concat(s), sum(length(b)) FROM pt WHERE i > 10", 0, 0},
+    {"table_point", "SELECT i, r, s, hex(b), n FROM pt WHERE s = 'str_7' AND i < 900", 0, 0},
+    {"table_create", "CREATE VIRTUAL TABLE temp.pt2 USING parquet('%s/in.parquet'); SELECT count(*), max(r) FROM pt2", 0, "DROP TABLE IF EXISTS temp.pt2"},
+    {"rows", "SELECT file_row_number, value FROM parquet_rows('%s/in_nested.parquet')", 0, 0},
+    {"decode_file", "SELECT parquet_decode('%s/in.parquet')", 0, 0},
+    {"metadata", "SELECT * FROM parquet_metadata('%s/in.parquet')", 0, 0},
+    {"schema", "SELECT * FROM parquet_schema('%s/in_nested.parquet')", 0, 0},
+    {"file_metadata", "SELECT * FROM parquet_file_metadata('%s/in.parquet')", 0, 0},
+    {"kv_metadata", "SELECT * FROM parquet_kv_metadata('%s/in.parquet')", 0, 0},
+    {"column_index", "SELECT * FROM parquet_column_index('%s/in.parquet')", 0, 0},
+    {"offset_index", "SELECT * FROM parquet_offset_index('%s/in.parquet')", 0, 0},
+    {"bloom_probe", "SELECT * FROM parquet_bloom_probe('%s/in.parquet', 's', 'str_7')", 0, 0},
+    {"pages", "SELECT row_group, column_id, page, hex(data), hex(dictionary) FROM parquet_pages('%s/in.parquet')", 0, 0},
+    {"glob", "SELECT file_name, count(*) FROM parquet_metadata('%s/in*.parquet') GROUP BY 1", 0, 0},
+    {"write", "SELECT parquet_write('%s/out.parquet', 'SELECT * FROM t', '{\"row_group_size\":100,\"codec\":\"ZSTD\",\"page_index\":true,\"bloom_filter\":true,\"columns\":{\"i\":{\"encoding\":\"DELTA_BINARY_PACKED\"},\"s\":{\"dictionary\":true}}}')", 1, 0},
+    {"write_blob", "SELECT hex(parquet_write(NULL, 'SELECT i, s, r FROM t', '{\"page_version\":2,\"codec\":\"BROTLI\"}'))", 0, 0},
+    {"write_nested", "SELECT parquet_write('%s/out.parquet', 'SELECT json_array(i, n) AS l, json_object(''a'', i, ''b'', s) AS st, json_object(s, json_array(i)) AS m FROM t', '{\"columns\":{\"l\":{\"type\":\"LIST<INT64>\"},\"st\":{\"type\":\"STRUCT<a INT64, b STRING>\"},\"m\":{\"type\":\"MAP<STRING, LIST<INT64>>\"}}}')", 1, 0},
+    {"write_table", "SELECT parquet_write('%s/out.parquet', 'SELECT * FROM pt WHERE i < 500')", 1, 0},
+};
+
+/* Where two results part, when OOM_VERBOSE is set. */
+static void show_diff(const text *a, const text *b) {
+  if (!getenv("OOM_VERBOSE")) return;
+  size_t i = 0;
+  while (i < a->n && i < b->n && a->s[i] == b->s[i]) i++;
+  size_t from = i > 60 ? i - 60 : 0;
+  printf("  want: %.200s\n  got:  %.200s\n", a->s + from, b->s + from);
+}
+
+/* One statement of the list, swept. */
+static void sweep(const stmt *s) {
+  char *sql = sqlite3_mprintf(s->sql, dir, dir);
+  text want = {0}, got = {0};
+  /* What it gives without a failure. */
+  remove(out_path());
+  sqlite3 *db = open_db();
+  int rc = run(db, sql, &want);
+  if (s->writes) add_file(&want, out_path());
+  add_listing(&want);
+  if (s->undo) sqlite3_exec(db, s->undo, 0, 0, 0);
+  sqlite3_close(db);
+  if (rc) {
+    printf("! %s: fails without a fault: %d\n", s->name, rc);
+    fails++;
+    sqlite3_free(sql);
+    return;
+  }
+  long n;
+  int bad = 0;
+  for (n = 1; !bad; n++) {
+    remove(out_path());
+    sqlite3_int64 before = sqlite3_memory_used();
+    db = open_db();
+    arm(n);
+    rc = run(db, sql, &got);
+    int fired = failed;
+    arm(0);
+    const char *msg = sqlite3_errmsg(db);
+    if (rc == SQLITE_OK) {
+      if (s->writes) add_file(&got, out_path());
+      add_listing(&got);
+      if (strcmp(got.s, want.s)) {
+        printf("! %s: allocation %ld failed, yet it succeeded with another "
+               "result\n",
+               s->name, n);
+        show_diff(&want, &got);
+        bad = 1;
+      }
+    } else if (rc != SQLITE_NOMEM) {
+      printf("! %s: allocation %ld failed: error %d, not SQLITE_NOMEM: %s\n",
+             s->name, n, rc, msg);
+      bad = 1;
+    } else {
+      /* Nothing written, and the connection still works. */
+      text files = {0};
+      add_file(&files, out_path());
+      add_listing(&files);
+      if (s->writes && !strstr(files.s, "file:none")) {
+        printf("! %s: allocation %ld failed, and out.parquet is there\n",
+               s->name, n);
+        bad = 1;
+      } else if (strstr(files.s, ".tmp")) {
+        printf("! %s: allocation %ld failed, and a temporary file is left: "
+               "%s\n",
+               s->name, n, strstr(files.s, "files:"));
+        bad = 1;
+      }
+      free(files.s);
+      if (s->undo) sqlite3_exec(db, s->undo, 0, 0, 0);
+      remove(out_path());
+      rc = run(db, sql, &got);
+      if (!bad && rc == SQLITE_OK) {
+        if (s->writes) add_file(&got, out_path());
+        add_listing(&got);
+      }
+      if (!bad && (rc != SQLITE_OK || strcmp(got.s, want.s))) {
+        printf("! %s: after allocation %ld failed, the next run gives %s\n",
+               s->name, n, rc ? sqlite3_errmsg(db) : "another result");
+        bad = 1;
+      }
+    }
+    if (s->undo) sqlite3_exec(db, s->undo, 0, 0, 0);
+    sqlite3_close(db);
+    sqlite3_int64 after = sqlite3_memory_used();
+    if (!bad && after != before) {
+      printf("! %s: allocation %ld failed, and %lld bytes stay allocated\n",
+             s->name, n, (long long)(after - before));
+      bad = 1;
+    }
+    if (!fired && rc == SQLITE_OK) break; /* it ran whole */
+  }
+  remove(out_path());
+  if (bad) {
+    fails++;
+  } else {
+    passes++;
+    printf("%s: %ld allocations\n", s->name, n - 1);
+  }
+  free(want.s);
+  free(got.s);
+  sqlite3_free(sql);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3) {
+    fprintf(stderr, "usage: oom EXTENSION WORKDIR [FILTER]\n");
+    return 2;
+  }
+  ext = argv[1];
+  dir = argv[2];
+  const char *filter = argc > 3 ? argv[3] : NULL;
+  sqlite3_config(SQLITE_CONFIG_GETMALLOC, &base);
+  sqlite3_mem_methods m = base;
+  m.xMalloc = oom_malloc;
+  m.xRealloc = oom_realloc;
+  m.xFree = oom_free;
+  m.xSize = oom_size;
+  m.xRoundup = oom_roundup;
+  m.xInit = oom_init;
+  m.xShutdown = oom_shutdown;
+  sqlite3_config(SQLITE_CONFIG_MALLOC, &m);
+  sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 1);
+  sqlite3_config(SQLITE_CONFIG_LOOKASIDE, 0, 0);
+  sqlite3_initialize();
+  make_inputs();
+  for (size_t i = 0; i < sizeof stmts / sizeof *stmts; i++) {
+    if (filter && !strstr(stmts[i].name, filter)) continue;
+    sweep(&stmts[i]);
+    fflush(stdout);
+  }
+  printf("%d passed, %d failed\n", passes, fails);
+  return fails ? 1 : 0;
+}
