@@ -17,8 +17,11 @@
 ** What the file was when it was opened -- device, inode, size, and the
 ** modification and change times to the nanosecond -- is kept, and every
 ** read checks, after it has its bytes, that the descriptor's file is still
-** that: a file rewritten in place while it is read is an error, never
-** bytes of two versions.  A file replaced by another (written beside it
+** that (but for the change time, which an unlink moves too): a file
+** rewritten in place while it is read is an error, never bytes of two
+** versions.  Opening the path again (a scan that reaches a file, a new
+** scan's check) compares the change time too: a write whose mtime was set
+** back is seen there.  A file replaced by another (written beside it
 ** and renamed over it, as careful writers do) is not a change of the
 ** descriptor's file: a reader that has it open goes on reading the old
 ** one, whole.  The limit of this: a write that changes neither the size
@@ -52,11 +55,17 @@ static void file_ident(pqx_file *pf, const struct stat *st) {
       (long long)st->st_ctim.tv_sec * 1000000000LL + st->st_ctim.tv_nsec;
 }
 
-static int file_same(const pqx_file *pf, const struct stat *st) {
+/* Whether st is the file pf was; ctime too when `whole`.  The change time
+** tells a path's file whose mtime was set back after a write; a
+** descriptor's reads leave it out, as a file replaced by rename (its
+** descriptor still reading the old one, whole) has its ctime moved by the
+** unlink, not its bytes. */
+static int file_same(const pqx_file *pf, const struct stat *st, int whole) {
   pqx_file now;
   file_ident(&now, st);
   return now.dev == pf->dev && now.ino == pf->ino && now.size == pf->size &&
-         now.mtime_ns == pf->mtime_ns && now.ctime_ns == pf->ctime_ns;
+         now.mtime_ns == pf->mtime_ns &&
+         (!whole || now.ctime_ns == pf->ctime_ns);
 }
 
 static char *cannot_open(const char *fn, const char *path, int e) {
@@ -120,7 +129,7 @@ int pqx_file_resume(pqx_file *pf, const char *fn, char **msg) {
   struct stat st;
   int rc = file_open_fd(pf, fn, pf->name, &st, msg);
   if (rc) return rc;
-  if (!file_same(pf, &st)) {
+  if (!file_same(pf, &st, 1)) {
     pqx_file_park(pf);
     *msg = sqlite3_mprintf(
         "%s: '%s' changed after the query began to read it: run the query "
@@ -144,7 +153,7 @@ int pqx_file_check(const pqx_file *pf, const char *fn, int *same,
     *msg = not_a_file(fn, pf->name);
     return SQLITE_ERROR;
   }
-  *same = file_same(pf, &st);
+  *same = file_same(pf, &st, 1);
   return SQLITE_OK;
 }
 
@@ -183,17 +192,21 @@ static int file_read(void *ctx, uint64_t offset, void *dst, size_t n,
                      (unsigned long long)offset, strerror(errno));
     }
     if (k == 0) {
+      struct stat st;
+      long long now = fstat(pf->fd, &st) == 0 ? (long long)st.st_size : -1;
       return read_fail(err, PQ_IO,
-                     "it ends at byte %llu, inside the %zu bytes at offset "
-                     "%llu: it changed while it was read",
-                     (unsigned long long)(offset + done), n,
-                     (unsigned long long)offset);
+                       "it changed while it was read: %zu bytes at offset "
+                       "%llu are past its end (now %lld bytes)",
+                       n, (unsigned long long)offset, now);
     }
     done += (size_t)k;
   }
   struct stat st;
-  if (fstat(pf->fd, &st) != 0 || !file_same(pf, &st)) {
-    return read_fail(err, PQ_IO, "it changed while it was read");
+  if (fstat(pf->fd, &st) != 0 || !file_same(pf, &st, 0)) {
+    return read_fail(err, PQ_IO,
+                     "it changed while it was read (%zu bytes at offset "
+                     "%llu)",
+                     n, (unsigned long long)offset);
   }
   return PQ_OK;
 }

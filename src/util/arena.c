@@ -7,8 +7,14 @@
 struct pq_arena_block {
   struct pq_arena_block *next;
   size_t used, cap;
-  /* the memory follows, aligned for any member */
-  max_align_t data[];
+  /* the memory follows, aligned for what the core keeps in it (integers,
+  ** doubles, pointers): 8 bytes, which every allocator gives (SQLite's
+  ** gives no more) */
+  union {
+    int64_t i;
+    double d;
+    void *p;
+  } data[];
 };
 typedef struct pq_arena_block arena_block;
 
