@@ -10,6 +10,11 @@
 **      a SQLite value: read here with a limit above them
 **   3. every file of bad_data/: an error with a message, never a crash
 **      (the sanitizer build checks the "never"); ARROW-GH-43605 reads
+**   4. every file again through a pq_input (the footer, then windows of
+**      the chunks, read on demand): the same JSON as from the image, or
+**      the same error; every read inside the file, the bytes read about
+**      the file's; a source that fails at its Nth read fails the read
+**      with its error (PQ_IO), for every N
 **
 ** Run from the root of the repository (the files are found relative to
 ** it).  Prints a line per failure starting with "!" and ends with
@@ -236,10 +241,124 @@ static void test_bad_data(void) {
   free(names);
 }
 
+/* ---- 4. Through a pq_input -------------------------------------------------
+** The image served by a function, as a descriptor would serve a file:
+** each read is counted and checked against the size; fail_at makes the
+** Nth read fail. */
+typedef struct served {
+  const uint8_t *buf;
+  size_t len;
+  long reads, fail_at;
+  uint64_t bytes;
+  int outside; /* a read past the end was asked for */
+} served;
+
+static int serve(void *ctx, uint64_t offset, void *dst, size_t n,
+                 pq_error *err) {
+  served *s = ctx;
+  s->reads++;
+  if (offset > s->len || n > s->len - offset) {
+    s->outside = 1;
+    snprintf(err->msg, sizeof err->msg, "file: outside");
+    err->code = PQ_IO;
+    return PQ_IO;
+  }
+  if (s->fail_at && s->reads == s->fail_at) {
+    snprintf(err->msg, sizeof err->msg, "file: read %ld failed", s->reads);
+    err->code = PQ_IO;
+    return PQ_IO;
+  }
+  memcpy(dst, s->buf + offset, n);
+  s->bytes += n;
+  return PQ_OK;
+}
+
+/* The file as JSON through the image (input 0) or a pq_input: the code,
+** and the JSON or the error's message in *out. */
+static int as_json(const uint8_t *buf, size_t len, served *s, char **out) {
+  pq_file *f;
+  pq_error err = {0};
+  int rc;
+  if (s) {
+    pq_input in = {len, serve, s};
+    s->buf = buf;
+    s->len = len;
+    rc = pq_file_open_input(&f, &in, &err);
+  } else {
+    rc = pq_file_open(&f, buf, len, &err);
+  }
+  pq_buf json = {0};
+  if (rc == PQ_OK) {
+    rc = pq_file_to_json(f, LIMIT_SQL, &json, &err);
+    pq_file_free(f);
+  }
+  if (rc) {
+    *out = strdup(err.msg);
+  } else {
+    *out = malloc(json.len + 1);
+    memcpy(*out, json.data, json.len);
+    (*out)[json.len] = 0;
+  }
+  pq_buf_free(&json);
+  return rc;
+}
+
+static void test_input_dir(const char *sub) {
+  size_t n;
+  char folder[256];
+  snprintf(folder, sizeof folder, PT "/%s", sub);
+  char **names = list_dir(folder, &n);
+  for (size_t i = 0; i < n; i++) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", folder, names[i]);
+    size_t len;
+    uint8_t *buf = slurp(path, &len);
+    if (!buf || strcmp(names[i], "large_string_map.brotli.parquet") == 0) {
+      free(buf);
+      free(names[i]);
+      continue;
+    }
+    char *want, *got;
+    int want_rc = as_json(buf, len, NULL, &want);
+    served s = {0};
+    int rc = as_json(buf, len, &s, &got);
+    CHECK(rc == want_rc && strcmp(got, want) == 0,
+          "%s/%s through a pq_input: %d '%.200s', from the image %d "
+          "'%.200s'",
+          sub, names[i], rc, got, want_rc, want);
+    CHECK(!s.outside, "%s/%s: a read past the end", sub, names[i]);
+    /* Each byte about once: a page's header read again when the page
+    ** does not fit the window it begins in. */
+    CHECK(s.bytes <= 2 * (uint64_t)len + 4096, "%s/%s: %llu bytes read of %zu",
+          sub, names[i], (unsigned long long)s.bytes, len);
+    free(got);
+    /* A source that fails at read k: that error, for every k. */
+    long reads = s.reads;
+    for (long k = 1; k <= reads && k <= 400; k++) {
+      served f = {0};
+      f.fail_at = k;
+      int frc = as_json(buf, len, &f, &got);
+      char word[64];
+      snprintf(word, sizeof word, "read %ld failed", k);
+      CHECK(frc == PQ_IO && strstr(got, word),
+            "%s/%s: read %ld of %ld failed, yet %d '%.200s'", sub, names[i],
+            k, reads, frc, got);
+      free(got);
+    }
+    free(want);
+    free(buf);
+    free(names[i]);
+  }
+  free(names);
+}
+
 int main(void) {
   test_data();
   test_large_string_map();
   test_bad_data();
+  test_input_dir("data");
+  test_input_dir("data/geospatial");
+  test_input_dir("bad_data");
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;
 }
