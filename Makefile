@@ -68,7 +68,7 @@ CODEC_LIBS  = $(foreach c,$(WITH),$(LIB_$(c)))
 BUILD_DEPS = libsqlite3-dev $(foreach c,$(WITH),$(DEB_$(c)))
 TEST_DEPS  = sqlite3 tcl libsqlite3-tcl pkg-config
 
-.PHONY: wasm test-wasm wasm-deps all deps test-deps interop-deps clients-deps fuzz-deps demo test test-asan test-valgrind bench fuzz fuzz-build gen install uninstall dist clean FORCE
+.PHONY: bench-against wasm test-wasm wasm-deps all deps test-deps interop-deps clients-deps fuzz-deps demo test test-asan test-valgrind bench fuzz fuzz-build gen install uninstall dist clean FORCE
 
 all: deps $(BUILD)/$(EXT) $(BUILD)/libpqcore.a $(if $(SAN),,$(EXT))
 
@@ -156,6 +156,18 @@ bench: test-deps interop-deps $(BUILD)/$(EXT) $(BUILD)/bench/bench \
 	  $(if $(BENCH_ARGS),$(BENCH_ARGS),--results bench/RESULTS.md)
 	$(BUILD)/bench/alp --work $(BUILD)/bench --data $(ALP_DATA) \
 	  $(if $(BENCH_ARGS),$(BENCH_ARGS),--results bench/RESULTS.md)
+
+# This build against another (BASELINE=path/to/parquet.so), side by side
+# in one run, over the table benchmark's files (bench/against.c): make
+# bench first, for the files.
+BASELINE ?=
+$(BUILD)/bench/against: bench/against.c bench/shell.h bench/stats.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) -o $@ bench/against.c
+bench-against: $(BUILD)/$(EXT) $(BUILD)/bench/against
+	@test -n "$(BASELINE)" || { echo "make bench-against BASELINE=path/to/parquet.so"; exit 1; }
+	$(BUILD)/bench/against --extension $(BUILD)/$(EXT) --baseline $(BASELINE) \
+	  --work $(BUILD)/bench $(if $(BENCH_ARGS),$(BENCH_ARGS),--results bench/RESULTS.md)
 
 # The benchmark of the parquet table (bench/tables.c, bench/tables.mjs);
 # its files are kept under $(BUILD)/bench/table_data.

@@ -111,7 +111,7 @@ SH_FN double shell_best(const char *db, const char *setup, const char *stmt,
                    WARM ? stmt : "");
   for (int i = 0; i < RUNS && k < (int)sizeof script; i++)
     k += snprintf(script + k, sizeof script - (size_t)k, "%s\n", stmt);
-  char *o;
+  char *o = NULL;
   int rc = shell(db, script, &o);
   double best = -1;
   if (cpu) *cpu = -1;
