@@ -248,6 +248,7 @@ static const stmt stmts[] = {
     {"table", "SELECT count(*), sum(i), group_concat(s), sum(length(b)) FROM pt WHERE i > 10", 0, 0},
     {"table_point", "SELECT i, r, s, hex(b), n FROM pt WHERE s = 'str_7' AND i < 900", 0, 0},
     {"table_create", "CREATE VIRTUAL TABLE temp.pt2 USING parquet('%s/in.parquet'); SELECT count(*), max(r) FROM pt2", 0, "DROP TABLE IF EXISTS temp.pt2"},
+    {"table_two_files", "CREATE VIRTUAL TABLE temp.pt3 USING parquet('%s/in.parquet', '%s/in*.parquet', union_by_name=1); SELECT count(*), count(i), count(l) FROM pt3", 0, "DROP TABLE IF EXISTS temp.pt3"},
     {"rows", "SELECT file_row_number, value FROM parquet_rows('%s/in_nested.parquet')", 0, 0},
     {"decode_file", "SELECT parquet_decode('%s/in.parquet')", 0, 0},
     {"metadata", "SELECT * FROM parquet_metadata('%s/in.parquet')", 0, 0},
