@@ -175,14 +175,10 @@ static const Job JOBS[] = {
      "SELECT * FROM parquet_encodings('FLOAT')"},
     /* Files of other writers: every row, every column chunk. */
     {"rows nested", 0,
+     "SELECT filename, file_row_number, value FROM "
+     "parquet_rows('@D/nested_*.parquet');\n"
      "SELECT file_row_number, value FROM "
-     "parquet_rows('@D/nested_lists.snappy.parquet');\n"
-     "SELECT file_row_number, value FROM "
-     "parquet_rows('@D/nested_maps.snappy.parquet');\n"
-     "SELECT file_row_number, value FROM "
-     "parquet_rows('@D/nullable.impala.parquet');\n"
-     "SELECT file_row_number, value FROM "
-     "parquet_rows('@D/nested_structs.rust.parquet')"},
+     "parquet_rows('@D/nullable.impala.parquet')"},
     {"rows codecs", 0,
      "SELECT file_row_number, value FROM "
      "parquet_rows('@D/lz4_raw_compressed_larger.parquet') WHERE "
@@ -233,9 +229,12 @@ static const Job JOBS[] = {
      "SELECT a, b, a -> '$[0][1]' FROM nested;\n"
      "SELECT count(*), min(c_customer_id), max(c_customer_id) FROM dba;\n"
      "SELECT * FROM dba WHERE c_customer_id LIKE 'AAAAAAAAB%'"},
-    {"table lz4", 0,
+    {"table lz4, files by a glob", 0,
      "SELECT count(*), count(DISTINCT a), max(a) FROM lz4;\n"
-     "SELECT * FROM lz4 WHERE rowid % 499 = 0"},
+     "SELECT * FROM lz4 WHERE rowid % 499 = 0;\n"
+     "SELECT rowid, *, filename, file_row_number FROM plain;\n"
+     "SELECT filename, count(*), sum(id) FROM plain WHERE bool_col "
+     "GROUP BY filename"},
     /* Writing: files of each thread's own, and BLOBs. */
     {"write a file", 0,
      "SELECT parquet_write('@W-a.parquet', '" SERIES(18000)
@@ -299,7 +298,10 @@ static const char SETUP[] =
     "CREATE VIRTUAL TABLE temp.dba USING "
     "parquet('@D/delta_byte_array.parquet');\n"
     "CREATE VIRTUAL TABLE temp.lz4 USING "
-    "parquet('@D/lz4_raw_compressed_larger.parquet')";
+    "parquet('@D/lz4_raw_compressed_larger.parquet');\n"
+    "CREATE VIRTUAL TABLE temp.plain USING "
+    "parquet('@D/alltypes_plain*.parquet', "
+    "'@D/alltypes_dictionary.parquet', binary_as_string=1)";
 
 /* ---- Running SQL ------------------------------------------------------- */
 
