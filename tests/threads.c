@@ -257,6 +257,17 @@ static const Job JOBS[] = {
      "file_row_number % 11 = 0;\n"
      "SELECT row_group_id, bloom_filter_excludes FROM "
      "parquet_bloom_probe('@W-b.parquet', 'id', 4321)"},
+    /* More than 4 batches of 8192 rows: then parquet_write spreads the
+    ** columns over its worker and the calling thread by their cost, and
+    ** the two write columns of one file at once (its lanes).  The pages'
+    ** sizes and CRCs stand for their bytes. */
+    {"write on two lanes", 0,
+     "SELECT parquet_write('@W-e.parquet', '" SERIES(45000)
+     "SELECT x, x * 7 % 1000 AS m, x * 0.5 AS h, printf(''s%d'', x % 100) "
+     "AS t FROM s', '{\"row_group_size\":8192,\"codec\":\"GZIP\"}');\n"
+     "SELECT row_group, column_id, page, page_type, encoding, num_values, "
+     "compressed_size, uncompressed_size, offset, crc, stats_min, stats_max "
+     "FROM parquet_pages('@W-e.parquet')"},
     {"write nested, one thread", 0,
      "SELECT parquet_write('@W-c.parquet', 'SELECT a, b FROM nested', "
      "'{\"threads\":1,\"columns\":{\"a\":{\"type\":"
