@@ -27,14 +27,21 @@
 **     the odd ones start on the shared connection and load theirs after a
 **     few jobs, while the others run queries;
 **   - every thread closes its connection halfway and loads another.
+** Last, the extension is handed the table of routines of another SQLite
+** library, and must refuse it.
 **
 ** Prints a line per mismatch and ends with "N passed, N failed"; the exit
 ** status is 1 on any failure.  With PQ_THREADS_SHOW set, it first prints
 ** each reference: its time, and the start of its rows.
 */
 #define _POSIX_C_SOURCE 200809L /* pthread_barrier_t */
+#include <dlfcn.h>
 #include <pthread.h>
 #include <sqlite3.h>
+/* sqlite3ext.h for its table of routines only, not its macros, which
+** SQLITE_CORE leaves out. */
+#define SQLITE_CORE 1
+#include <sqlite3ext.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -536,6 +543,32 @@ static void *worker_main(void *arg) {
   return NULL;
 }
 
+/* Another SQLite library in the process, as its own table of routines:
+** the extension, bound to the library that loaded it first, refuses it
+** with an error (before it looks at the connection).  1 when it does. */
+static int refuses_other_library(void) {
+  void *h = dlopen(g_ext, RTLD_NOW);
+  if (!h) die("dlopen", dlerror());
+  int (*init)(sqlite3 *, char **, const sqlite3_api_routines *) =
+      (int (*)(sqlite3 *, char **, const sqlite3_api_routines *))dlsym(
+          h, "sqlite3_parquet_init");
+  if (!init) die("dlsym", dlerror());
+  sqlite3_api_routines other;
+  memset(&other, 0, sizeof other);
+  other.mprintf = sqlite3_mprintf;
+  char *err = NULL;
+  int rc = init(NULL, &err, &other);
+  int ok = rc == SQLITE_ERROR && err &&
+           strcmp(err, "parquet: already loaded by another SQLite library "
+                       "in this process") == 0;
+  if (!ok)
+    printf("FAILED: a load by another SQLite library: %d, %s\n", rc,
+           err ? err : "no message");
+  sqlite3_free(err);
+  dlclose(h);
+  return ok;
+}
+
 int main(int argc, char **argv) {
   if (argc < 3 || argc > 4) {
     fprintf(stderr, "usage: threads EXTENSION WORKDIR [DATA]\n");
@@ -592,6 +625,11 @@ int main(int argc, char **argv) {
     pthread_join(w[i].th, NULL);
     passed += w[i].passed;
     failed += w[i].failed;
+  }
+  if (refuses_other_library()) {
+    passed++;
+  } else {
+    failed++;
   }
   sqlite3_close(g_shared);
   for (int i = 0; i < NEARLY; i++) sqlite3_close(early[i].early);
