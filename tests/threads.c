@@ -244,10 +244,10 @@ static const Job JOBS[] = {
      "GROUP BY filename"},
     /* Writing: files of each thread's own, and BLOBs. */
     {"write a file", 0,
-     "SELECT parquet_write('@W-a.parquet', '" SERIES(18000)
+     "SELECT parquet_write('@W-a.parquet', '" SERIES(10000)
      "SELECT x AS id, x * 0.5 AS half, printf(''n%d'', x % 313) AS name, "
      "x % 3 = 0 AS three FROM s', '{\"codec\":\"ZSTD\",\"row_group_size\":"
-     "6000,\"columns\":{\"id\":{\"type\":\"INT32\",\"encoding\":"
+     "4000,\"columns\":{\"id\":{\"type\":\"INT32\",\"encoding\":"
      "\"DELTA_BINARY_PACKED\"},\"half\":{\"encoding\":\"BYTE_STREAM_SPLIT\"}}"
      "}');\n"
      "SELECT count(*), sum(length(value)), min(value), max(value) FROM "
