@@ -6,6 +6,8 @@
 #                    files read by DuckDB (installed from npm into a cache)
 #   make test-asan   the same, built with -fsanitize=address,undefined
 #   make test-valgrind  the Tcl suite and SQL scripts under valgrind memcheck
+#   make test-tsan   tests/threads.c, the extension on 8 threads at once,
+#                    built with -fsanitize=thread: no data race
 #   make bench       the benchmark: the core, DuckDB and SQLite side by side;
 #                    writes bench/RESULTS.md (BENCH_ARGS="--quick" for a
 #                    short run, "--only DELTA" for some cases)
@@ -68,7 +70,7 @@ CODEC_LIBS  = $(foreach c,$(WITH),$(LIB_$(c)))
 BUILD_DEPS = libsqlite3-dev $(foreach c,$(WITH),$(DEB_$(c)))
 TEST_DEPS  = sqlite3 tcl libsqlite3-tcl pkg-config
 
-.PHONY: bench-against wasm test-wasm wasm-deps all deps test-deps interop-deps clients-deps fuzz-deps demo test test-asan test-valgrind bench fuzz fuzz-build gen install uninstall dist clean FORCE
+.PHONY: bench-against wasm test-wasm wasm-deps all deps test-deps interop-deps clients-deps fuzz-deps tsan-deps demo test test-asan test-tsan test-valgrind bench fuzz fuzz-build gen install uninstall dist clean FORCE
 
 all: deps $(BUILD)/$(EXT) $(BUILD)/libpqcore.a $(if $(SAN),,$(EXT))
 
@@ -307,6 +309,27 @@ test-asan:
 	  build-asan/$(EXT) $(UNITS:%=build-asan/%) build-asan/gen_bitpack test-deps interop-deps clients-deps
 	LD_PRELOAD=$(ASAN_LIB) ASAN_OPTIONS=detect_leaks=1 tclsh tests/run.tcl build-asan
 
+# tests/threads.c: the extension loaded into connections on several
+# threads at once, then every job run on 8 threads, each on its own
+# connection and all on one they share, and compared with its result
+# alone.  test-tsan builds the extension (core and binding) and the
+# program with ThreadSanitizer; any report, of a race or of a lock order
+# that could deadlock, ends the run with a failure (halt_on_error,
+# exitcode).  libsqlite3 is the system's, threadsafe and not instrumented:
+# ThreadSanitizer sees its locking through the pthread calls it makes.
+$(BUILD)/threads: tests/threads.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SAN) $(WARN) -o $@ $< -lsqlite3 -lpthread
+
+TSAN_DEPS    = $(if $(findstring clang,$(CC)),libclang-rt-14-dev,libgcc-12-dev)
+TSAN_OPTIONS = halt_on_error=1 exitcode=66 second_deadlock_stack=1
+tsan-deps:
+	@sh tools/deps.sh $(BUILD_DEPS) $(TSAN_DEPS)
+test-tsan: tsan-deps
+	$(MAKE) BUILD=build-tsan SAN="-fsanitize=thread -g -O1" build-tsan/$(EXT) build-tsan/threads
+	rm -rf build-tsan/threads.out && mkdir -p build-tsan/threads.out
+	TSAN_OPTIONS="$(TSAN_OPTIONS)" build-tsan/threads build-tsan/$(EXT) build-tsan/threads.out
+
 # The Tcl suite and the SQL scripts under valgrind's memcheck: no invalid
 # access, no leak (definite or indirect); the C unit tests are the ASan
 # build's.
@@ -415,4 +438,4 @@ test-wasm: wasm $(WASM_BUILD)/run test-deps
 	tclsh tests/wasm.tcl
 
 clean:
-	rm -rf build build-asan $(FUZZ_BUILD) $(EXT)
+	rm -rf build build-asan build-tsan $(FUZZ_BUILD) $(EXT)

@@ -14,6 +14,7 @@
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT1
 
+#include <pthread.h>
 #include <string.h>
 
 #include "ext.h"
@@ -233,6 +234,34 @@ static int pqx_register_version(sqlite3 *db) {
                                  pqxVersionFunc, 0, 0);
 }
 
+#ifndef SQLITE_CORE
+/* Every connection that loads the extension hands over the same table of
+** SQLite's routines, and every call here goes through it (sqlite3_api,
+** SQLITE_EXTENSION_INIT1): the first load stores it, once, and the others
+** find it there, so that loading on one thread while another runs a query
+** is no data race.  Loads that find it unset store it under a mutex: two
+** first loads at once would otherwise both store it, and the later store
+** would race with the earlier loader's calls through it (a compare and
+** swap that fails is still a write to ThreadSanitizer).  Another table is
+** another SQLite library in the process, whose connections this copy of
+** the extension, bound to the first, cannot serve: 0. */
+static pthread_mutex_t api_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static int pqx_set_api(const sqlite3_api_routines *api) {
+  const sqlite3_api_routines *now =
+      __atomic_load_n(&sqlite3_api, __ATOMIC_ACQUIRE);
+  if (now == api) return 1;
+  pthread_mutex_lock(&api_mu);
+  now = __atomic_load_n(&sqlite3_api, __ATOMIC_ACQUIRE);
+  if (!now) {
+    __atomic_store_n(&sqlite3_api, api, __ATOMIC_RELEASE);
+    now = api;
+  }
+  pthread_mutex_unlock(&api_mu);
+  return now == api;
+}
+#endif
+
 #ifdef _WIN32
 __declspec(dllexport)
 #else
@@ -249,12 +278,13 @@ __attribute__((visibility("default")))
       pqx_register_meta, pqx_register_write};
   (void)pzErrMsg;
 #ifndef SQLITE_CORE
-  /* Every connection that loads the extension hands over the same table
-  ** of SQLite's routines: it is stored once, so that loading on one thread
-  ** while another runs a query is no data race.  An atomic load, as
-  ** another thread may be storing it for the first time. */
-  if (__atomic_load_n(&sqlite3_api, __ATOMIC_ACQUIRE) != pApi)
-    __atomic_store_n(&sqlite3_api, pApi, __ATOMIC_RELEASE);
+  if (!pqx_set_api(pApi)) {
+    if (pzErrMsg)
+      *pzErrMsg = pApi->mprintf(
+          "parquet: already loaded by another SQLite library in this "
+          "process");
+    return SQLITE_ERROR;
+  }
 #else
   (void)pApi;
 #endif
