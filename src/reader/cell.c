@@ -248,6 +248,18 @@ static void cell_text(pq_cell *c, const char *s, size_t n) {
   c->n = n;
 }
 
+/* A real: NaN is NULL, as SQL has no NaN (SQLite makes a NaN result
+** NULL).  So the cell that a table checks its constraints on is the value
+** SQL sees: a NaN IS NULL, and fails every comparison. */
+static void cell_real(pq_cell *c, double r) {
+  if (r != r) {
+    c->kind = PQ_CELL_NULL;
+    return;
+  }
+  c->kind = PQ_CELL_REAL;
+  c->r = r;
+}
+
 /* The decimal value of an unscaled integer of at most 15 digits. */
 static double cell_scaled(int64_t unscaled, int scale) {
   static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,
@@ -361,8 +373,7 @@ void pq_cell_convert(const pq_schema_element *e, const pq_meaning *m,
       return;
     case PQ_AS_FLOAT16: {
       const uint8_t *p = v;
-      out->kind = PQ_CELL_REAL;
-      out->r = pq_half_to_double((uint16_t)(p[0] | p[1] << 8));
+      cell_real(out, pq_half_to_double((uint16_t)(p[0] | p[1] << 8)));
       return;
     }
     case PQ_AS_UUID:
@@ -392,12 +403,10 @@ void pq_cell_convert(const pq_schema_element *e, const pq_meaning *m,
       out->i = *(const int64_t *)v;
       return;
     case PQ_FLOAT:
-      out->kind = PQ_CELL_REAL;
-      out->r = *(const float *)v;
+      cell_real(out, *(const float *)v);
       return;
     case PQ_DOUBLE:
-      out->kind = PQ_CELL_REAL;
-      out->r = *(const double *)v;
+      cell_real(out, *(const double *)v);
       return;
     case PQ_BYTE_ARRAY: {
       const pq_bytes *b = v;
