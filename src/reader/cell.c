@@ -8,7 +8,10 @@
 **   INT64 UINT_64 2^63        -> TEXT '9223372036854775808'
 **
 ** Dates and times are text that SQLite's date functions read; text of a
-** fixed shape, so that it sorts as the values do (years 0 to 9999).
+** fixed shape, so that it sorts as the values do (years 0 to 9999; times
+** of day from 00:00:00 to 23:59:59.999...).  A TIME outside a day (a
+** negative one, or of 24 hours or more) is a signed duration, such as
+** '-03:51:39.961' or '26:00:00', that reads right but does not sort.
 */
 #include "reader.h"
 
@@ -48,16 +51,20 @@ size_t pq_text_date(char *s, size_t cap, int64_t days) {
                   cap);
 }
 
-size_t pq_text_time(char *s, size_t cap, int64_t units_of_day,
-                    int64_t per_second, int digits) {
-  int64_t secs = units_of_day / per_second, frac = units_of_day % per_second;
-  if (frac < 0) frac = -frac;
-  int k = snprintf(s, cap, "%02lld:%02d:%02d", (long long)(secs / 3600),
-                   (int)(secs / 60 % 60), (int)(secs % 60));
+size_t pq_text_time(char *s, size_t cap, int64_t units, int64_t per_second,
+                    int digits) {
+  /* Outside a day (which the spec's TIME never is, but a file may hold):
+  ** a signed duration, its magnitude in hours past 23 and a minus sign. */
+  uint64_t mag = units < 0 ? 0 - (uint64_t)units : (uint64_t)units;
+  uint64_t secs = mag / (uint64_t)per_second, frac = mag % (uint64_t)per_second;
+  int k = snprintf(s, cap, "%s%02llu:%02d:%02d", units < 0 ? "-" : "",
+                   (unsigned long long)(secs / 3600), (int)(secs / 60 % 60),
+                   (int)(secs % 60));
   size_t n = cell_fit(k, cap);
   if (frac && n < cap) {
-    n += cell_fit(snprintf(s + n, cap - n, ".%0*lld", digits, (long long)frac),
-                  cap - n);
+    n += cell_fit(
+        snprintf(s + n, cap - n, ".%0*llu", digits, (unsigned long long)frac),
+        cap - n);
   }
   return n;
 }
