@@ -15,6 +15,11 @@
 ** The header must lie inside the file's data (before the footer), and
 ** inside bloom_filter_length when the footer gives one; numBytes must be a
 ** positive multiple of 32, at most BLOOM_MAX, and the bitset must fit too.
+** bloom_filter_length counts the header and the bitset (parquet.thrift,
+** ColumnMetaData): when the two disagree, one of them is wrong and the
+** filter is not used (DuckDB wrote headers whose numBytes was half the
+** bitset bloom_filter_length covered: read as numBytes says, values that
+** are in the chunk would be ruled out).
 */
 #include "format.h"
 
@@ -293,6 +298,15 @@ int pq_bloom_read(const pq_file *f, uint32_t row_group, uint32_t column,
                    "numBytes is %lld at offset %lld: a bitset is a positive "
                    "multiple of 32 bytes, at most %u",
                    (long long)h.num_bytes, (long long)off, BLOOM_MAX);
+  }
+  if (flen > 0 && (uint64_t)hsize + (uint64_t)h.num_bytes != (uint64_t)flen) {
+    return pq_fail(err, PQ_CORRUPT, label,
+                   "the header at offset %lld (%zu bytes) and its bitset "
+                   "(numBytes %lld) make %llu bytes, but bloom_filter_length "
+                   "is %d",
+                   (long long)off, hsize, (long long)h.num_bytes,
+                   (unsigned long long)hsize + (unsigned long long)h.num_bytes,
+                   flen);
   }
   if ((uint64_t)h.num_bytes > avail - hsize) {
     return pq_fail(err, PQ_CORRUPT, label,
