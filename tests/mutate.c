@@ -10,8 +10,9 @@
 **   mutate IN OUT EDIT...
 **
 ** EDIT is VERB, applied to every column chunk it suits, or VERB@RG.COL,
-** to the chunk of leaf column COL in row group RG.  For each EDIT a line
-** "VERB N" says how many chunks it changed (0: none it suits).  Verbs:
+** to the chunk of leaf column COL in row group RG; edits apply in order,
+** each to what the ones before it made.  For each EDIT a line "VERB N"
+** says how many chunks it changed (0: none it suits).  Verbs:
 **
 **   statistics (ColumnMetaData.statistics: min and max, min_value and
 **   max_value, both pairs when both are there)
@@ -398,13 +399,32 @@ typedef struct out_file {
   pq_buf extra;         /* what goes between the data and the footer */
 } out_file;
 
+/* The bytes at offset `off` of the file being made (the original's data,
+** then what edits wrote after it): *n of them to its end, or NULL. */
+static const uint8_t *at(const out_file *o, int64_t off, size_t *n) {
+  if (off < 4) return NULL;
+  if ((uint64_t)off < o->data_end) {
+    *n = o->data_end - (size_t)off;
+    return o->buf + off;
+  }
+  if ((uint64_t)off - o->data_end >= o->extra.len) return NULL;
+  *n = o->extra.len - (size_t)(off - (int64_t)o->data_end);
+  return o->extra.data + (off - (int64_t)o->data_end);
+}
+
 /* The struct at offset `off` (length len, or up to the data's end). */
 static int rd_at(const out_file *o, int64_t off, int64_t len, tv *out,
                  size_t *used) {
-  if (off < 4 || (uint64_t)off >= o->data_end) return 0;
-  size_t n = o->data_end - (size_t)off;
+  size_t n;
+  const uint8_t *p = at(o, off, &n);
+  if (!p) return 0;
   if (len > 0 && (uint64_t)len < n) n = (size_t)len;
-  return rd_top(o->buf + off, n, out, used);
+  if ((uint64_t)off >= o->data_end) { /* o->extra moves as it grows */
+    uint8_t *q = own(n);
+    memcpy(q, p, n);
+    p = q;
+  }
+  return rd_top(p, n, out, used);
 }
 
 /* Writes v after the data; the chunk's fields off_id and len_id point to
@@ -493,12 +513,18 @@ static int edit_bloom(out_file *o, tv *meta, const char *verb) {
   tv *nb = fld(&h, 1);
   int changed = 0;
   int64_t bytes = nb ? nb->i : 0;
-  const uint8_t *bits = o->buf + off->i + hsize;
-  if (!nb || bytes < 64 || bytes % 32 ||
-      (uint64_t)off->i + hsize + (uint64_t)bytes > o->data_end) {
+  size_t avail = 0;
+  const uint8_t *bits = at(o, off->i, &avail);
+  if (!bits || !nb || bytes < 64 || bytes % 32 ||
+      hsize + (uint64_t)bytes > avail) {
     tv_free(&h);
     return 0;
   }
+  bits += hsize;
+  /* A copy: the bitset may be in o->extra, which grows below. */
+  uint8_t *copy = own((size_t)bytes);
+  memcpy(copy, bits, (size_t)bytes);
+  bits = copy;
   if (!strcmp(verb, "nolen")) {
     if (len) {
       fld_drop(meta, 15);
