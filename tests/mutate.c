@@ -19,9 +19,11 @@
 **     stats_cut     fixed-size types: min and max lose their last byte;
 **                   BYTE_ARRAY: min does (still a lower bound)
 **     stats_shrink  the same, cut to half their size
-**     stats_widen   fixed-size types: min and max twice their size (zeros
-**                   after); BYTE_ARRAY: max gains two 0xFF bytes (still an
-**                   upper bound)
+**     stats_widen   fixed-size types: min and max gain as many zero bytes
+**                   as the type has; BYTE_ARRAY: max gains two 0xFF bytes
+**                   (still an upper bound)
+**                   (A fixed size never comes out as the type's; a DECIMAL
+**                   byte array is left as it is: its bytes are a number.)
 **     stats_ascii   INT32, INT64, FLOAT, DOUBLE: min and max as the
 **                   decimal text of their values, when its size is not the
 **                   type's (Parquet.Net wrote INT64 timestamps this way)
@@ -48,8 +50,8 @@
 **                   bloom_filter_short_numbytes.parquet)
 **     bloom_grow    numBytes twice the bitset that bloom_filter_length
 **                   covers
-**     bloom_nolen   no bloom_filter_length (well-formed: a check that the
-**                   filter still prunes)
+**     bloom_nolen   no bloom_filter_length, where it was true (well-formed:
+**                   a check that the filter still prunes)
 **   the schema
 **     time_ms       an INT32 leaf without annotation becomes TIME_MILLIS
 **                   (its values as they are: negative ones, or a day or
@@ -284,6 +286,7 @@ typedef struct chunk {
   const pq_schema_node *leaf;
   size_t size;          /* of a value: fixed types; 0 BYTE_ARRAY */
   int real;             /* FLOAT, DOUBLE, FLOAT16: NaN counts */
+  int decimal;          /* a DECIMAL annotation */
   int64_t num_values;
 } chunk;
 
@@ -331,19 +334,27 @@ static int edit_pair(const chunk *c, const char *verb, tv *lo, tv *hi) {
     hi->p = t.p, hi->n = t.n;
     return 1;
   }
+  /* A DECIMAL byte array's bytes are a number: neither a prefix nor more
+  ** bytes after keep a bound a bound. */
+  if (!fixed && c->decimal) return 0;
   tv *which[2] = {lo, hi};
   for (int side = 0; side < 2; side++) {
     tv *v = which[side];
     if (!v) continue;
+    /* Fixed sizes: never the type's size again (a cut after a widening),
+    ** which would make a well-formed lie. */
     if (!strcmp(verb, "cut") || !strcmp(verb, "shrink")) {
       /* BYTE_ARRAY: a prefix of the min is still a lower bound; of the max
       ** it would be a lie no reader can see. */
       if ((!fixed && side == 1) || v->n == 0) continue;
-      set_bytes(v, v->p, !strcmp(verb, "cut") ? v->n - 1 : v->n / 2);
+      size_t n = !strcmp(verb, "cut") ? v->n - 1 : v->n / 2;
+      if (fixed && n == c->size) n--;
+      set_bytes(v, v->p, n);
       changed = 1;
     } else if (!strcmp(verb, "widen")) {
       if (!fixed && side == 0) continue;
-      size_t n = fixed ? 2 * v->n : v->n + 2;
+      size_t n = fixed ? v->n + c->size : v->n + 2;
+      if (fixed && n == c->size) n++;
       uint8_t *q = own(n);
       memcpy(q, v->p, v->n);
       memset(q + v->n, fixed ? 0 : 0xff, n - v->n);
@@ -526,7 +537,9 @@ static int edit_bloom(out_file *o, tv *meta, const char *verb) {
   memcpy(copy, bits, (size_t)bytes);
   bits = copy;
   if (!strcmp(verb, "nolen")) {
-    if (len) {
+    /* Only a length that is true: without it, a header that another edit
+    ** made lie could not be seen to. */
+    if (len && len->i == (int64_t)hsize + bytes) {
       fld_drop(meta, 15);
       changed = 1;
     }
@@ -665,6 +678,7 @@ int main(int argc, char **argv) {
                                           : pq_value_size(e->type, e->type_length);
         c.real = e->type == PQ_FLOAT || e->type == PQ_DOUBLE ||
                  (e->type == PQ_FIXED_LEN_BYTE_ARRAY && e->logical_type == 15);
+        c.decimal = e->converted_type == 5 || e->logical_type == 5;
         c.num_values = m->row_groups[g].columns[k].meta.num_values;
         int r = edit_chunk(&o, &c, &cols->kid[k], verb);
         if (r < 0) {
