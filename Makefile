@@ -129,6 +129,11 @@ UNITS = $(patsubst tests/%.c,%,$(wildcard tests/unit*.c))
 $(UNITS:%=$(BUILD)/%): $(BUILD)/%: tests/%.c tests/check.h tests/footer.h $(BUILD)/libpqcore.a $(HEADERS)
 	$(CC) $(CFLAGS) $(SAN) $(WARN) -Isrc -o $@ $< $(BUILD)/libpqcore.a -lm $(CODEC_LIBS)
 
+# tests/mutate.c: copies of a file whose metadata lies in ways a reader can
+# detect, for tests/prune.test and tests/prune_diff.test.
+$(BUILD)/mutate: tests/mutate.c $(BUILD)/libpqcore.a $(HEADERS)
+	$(CC) $(CFLAGS) $(SAN) $(WARN) -Isrc -o $@ $< $(BUILD)/libpqcore.a -lm $(CODEC_LIBS)
+
 # The benchmark (bench/bench.c), against the core library.
 $(BUILD)/bench/bench: bench/bench.c bench/reference.c bench/reference.h bench/stats.h $(BUILD)/libpqcore.a $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -298,7 +303,7 @@ demo: all test-deps
 	sqlite3 -bail < sql/demo.sql
 
 # The runner prints one line per failure and ends with "N passed, N failed".
-test: test-deps interop-deps clients-deps $(BUILD)/$(EXT) $(UNITS:%=$(BUILD)/%) $(BUILD)/gen_bitpack
+test: test-deps interop-deps clients-deps $(BUILD)/$(EXT) $(UNITS:%=$(BUILD)/%) $(BUILD)/gen_bitpack $(BUILD)/mutate
 	tclsh tests/run.tcl $(BUILD)
 
 # tclsh and sqlite3 are not built with the sanitizers, so ASan is preloaded
@@ -306,7 +311,7 @@ test: test-deps interop-deps clients-deps $(BUILD)/$(EXT) $(UNITS:%=$(BUILD)/%) 
 ASAN_LIB = $(shell $(CC) -print-file-name=libasan.so)
 test-asan:
 	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	  build-asan/$(EXT) $(UNITS:%=build-asan/%) build-asan/gen_bitpack test-deps interop-deps clients-deps
+	  build-asan/$(EXT) $(UNITS:%=build-asan/%) build-asan/gen_bitpack build-asan/mutate test-deps interop-deps clients-deps
 	LD_PRELOAD=$(ASAN_LIB) ASAN_OPTIONS=detect_leaks=1 tclsh tests/run.tcl build-asan
 
 # tests/threads.c: the extension loaded into connections on several
@@ -336,7 +341,7 @@ test-tsan: tsan-deps
 VALGRIND = valgrind --tool=memcheck --leak-check=full \
   --errors-for-leak-kinds=definite,indirect \
   --show-leak-kinds=definite,indirect --error-exitcode=99 -q
-test-valgrind: test-deps interop-deps clients-deps $(BUILD)/$(EXT) $(UNITS:%=$(BUILD)/%) $(BUILD)/gen_bitpack
+test-valgrind: test-deps interop-deps clients-deps $(BUILD)/$(EXT) $(UNITS:%=$(BUILD)/%) $(BUILD)/gen_bitpack $(BUILD)/mutate
 	@sh tools/deps.sh valgrind
 	PQ_WRAP="$(VALGRIND)" PQ_VALGRIND=1 tclsh tests/run.tcl $(BUILD)
 

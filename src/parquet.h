@@ -672,7 +672,8 @@ PQ_API void pq_field_describe(const pq_schema_node *field,
                               int binary_as_string, pq_field_info *out);
 
 /* The cell of one value of a leaf column, laid out as for its type; text
-** is written to scratch (PQ_CELL_SCRATCH bytes) or points into v. */
+** is written to scratch (PQ_CELL_SCRATCH bytes) or points into v.  A NaN
+** is a NULL cell: SQL has no NaN. */
 #define PQ_CELL_SCRATCH 64
 PQ_API void pq_cell_from_value(const pq_schema_element *e,
                                int binary_as_string, const void *v,

@@ -14,10 +14,12 @@
 **
 ** The header must lie inside the file's data (before the footer), and
 ** inside bloom_filter_length when the footer gives one; numBytes must be a
-** positive multiple of 32, at most BLOOM_MAX, and the bitset must fit too;
-** with a bloom_filter_length, header and bitset must be exactly that long
-** (a writer that wrote one size and stated another made a filter that
-** rules out values it holds).
+** positive multiple of 32, at most BLOOM_MAX, and the bitset must fit too.
+** bloom_filter_length counts the header and the bitset (parquet.thrift,
+** ColumnMetaData): when the two disagree, one of them is wrong and the
+** filter is not used (DuckDB wrote headers whose numBytes was half the
+** bitset bloom_filter_length covered: read as numBytes says, values that
+** are in the chunk would be ruled out).
 */
 #include "format.h"
 
@@ -316,6 +318,16 @@ int pq_bloom_read(const pq_file *f, uint32_t row_group, uint32_t column,
                  "multiple of 32 bytes, at most %u",
                  (long long)h.num_bytes, (long long)off, BLOOM_MAX);
   }
+  if (rc == PQ_OK && flen > 0 &&
+      (uint64_t)hsize + (uint64_t)h.num_bytes != (uint64_t)flen) {
+    rc = pq_fail(err, PQ_CORRUPT, label,
+                 "the header at offset %lld (%zu bytes) and its bitset "
+                 "(numBytes %lld) make %llu bytes, but bloom_filter_length "
+                 "is %d",
+                 (long long)off, hsize, (long long)h.num_bytes,
+                 (unsigned long long)hsize + (unsigned long long)h.num_bytes,
+                 flen);
+  }
   if (rc == PQ_OK && (uint64_t)h.num_bytes > avail - hsize) {
     rc = pq_fail(err, PQ_CORRUPT, label,
                  "a bitset of %lld bytes at offset %llu runs past the %s "
@@ -323,15 +335,6 @@ int pq_bloom_read(const pq_file *f, uint32_t row_group, uint32_t column,
                  (long long)h.num_bytes, (unsigned long long)off + hsize,
                  flen > 0 ? "filter's bloom_filter_length" : "file's data",
                  avail - hsize);
-  }
-  /* A header whose bitset is not all the filter's stated bytes says
-  ** another size than the one the filter was written with: its probes
-  ** would look at the wrong blocks. */
-  if (rc == PQ_OK && flen > 0 && hsize + (size_t)h.num_bytes != (size_t)flen) {
-    rc = pq_fail(err, PQ_CORRUPT, label,
-                 "the header says %lld bytes of bitset after its %zu, but "
-                 "bloom_filter_length says the filter takes %d",
-                 (long long)h.num_bytes, hsize, flen);
   }
   if (rc == PQ_OK && !f->buf && hsize + (size_t)h.num_bytes > want) {
     /* Only the header was read: the bitset, into memory of its own. */

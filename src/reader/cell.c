@@ -8,7 +8,10 @@
 **   INT64 UINT_64 2^63        -> TEXT '9223372036854775808'
 **
 ** Dates and times are text that SQLite's date functions read; text of a
-** fixed shape, so that it sorts as the values do (years 0 to 9999).
+** fixed shape, so that it sorts as the values do (years 0 to 9999; times
+** of day from 00:00:00 to 23:59:59.999...).  A TIME outside a day (a
+** negative one, or of 24 hours or more) is a signed duration, such as
+** '-03:51:39.961' or '26:00:00', that reads right but does not sort.
 */
 #include "reader.h"
 
@@ -48,16 +51,20 @@ size_t pq_text_date(char *s, size_t cap, int64_t days) {
                   cap);
 }
 
-size_t pq_text_time(char *s, size_t cap, int64_t units_of_day,
-                    int64_t per_second, int digits) {
-  int64_t secs = units_of_day / per_second, frac = units_of_day % per_second;
-  if (frac < 0) frac = -frac;
-  int k = snprintf(s, cap, "%02lld:%02d:%02d", (long long)(secs / 3600),
-                   (int)(secs / 60 % 60), (int)(secs % 60));
+size_t pq_text_time(char *s, size_t cap, int64_t units, int64_t per_second,
+                    int digits) {
+  /* Outside a day (which the spec's TIME never is, but a file may hold):
+  ** a signed duration, its magnitude in hours past 23 and a minus sign. */
+  uint64_t mag = units < 0 ? 0 - (uint64_t)units : (uint64_t)units;
+  uint64_t secs = mag / (uint64_t)per_second, frac = mag % (uint64_t)per_second;
+  int k = snprintf(s, cap, "%s%02llu:%02d:%02d", units < 0 ? "-" : "",
+                   (unsigned long long)(secs / 3600), (int)(secs / 60 % 60),
+                   (int)(secs % 60));
   size_t n = cell_fit(k, cap);
   if (frac && n < cap) {
-    n += cell_fit(snprintf(s + n, cap - n, ".%0*lld", digits, (long long)frac),
-                  cap - n);
+    n += cell_fit(
+        snprintf(s + n, cap - n, ".%0*llu", digits, (unsigned long long)frac),
+        cap - n);
   }
   return n;
 }
@@ -248,6 +255,18 @@ static void cell_text(pq_cell *c, const char *s, size_t n) {
   c->n = n;
 }
 
+/* A real: NaN is NULL, as SQL has no NaN (SQLite makes a NaN result
+** NULL).  So the cell that a table checks its constraints on is the value
+** SQL sees: a NaN IS NULL, and fails every comparison. */
+static void cell_real(pq_cell *c, double r) {
+  if (r != r) {
+    c->kind = PQ_CELL_NULL;
+    return;
+  }
+  c->kind = PQ_CELL_REAL;
+  c->r = r;
+}
+
 /* The decimal value of an unscaled integer of at most 15 digits. */
 static double cell_scaled(int64_t unscaled, int scale) {
   static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,
@@ -361,8 +380,7 @@ void pq_cell_convert(const pq_schema_element *e, const pq_meaning *m,
       return;
     case PQ_AS_FLOAT16: {
       const uint8_t *p = v;
-      out->kind = PQ_CELL_REAL;
-      out->r = pq_half_to_double((uint16_t)(p[0] | p[1] << 8));
+      cell_real(out, pq_half_to_double((uint16_t)(p[0] | p[1] << 8)));
       return;
     }
     case PQ_AS_UUID:
@@ -392,12 +410,10 @@ void pq_cell_convert(const pq_schema_element *e, const pq_meaning *m,
       out->i = *(const int64_t *)v;
       return;
     case PQ_FLOAT:
-      out->kind = PQ_CELL_REAL;
-      out->r = *(const float *)v;
+      cell_real(out, *(const float *)v);
       return;
     case PQ_DOUBLE:
-      out->kind = PQ_CELL_REAL;
-      out->r = *(const double *)v;
+      cell_real(out, *(const double *)v);
       return;
     case PQ_BYTE_ARRAY: {
       const pq_bytes *b = v;

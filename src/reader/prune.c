@@ -5,16 +5,57 @@
 ** Conservative: bounds are used only where they bound the SQL values in
 ** SQL's order.  Byte arrays and unsigned integers have bounds only from
 ** min_value / max_value in files that declare column orders (old writers
-** compared bytes as signed); reals whose bounds are NaN have none, and
-** their null counts leave out the NaNs that SQL sees as NULL; dates and
-** times only within the years 0 to 9999, where their text sorts as they
-** do; UINT64 bounds past INT64 none (digits sort as text).
+** compared bytes as signed); reals whose bounds are NaN have none; dates
+** and times only where their text sorts as they do (years 0 to 9999,
+** times within a day); UINT64 bounds past INT64 none (digits sort as
+** text).
+**
+** Metadata can lie.  What a reader can see to be false is not believed:
+**   - a min or max whose size is not its type's (Parquet.Net wrote INT64
+**     timestamps as 13 ASCII digits), or min above max: no bounds;
+**   - a null count below 0: not known; above the chunk's or page's
+**     values, or above 0 in a REQUIRED column: the chunk's statistics, or
+**     the page's entry of the column index, say nothing;
+**   - a chunk whose num_values is not its row group's rows (a flat
+**     column has one entry a row): its statistics say nothing;
+**   - a nan_count below 0 or past the values not a count.
+** What it cannot see (a bound simply too high, a null count of 0 in a
+** column of NULLs) it believes: doc/limits.md lists those.
+**
+** NaN is NULL in SQL (cell.c), so the NULLs SQL sees are the nulls and the
+** NaNs: a null count of a FLOAT, DOUBLE or FLOAT16 column is exact only
+** with the chunk's nan_count beside it (parquet.thrift: readers must
+** assume NaNs when it is absent), and the column index's per-page
+** nan_counts are not read, so its pages' counts never are.
 */
 #include "reader.h"
 
 /* Text of a date or time whose year has four digits. */
 static int prune_text_sorts(const pq_cell *c) {
   return c->n >= 5 && c->p[0] >= '0' && c->p[0] <= '9' && c->p[4] == '-';
+}
+
+/* Text of a time within the day: "HH:MM:SS..." with HH from 00 to 23
+** (outside a day, cell.c writes a signed duration, which does not sort as
+** the values do). */
+static int prune_time_sorts(const pq_cell *c) {
+  const uint8_t *p = c->p;
+  return c->n >= 8 && p[0] >= '0' && p[0] <= '2' && p[1] >= '0' &&
+         p[1] <= '9' && p[2] == ':' && (p[0] < '2' || p[1] < '4');
+}
+
+/* Whether the PLAIN bytes of a DECIMAL bound of a byte array hold its
+** value in their last 8 bytes, as cell.c reads a decimal of at most 15
+** digits: the bytes before are the sign's.  (A value past its precision
+** is not one of the column, and its cut would not keep the order.) */
+static int prune_decimal_fits(const pq_schema_element *e, pq_bytes b) {
+  if (e->type != PQ_BYTE_ARRAY && e->type != PQ_FIXED_LEN_BYTE_ARRAY)
+    return 1;
+  if (b.len <= 8) return 1;
+  uint8_t sign = b.ptr[b.len - 8] & 0x80 ? 0xff : 0;
+  for (size_t i = 0; i < b.len - 8; i++)
+    if (b.ptr[i] != sign) return 0;
+  return 1;
 }
 
 /* Sets b's bounds from a pair of PLAIN values. */
@@ -25,16 +66,22 @@ static void prune_set(pq_bounds *b, const pq_schema_node *leaf,
   pq_field_describe(leaf, binary_as_string, &info);
   b->has_minmax = 0;
   if (!info.ordered || info.nested) return;
+  /* Bytes of another size than the type's are no value of it: 0 here. */
   if (!pq_cell_from_plain(e, binary_as_string, lo, b->smin, &b->min) ||
       !pq_cell_from_plain(e, binary_as_string, hi, b->smax, &b->max))
     return;
+  /* A NaN bound is a NULL cell: no bound. */
   if (b->min.kind != info.kind || b->max.kind != info.kind) return;
-  if (info.kind == PQ_CELL_REAL && (b->min.r != b->min.r || b->max.r != b->max.r))
-    return;
   int scale, precision, unit;
   int m = pq_leaf_meaning(e, &scale, &precision, &unit);
   if ((m == PQ_AS_DATE || m == PQ_AS_TIMESTAMP) &&
       (!prune_text_sorts(&b->min) || !prune_text_sorts(&b->max)))
+    return;
+  if (m == PQ_AS_TIME &&
+      (!prune_time_sorts(&b->min) || !prune_time_sorts(&b->max)))
+    return;
+  if (m == PQ_AS_DECIMAL &&
+      (!prune_decimal_fits(e, lo) || !prune_decimal_fits(e, hi)))
     return;
   if (pq_cell_compare(&b->min, &b->max) > 0) return;
   b->has_minmax = 1;
@@ -52,49 +99,93 @@ static int prune_signed_order(const pq_schema_node *leaf) {
           e->type == PQ_BOOLEAN);
 }
 
+/* Whether SQL may see NULLs that a null count leaves out: NaNs. */
+static int prune_has_nan(const pq_schema_element *e) {
+  return e->type == PQ_FLOAT || e->type == PQ_DOUBLE ||
+         (e->type == PQ_FIXED_LEN_BYTE_ARRAY && e->logical_type == 15);
+}
+
 static void prune_init(pq_bounds *b, const pq_schema_node *leaf) {
   memset(b, 0, sizeof *b);
   b->nulls = -1;
   b->values = -1;
-  b->nulls_exact = leaf->elem->type != PQ_FLOAT &&
-                   leaf->elem->type != PQ_DOUBLE &&
-                   !(leaf->elem->type == PQ_FIXED_LEN_BYTE_ARRAY &&
-                     leaf->elem->logical_type == 15);
+  b->nulls_exact = !prune_has_nan(leaf->elem);
+}
+
+/* A null count (-1: none) against `values` entries of a leaf: 1 when it
+** may be believed, with *nulls set (-1: not known); 0 when it is false. */
+static int prune_nulls(const pq_schema_node *leaf, int64_t count,
+                       int64_t values, int64_t *nulls) {
+  *nulls = -1;
+  if (count < 0) return 1; /* absent, or -1 for "not known" */
+  if (values >= 0 && count > values) return 0;
+  if (leaf->max_def == 0 && count > 0) return 0; /* REQUIRED */
+  *nulls = count;
+  return 1;
 }
 
 void pq_chunk_bounds(const pq_file *f, uint32_t row_group, uint32_t leaf,
                      int binary_as_string, pq_bounds *b) {
   const pq_file_meta *m = pq_file_metadata(f);
   const pq_schema_node *node = pq_file_leaf(f, leaf);
+  if (!node) {
+    memset(b, 0, sizeof *b);
+    b->nulls = b->values = -1;
+    return;
+  }
   prune_init(b, node);
-  if (row_group >= m->n_row_groups || !node ||
+  if (row_group >= m->n_row_groups ||
       leaf >= m->row_groups[row_group].n_columns)
     return;
-  const pq_column_chunk *cc = &m->row_groups[row_group].columns[leaf];
+  const pq_row_group *rg = &m->row_groups[row_group];
+  const pq_column_chunk *cc = &rg->columns[leaf];
   if (!cc->has_meta_data || node->max_rep > 0) return;
   const pq_column_meta *cm = &cc->meta;
+  /* A flat column has an entry a row. */
+  if (cm->num_values != rg->num_rows || cm->num_values < 0) return;
   b->values = cm->num_values;
+  if (node->max_def == 0) b->nulls = 0; /* REQUIRED: no NULL to count */
   if (!cm->has_statistics) return;
   const pq_statistics *s = &cm->statistics;
-  if (s->has_null_count && s->null_count >= 0) b->nulls = s->null_count;
-  if (s->has_nan_count && s->nan_count == 0) b->nulls_exact = 1;
+  int64_t nulls;
+  if (!prune_nulls(node, s->has_null_count ? s->null_count : -1, b->values,
+                   &nulls))
+    return;
+  if (nulls >= 0) b->nulls = nulls;
+  /* With nan_count beside it, the NULLs SQL sees are counted exactly. */
+  if (prune_has_nan(node->elem) && s->has_nan_count && s->nan_count >= 0 &&
+      b->nulls >= 0 && s->nan_count <= b->values - b->nulls) {
+    b->nulls += s->nan_count;
+    b->nulls_exact = 1;
+  }
   if (s->has_min_value && s->has_max_value &&
       (m->has_column_orders || prune_signed_order(node))) {
     prune_set(b, node, binary_as_string, s->min_value, s->max_value);
   } else if (s->has_min && s->has_max && prune_signed_order(node)) {
     prune_set(b, node, binary_as_string, s->min, s->max);
   }
+  /* Bounds of a chunk said to be all NULL: one of the two is false. */
+  if (b->has_minmax && b->nulls >= b->values && b->values > 0) b->nulls = -1;
 }
 
 void pq_page_bounds(const pq_file *f, uint32_t leaf,
                     const pq_column_index *ci, uint32_t page, int64_t rows,
                     int binary_as_string, pq_bounds *b) {
   const pq_schema_node *node = pq_file_leaf(f, leaf);
+  if (!node) {
+    memset(b, 0, sizeof *b);
+    b->nulls = b->values = -1;
+    return;
+  }
   prune_init(b, node);
-  if (!node || !ci || page >= ci->n_pages || node->max_rep > 0) return;
+  if (!ci || page >= ci->n_pages || node->max_rep > 0) return;
   b->values = rows;
-  if (ci->null_counts && ci->null_counts[page] >= 0)
-    b->nulls = ci->null_counts[page];
+  int64_t nulls;
+  if (!prune_nulls(node, ci->null_counts ? ci->null_counts[page] : -1, rows,
+                   &nulls))
+    return;
+  if (node->max_def == 0) b->nulls = 0;
+  if (nulls >= 0) b->nulls = nulls;
   if (ci->null_pages[page]) {
     /* Every entry null, no bounds: believed only when the null count
     ** agrees (parquet-mr wrote null_pages true with a count of -1 for
@@ -106,6 +197,11 @@ void pq_page_bounds(const pq_file *f, uint32_t leaf,
   if (pq_file_metadata(f)->has_column_orders || prune_signed_order(node))
     prune_set(b, node, binary_as_string, ci->min_values[page],
               ci->max_values[page]);
+  /* A page of values (null_pages false) said to hold NULLs only. */
+  if (b->values > 0 && b->nulls >= b->values) {
+    b->nulls = -1;
+    b->has_minmax = 0;
+  }
 }
 
 int pq_bounds_may_match(const pq_bounds *b, int op, const pq_cell *v) {

@@ -10,9 +10,10 @@
 /* Days since 1970-01-01 as "YYYY-MM-DD" (proleptic Gregorian). */
 size_t pq_text_date(char *s, size_t cap, int64_t days);
 /* A time of day in units (per_second of them a second) as
-** "HH:MM:SS[.fff]": the fraction, when not zero, in digits digits. */
-size_t pq_text_time(char *s, size_t cap, int64_t units_of_day,
-                    int64_t per_second, int digits);
+** "HH:MM:SS[.fff]": the fraction, when not zero, in digits digits.  Units
+** outside a day give a signed duration: "-03:51:39.961", "26:00:00". */
+size_t pq_text_time(char *s, size_t cap, int64_t units, int64_t per_second,
+                    int digits);
 /* v units (1 MILLIS, 2 MICROS, 3 NANOS) since the epoch as
 ** "YYYY-MM-DD HH:MM:SS[.f]". */
 size_t pq_text_timestamp(char *s, size_t cap, int64_t v, int unit);

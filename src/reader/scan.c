@@ -5,7 +5,7 @@
 ** A flat field (a leaf, not repeated) is read with its column reader, up
 ** to a page's worth of entries at a time: an entry below the maximum
 ** definition level is NULL, the others take the next value, converted by
-** its logical type (cell.c).  A nested field is assembled (assemble.c)
+** its logical type (cell.c; a NaN is NULL, as SQL sees it).  A nested field is assembled (assemble.c)
 ** into one JSON text per row.
 **
 ** A dictionary-encoded chunk is read as its dictionary vector: each entry
@@ -270,6 +270,7 @@ int pq_field_reader_read_entries(pq_field_reader *r, pq_cell *cells,
       c->kind = real ? PQ_CELL_REAL : PQ_CELL_INT;
       if (real) {
         memcpy(&c->r, v + j * 8, 8);
+        if (c->r != c->r) c->kind = PQ_CELL_NULL; /* NaN: SQL's NULL */
       } else {
         memcpy(&c->i, v + j * 8, 8);
       }
