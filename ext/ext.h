@@ -215,6 +215,46 @@ int pqx_sources_open(pqx_sources *ss, sqlite3_value *v, const char *fn,
 int pqx_sources_next(pqx_sources *ss, pqx_source *cur, int *got, char **msg);
 void pqx_sources_close(pqx_sources *ss);
 
+/* ---- Access: files, and who is calling (access.c) ------------------------ */
+
+/* The message of a file function in a build made with PARQUET_OMIT_FILES,
+** and in a connection whose file access is off; "%s" is the function. */
+#define PQX_OMIT_FILES_MSG                                                   \
+  "%s: this build reads and writes no files (it was compiled with "        \
+  "PARQUET_OMIT_FILES)"
+#define PQX_FILES_OFF_MSG                                                    \
+  "%s: file access is off for this connection (parquet_file_access(0))"
+
+/* 1 when fn may read or write files on db: the build has file access and
+** the connection has not turned it off.  Else 0, and *msg (from
+** sqlite3_mprintf, NULL when out of memory) names fn and the reason. */
+int pqx_files_allowed(sqlite3 *db, const char *fn, char **msg);
+
+/* The checks of a call that touches files or the connection's settings,
+** which a database's schema must not be able to make (doc/security.md):
+** refused inside a statement that writes the database, during an
+** integrity check, and unless a running statement of the connection calls
+** fn by name in its text.  pqx_guard adds pqx_files_allowed.  On refusal
+** both set the error of ctx and return non-zero. */
+int pqx_guard_call(sqlite3_context *ctx, const char *fn);
+int pqx_guard(sqlite3_context *ctx, const char *fn);
+/* What a refusal inside a writing statement tells fn's caller to do. */
+const char *pqx_guard_advice(const char *fn);
+
+/* A path argument: TEXT, not empty, without a NUL byte inside (the C
+** library would cut the path there).  SQLITE_OK with *path (SQLite's
+** text of v); else the error code and *msg (from sqlite3_mprintf) naming
+** fn, and for a NUL its byte offset. */
+int pqx_path_arg(sqlite3_value *v, const char *fn, const char **path,
+                 char **msg);
+
+/* The per-connection file switch (limits.c): 1 once parquet_file_access(0)
+** has turned file access off for db; pqx_conn_close_files does that, for
+** good (SQLITE_OK, or SQLITE_ERROR when db has no entry). */
+int pqx_conn_files_off(sqlite3 *db);
+int pqx_conn_close_files(sqlite3 *db);
+int pqx_register_access(sqlite3 *db);
+
 /* Names of the format's enums; NULL for a number without one. */
 const char *pqx_page_type_name(int t);
 const char *pqx_codec_name(int c);
