@@ -163,7 +163,10 @@ void pqx_spare_give(sqlite3 *db, pq_encoder *e);
 ** number of folders.  Sorted by name, each once.  *paths (from
 ** sqlite3_malloc, freed by pqx_paths_free) holds *n of them; none is an
 ** error naming the pattern ("fn: no file matches 'd/?.parquet'"), as is a
-** folder that cannot be read. */
+** folder that cannot be read, and a walk that goes more than 64 folders
+** deep or reads more than 100000 names.  Only regular files are results;
+** links to folders are entered only where the pattern names them.  In a
+** build with PARQUET_OMIT_FILES every pattern is an error. */
 int pqx_paths_expand(const char *fn, const char *pattern, char ***paths,
                      int *n, char **msg);
 void pqx_paths_free(char **paths, int n);
