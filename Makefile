@@ -68,7 +68,7 @@ CODEC_DEFS  = $(foreach c,$(sort $(WITHOUT)),$(NO_$(c)))
 CODEC_LIBS  = $(foreach c,$(WITH),$(LIB_$(c)))
 
 BUILD_DEPS = libsqlite3-dev $(foreach c,$(WITH),$(DEB_$(c)))
-TEST_DEPS  = sqlite3 tcl libsqlite3-tcl pkg-config
+TEST_DEPS  = sqlite3 tcl libsqlite3-tcl pkg-config strace
 
 .PHONY: bench-against wasm test-wasm wasm-deps all deps test-deps interop-deps clients-deps fuzz-deps tsan-deps demo test test-asan test-tsan test-valgrind bench fuzz fuzz-build gen install uninstall dist clean FORCE
 

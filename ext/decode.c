@@ -97,6 +97,11 @@ static void decodeFileFunc(sqlite3_context *ctx, int argc,
                            sqlite3_value **argv) {
   (void)argc;
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;
+  /* A path: a file read, which a database's schema must not make happen
+  ** (access.c); a BLOB reads none. */
+  if (sqlite3_value_type(argv[0]) != SQLITE_BLOB &&
+      pqx_guard(ctx, "parquet_decode"))
+    return;
   pqx_source src;
   char *msg;
   int rc = pqx_source_open(&src, argv[0], "parquet_decode", 0, &msg);

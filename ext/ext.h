@@ -192,7 +192,10 @@ void pqx_spare_give(sqlite3 *db, pq_encoder *e);
 ** number of folders.  Sorted by name, each once.  *paths (from
 ** sqlite3_malloc, freed by pqx_paths_free) holds *n of them; none is an
 ** error naming the pattern ("fn: no file matches 'd/?.parquet'"), as is a
-** folder that cannot be read. */
+** folder that cannot be read, and a walk that goes more than 64 folders
+** deep or reads more than 100000 names.  Only regular files are results;
+** links to folders are entered only where the pattern names them.  In a
+** build with PARQUET_OMIT_FILES every pattern is an error. */
 int pqx_paths_expand(const char *fn, const char *pattern, char ***paths,
                      int *n, char **msg);
 void pqx_paths_free(char **paths, int n);
@@ -243,6 +246,46 @@ int pqx_sources_open(pqx_sources *ss, sqlite3_value *v, const char *fn,
                      char **msg);
 int pqx_sources_next(pqx_sources *ss, pqx_source *cur, int *got, char **msg);
 void pqx_sources_close(pqx_sources *ss);
+
+/* ---- Access: files, and who is calling (access.c) ------------------------ */
+
+/* The message of a file function in a build made with PARQUET_OMIT_FILES,
+** and in a connection whose file access is off; "%s" is the function. */
+#define PQX_OMIT_FILES_MSG                                                   \
+  "%s: this build reads and writes no files (it was compiled with "        \
+  "PARQUET_OMIT_FILES)"
+#define PQX_FILES_OFF_MSG                                                    \
+  "%s: file access is off for this connection (parquet_file_access(0))"
+
+/* 1 when fn may read or write files on db: the build has file access and
+** the connection has not turned it off.  Else 0, and *msg (from
+** sqlite3_mprintf, NULL when out of memory) names fn and the reason. */
+int pqx_files_allowed(sqlite3 *db, const char *fn, char **msg);
+
+/* The checks of a call that touches files or the connection's settings,
+** which a database's schema must not be able to make (doc/security.md):
+** refused inside a statement that writes the database, during an
+** integrity check, and unless a running statement of the connection calls
+** fn by name in its text.  pqx_guard adds pqx_files_allowed.  On refusal
+** both set the error of ctx and return non-zero. */
+int pqx_guard_call(sqlite3_context *ctx, const char *fn);
+int pqx_guard(sqlite3_context *ctx, const char *fn);
+/* What a refusal inside a writing statement tells fn's caller to do. */
+const char *pqx_guard_advice(const char *fn);
+
+/* A path argument: TEXT, not empty, without a NUL byte inside (the C
+** library would cut the path there).  SQLITE_OK with *path (SQLite's
+** text of v); else the error code and *msg (from sqlite3_mprintf) naming
+** fn, and for a NUL its byte offset. */
+int pqx_path_arg(sqlite3_value *v, const char *fn, const char **path,
+                 char **msg);
+
+/* The per-connection file switch (limits.c): 1 once parquet_file_access(0)
+** has turned file access off for db; pqx_conn_close_files does that, for
+** good (SQLITE_OK, or SQLITE_ERROR when db has no entry). */
+int pqx_conn_files_off(sqlite3 *db);
+int pqx_conn_close_files(sqlite3 *db);
+int pqx_register_access(sqlite3 *db);
 
 /* Names of the format's enums; NULL for a number without one. */
 const char *pqx_page_type_name(int t);

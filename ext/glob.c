@@ -15,12 +15,19 @@
 ** starts with '.' is matched only by a segment that starts with '.' (so
 ** `*`, `**` and a folder pass hidden files and folders by).  There is no
 ** escape: `\` is a character like any other, `[*]` matches a '*'.  Only
-** regular files are results (a symbolic link to one counts).  A symbolic
-** link to a folder is entered only where the pattern names it (in the
-** text before the first glob character, or as a segment without one):
-** `*`, `?`, sets and `**` never enter one, so a link to a folder above
-** cannot make the walk loop.  Characters are UTF-8 (`?` matches é); bytes
-** that are not, one each.
+** regular files are results (a symbolic link to one counts): a FIFO, a
+** device or a socket is never one, and nothing is opened to tell (stat
+** says).  A symbolic link to a folder is entered only where the pattern
+** names it (in the text before the first glob character, or as a segment
+** without one), once each time it is named: `*`, `?`, sets and `**` never
+** enter one, so links cannot make the walk loop.  Characters are UTF-8
+** (`?` matches é); bytes that are not, one each.
+**
+** Bounds: a walk goes at most GLOB_MAX_DEPTH folders below the pattern's
+** base, and reads or looks up at most GLOB_MAX_ENTRIES names in all; past
+** either it stops with an error that names the bound.  So '/' as a source
+** fails soon, rather than walking the whole tree (/proc included), and a
+** loop that is no link (a bind mount of a folder inside itself) ends.
 **
 ** The results keep the pattern's form: the text before the first segment
 ** with a glob character is kept as written ("../d//", "/", or nothing),
@@ -48,11 +55,21 @@
 
 #include "ext.h"
 
+/* A build without file access (PARQUET_OMIT_FILES) has no walk: every
+** pattern is an error that says so. */
+#ifndef PARQUET_OMIT_FILES
+
+#define GLOB_MAX_DEPTH 64          /* folders below the base */
+#define GLOB_MAX_ENTRIES 100000    /* names read or looked up by one walk */
+
 /* A walk: the pattern's segments after the base, the path of the folder
 ** being walked, and the results. */
 typedef struct GlobWalk {
   const char *fn;
+  const char *pattern; /* as given, for messages */
   char **msg;
+  int depth;           /* folders below the base, of the path */
+  long visited;        /* names read or looked up */
   char *text;          /* the segments' text, split at each '/' */
   const char **segs;   /* the segments, none empty, never two `**` in a row */
   int nseg;
@@ -242,12 +259,31 @@ static int glob_folder(GlobWalk *w, const int *st, int ns);
 
 /* Walks the folder at the path with the set w->scratch (nc of them). */
 static int glob_enter(GlobWalk *w, int nc) {
+  if (w->depth > GLOB_MAX_DEPTH) {
+    *w->msg = sqlite3_mprintf(
+        "%s: '%s': the walk goes more than %d folders deep (at '%s'), the "
+        "most it may: name a folder nearer the files",
+        w->fn, w->pattern, GLOB_MAX_DEPTH, w->path);
+    return SQLITE_ERROR;
+  }
   int *set = sqlite3_malloc64((sqlite3_uint64)nc * sizeof *set);
   if (!set) return SQLITE_NOMEM;
   memcpy(set, w->scratch, (size_t)nc * sizeof *set);
+  w->depth++;
   int rc = glob_folder(w, set, nc);
+  w->depth--;
   sqlite3_free(set);
   return rc;
+}
+
+/* Counts a name read or looked up; an error past GLOB_MAX_ENTRIES. */
+static int glob_visit(GlobWalk *w) {
+  if (++w->visited <= GLOB_MAX_ENTRIES) return SQLITE_OK;
+  *w->msg = sqlite3_mprintf(
+      "%s: '%s': the walk read more than %d names (in '%s'), the most it "
+      "may: name a narrower folder or glob",
+      w->fn, w->pattern, GLOB_MAX_ENTRIES, w->len ? w->path : ".");
+  return SQLITE_ERROR;
 }
 
 /* A subfolder noted by glob_list: walks it (link: it is a link). */
@@ -330,6 +366,8 @@ static int glob_list(GlobWalk *w, const int *st, int ns, char **pend,
     }
     const char *name = de->d_name;
     if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0) continue;
+    rc = glob_visit(w);
+    if (rc) break;
     rc = glob_entry(w, st, ns, name, pend, plen, pcap);
     if (rc) break;
   }
@@ -361,6 +399,8 @@ static int glob_literals(GlobWalk *w, const int *st, int ns, int listed) {
       }
     }
     glob_unmark(w, w->scratch, nc);
+    rc = glob_visit(w);
+    if (rc) break;
     size_t len = w->len;
     rc = glob_push(w, name);
     if (rc) break;
@@ -491,15 +531,23 @@ static int glob_plain(GlobWalk *w, const char *pattern) {
   return glob_found(w);
 }
 
+#endif /* PARQUET_OMIT_FILES */
+
 int pqx_paths_expand(const char *fn, const char *pattern, char ***paths,
                      int *n, char **msg) {
-  GlobWalk w;
-  memset(&w, 0, sizeof w);
-  w.fn = fn;
-  w.msg = msg;
   *paths = NULL;
   *n = 0;
   *msg = NULL;
+#ifdef PARQUET_OMIT_FILES
+  (void)pattern;
+  *msg = sqlite3_mprintf(PQX_OMIT_FILES_MSG, fn);
+  return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
+#else
+  GlobWalk w;
+  memset(&w, 0, sizeof w);
+  w.fn = fn;
+  w.pattern = pattern;
+  w.msg = msg;
   int rc;
   if (glob_has_wild(pattern)) {
     size_t base = glob_base_len(pattern);
@@ -524,6 +572,7 @@ int pqx_paths_expand(const char *fn, const char *pattern, char ***paths,
   *paths = w.out;
   *n = w.n;
   return SQLITE_OK;
+#endif /* PARQUET_OMIT_FILES */
 }
 
 void pqx_paths_free(char **paths, int n) {

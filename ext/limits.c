@@ -27,6 +27,11 @@
 ** large column then writes into pages already written.  One buffer a
 ** connection, no larger than its ceiling (a smaller ceiling set drops a
 ** larger one), freed with the entry.
+**
+** And it keeps the connection's file switch (access.c): once
+** parquet_file_access(0) has turned file access off, it stays off, also
+** when the extension is loaded into the connection again (the new entry
+** takes the old one's switch and ceiling).
 */
 #include <pthread.h>
 #include <stdint.h>
@@ -41,6 +46,7 @@ typedef struct pqx_conn {
   pq_buf spare;     /* len 0; data NULL when none is kept */
   const void *lent; /* the result that comes back as the spare */
   size_t lent_cap;
+  int files_off;    /* parquet_file_access(0) was called: for good */
   struct pqx_conn *next;
 } pqx_conn;
 
@@ -120,6 +126,27 @@ void pqx_spare_give(sqlite3 *db, pq_encoder *e) {
   pq_buf_free(&room); /* the encoder's own, or one not kept */
 }
 
+int pqx_conn_files_off(sqlite3 *db) {
+  pthread_mutex_lock(&conns_mu);
+  pqx_conn *c = conn_of(db);
+  int off = c ? c->files_off : 0;
+  pthread_mutex_unlock(&conns_mu);
+  return off;
+}
+
+int pqx_conn_close_files(sqlite3 *db) {
+  pthread_mutex_lock(&conns_mu);
+  int rc = SQLITE_ERROR;
+  /* Every entry of db: one loaded twice has two for a moment. */
+  for (pqx_conn *c = conns; c; c = c->next) {
+    if (c->db != db) continue;
+    c->files_off = 1;
+    rc = SQLITE_OK;
+  }
+  pthread_mutex_unlock(&conns_mu);
+  return rc;
+}
+
 size_t pqx_db_limit(sqlite3 *db) {
   sqlite3_int64 len = sqlite3_limit(db, SQLITE_LIMIT_LENGTH, -1);
   sqlite3_int64 cap = ceiling_of(db);
@@ -144,6 +171,8 @@ static void maxAllocFunc(sqlite3_context *ctx, int argc,
                          -1);
     return;
   }
+  /* Setting it is the application's: not a database's schema's. */
+  if (argc == 1 && pqx_guard_call(ctx, "parquet_max_alloc")) return;
   pthread_mutex_lock(&conns_mu);
   sqlite3_int64 old = c->max_alloc;
   pthread_mutex_unlock(&conns_mu);
@@ -194,8 +223,15 @@ int pqx_register_limits(sqlite3 *db) {
   c->db = db;
   c->max_alloc = PQX_MAX_ALLOC_DEFAULT;
   /* Loaded twice into one connection: the new entry goes first and the
-  ** old one leaves when its function is replaced just below. */
+  ** old one leaves when its function is replaced just below; it takes the
+  ** old one's settings, so that loading again turns no file access back
+  ** on. */
   pthread_mutex_lock(&conns_mu);
+  pqx_conn *old = conn_of(db);
+  if (old) {
+    c->files_off = old->files_off;
+    c->max_alloc = old->max_alloc;
+  }
   c->next = conns;
   conns = c;
   pthread_mutex_unlock(&conns_mu);

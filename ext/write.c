@@ -15,14 +15,26 @@
 ** under a temporary name beside `path` and renamed when complete: nothing
 ** half-written is ever at `path`.  With a NULL path the file is returned
 ** as a BLOB, bounded by parquet_max_alloc.  Returns the rows written.
+**
+** What it must not do (doc/security.md): run when a database's schema
+** calls it (access.c guards every call), write the database (the query
+** must be read-only: SQLite's own read-only check of the calling statement
+** must stay true of all it does), or write a file when file access is off.
+** A file it writes is durable once it returns (fsync of the file, rename,
+** fsync of the folder, unless "durable":false), has the mode a new file
+** gets (0666 less the umask) or the one of the file it replaces, and
+** replaces a symbolic link at `path` rather than writing through it.
 */
-#define _GNU_SOURCE /* mkstemp; sched_getcpu, CPU affinity (Linux) */
+#define _GNU_SOURCE /* sched_getcpu, CPU affinity (Linux) */
 #include <errno.h>
+#include <fcntl.h>
+#include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1076,6 +1088,14 @@ static char *top_pair(Writer *wr, void *arg, const char *key,
     wr->group_size = atoll(text);
     return NULL;
   }
+  if (strcmp(key, "durable") == 0) {
+    if (strcmp(jtype, "true") && strcmp(jtype, "false"))
+      return sqlite3_mprintf(FN ": options: \"durable\" must be true (the "
+                                "file synced to disk before parquet_write "
+                                "returns, the default) or false");
+    wr->durable = strcmp(jtype, "true") == 0;
+    return NULL;
+  }
   if (strcmp(key, "threads") == 0) {
     if (strcmp(jtype, "integer") || atoll(text) < 1 || atoll(text) > 2)
       return sqlite3_mprintf(FN ": options: \"threads\" must be 1 (the "
@@ -1127,6 +1147,102 @@ static char *names_pair(Writer *wr, void *arg, const char *key,
     }
   return sqlite3_mprintf(FN ": options: columns: the query has no column "
                             "\"%s\"", key);
+}
+
+/* ---- What options ask for beyond the data --------------------------------- */
+
+#define BLOOM_MOST ((int64_t)1 << 27) /* the writer's largest filter, bytes */
+
+/* The bytes of the bloom filter the writer makes for ndv distinct values
+** at the false positive probability fpp (src/format/bloom.c,
+** pq_bloom_size): the spec's sizing of a split-block filter, 8 ndv /
+** -ln(1 - fpp^(1/8)) bits, rounded up to a power of two of 32 bytes or
+** more; here without the writer's cut at BLOOM_MOST, so that a larger
+** filter asked for is seen. */
+static double w_bloom_bytes(int64_t ndv, double fpp) {
+  if (!(fpp > 0 && fpp < 1)) fpp = 0.01;
+  double bytes = -8.0 * (double)ndv / log(1.0 - pow(fpp, 1.0 / 8)) / 8;
+  double n = 32;
+  while (n < bytes && n < 1e18) n *= 2;
+  return n;
+}
+
+static int w_uses_blocks(const pq_params *p, const pq_write_options *o) {
+  int e = p->encoding == PQ_RLE_DICTIONARY ? o->fallback : (int)p->encoding;
+  return o->auto_encoding || e == PQ_DELTA_BINARY_PACKED ||
+         e == PQ_DELTA_LENGTH_BYTE_ARRAY || e == PQ_DELTA_BYTE_ARRAY;
+}
+
+/* Adds what one leaf's options ask for whatever its data (*fixed, for
+** every leaf; wr->bloom_fixed, the filters) and checks it against the
+** limit.  A filter sized by "ndv" takes its bytes in each row group, be it
+** of one row; the DELTA encodings hold a block of block_size values, 8
+** bytes each, for each leaf.  NULL, or a message naming the option. */
+static char *w_bound_leaf(Writer *wr, const char *col, const pq_params *p,
+                          const pq_write_options *o, int64_t limit,
+                          int64_t *fixed) {
+  if (o->bloom && o->bloom_ndv > 0) {
+    double b = w_bloom_bytes(o->bloom_ndv, o->bloom_fpp);
+    if (b > (double)BLOOM_MOST)
+      return sqlite3_mprintf(
+          FN ": options: column '%s': \"bloom_filter\": a filter for %lld "
+             "distinct values at fpp %g takes %.0f bytes, more than the "
+             "%lld a filter may take",
+          col, (long long)o->bloom_ndv,
+          o->bloom_fpp > 0 ? o->bloom_fpp : 0.01, b, (long long)BLOOM_MOST);
+    wr->bloom_fixed += (int64_t)b;
+    *fixed += (int64_t)b;
+    if (*fixed > limit)
+      return sqlite3_mprintf(
+          FN ": options: column '%s': \"bloom_filter\": the filters sized "
+             "by \"ndv\" take %lld bytes in each row group, more than the "
+             "limit of %lld bytes" PQX_LIMIT_HINT,
+          col, (long long)*fixed, (long long)limit);
+  }
+  if (p->block_size > 0 && w_uses_blocks(p, o)) {
+    *fixed += p->block_size * 8;
+    if (*fixed > limit)
+      return sqlite3_mprintf(
+          FN ": options: column '%s': \"block_size\": blocks of %lld "
+             "values take %lld bytes with those of the columns before it, "
+             "more than the limit of %lld bytes" PQX_LIMIT_HINT,
+          col, (long long)p->block_size, (long long)*fixed,
+          (long long)limit);
+  }
+  return NULL;
+}
+
+/* What every column's options ask for, against the limit. */
+static char *w_bounds(Writer *wr) {
+  int64_t limit = (int64_t)pqx_db_limit(wr->db), fixed = 0;
+  char *m = NULL;
+  for (int i = 0; i < wr->ncols && !m; i++) {
+    WCol *c = &wr->cols[i];
+    if (!c->tree) {
+      m = w_bound_leaf(wr, c->name, &c->p, &c->o, limit, &fixed);
+      continue;
+    }
+    for (int k = 0; k < c->nleaves && !m; k++)
+      m = w_bound_leaf(wr, c->name, &c->leaves[k].p, &c->leaves[k].o, limit,
+                       &fixed);
+  }
+  return m;
+}
+
+/* A row group is about to close: the filters sized by "ndv" of the row
+** groups so far must stay within the limit, so that the file follows its
+** rows and not row_group_size.  NULL, or a message. */
+static char *w_count_group(Writer *wr) {
+  wr->groups++;
+  if (wr->bloom_fixed == 0) return NULL;
+  int64_t limit = (int64_t)pqx_db_limit(wr->db);
+  if (wr->groups <= limit / wr->bloom_fixed) return NULL;
+  return sqlite3_mprintf(
+      FN ": options: \"bloom_filter\": the filters sized by \"ndv\" take "
+         "%lld bytes in each row group: %lld row groups take more than the "
+         "limit of %lld bytes" PQX_LIMIT_HINT ": a smaller ndv, a larger "
+         "row_group_size, or true (each filter sized by its chunk's values)",
+      (long long)wr->bloom_fixed, (long long)wr->groups, (long long)limit);
 }
 
 /* ---- The columns ---------------------------------------------------------- */
@@ -1235,6 +1351,7 @@ static char *w_columns(Writer *wr) {
     ps[i] = c->p;
     os[i] = c->o;
   }
+  if (!msg) msg = w_bounds(wr);
   /* Each column alone first, so that a refusal names its column (a nested
   ** column's leaves: pqx_nested_open). */
   for (int i = 0; i < wr->ncols && !msg; i++) {
@@ -1267,6 +1384,106 @@ static char *w_columns(Writer *wr) {
   return msg;
 }
 
+/* ---- The file ----------------------------------------------------------------- */
+
+#ifndef PARQUET_OMIT_FILES
+/* Opens a new file beside the path, under a name of its own, for the
+** writer's output (wr->tmp, wr->f).  Its mode is that of a regular file at
+** the path, which it is to replace (the permission bits); else 0666, which
+** open() narrows by the umask and the folder's default ACL, as for any new
+** file.  A symbolic link at the path is not followed: rename() replaces
+** the link, so its target is neither written nor does it lend its mode.
+** NULL when out of memory, else "" or a message. */
+static char *w_create(Writer *wr) {
+  struct stat st;
+  int keep = lstat(wr->path, &st) == 0 && S_ISREG(st.st_mode);
+  mode_t mode = keep ? (st.st_mode & 0777) : 0666;
+  for (int tries = 0; tries < 64; tries++) {
+    unsigned char r[6];
+    sqlite3_randomness(sizeof r, r);
+    wr->tmp = sqlite3_mprintf("%s.tmp-%02x%02x%02x%02x%02x%02x", wr->path,
+                              r[0], r[1], r[2], r[3], r[4], r[5]);
+    if (!wr->tmp) return NULL;
+    /* O_EXCL: a name that is taken, by a file or a link, is never used */
+    int fd = open(wr->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+    if (fd >= 0) {
+      /* the umask narrowed the mode of the file replaced: widen it back */
+      if (keep && fchmod(fd, mode) != 0) {
+        char *m = sqlite3_mprintf(FN ": cannot set the mode of '%s': %s",
+                                  wr->tmp, strerror(errno));
+        close(fd);
+        return m;
+      }
+      wr->f = fdopen(fd, "wb");
+      if (!wr->f) {
+        close(fd);
+        return NULL;
+      }
+      return (char *)"";
+    }
+    int e = errno;
+    sqlite3_free(wr->tmp);
+    wr->tmp = NULL;
+    if (e != EEXIST)
+      return sqlite3_mprintf(FN ": cannot write beside '%s': %s", wr->path,
+                             strerror(e));
+  }
+  return sqlite3_mprintf(FN ": cannot write beside '%s': no free temporary "
+                            "name", wr->path);
+}
+
+/* Syncs the folder that holds the path, so that the rename lasts. */
+static int w_sync_folder(const char *path) {
+  const char *slash = strrchr(path, '/');
+  char *dir = slash == NULL    ? sqlite3_mprintf(".")
+              : slash == path ? sqlite3_mprintf("/")
+                              : sqlite3_mprintf("%.*s", (int)(slash - path),
+                                                path);
+  if (!dir) return ENOMEM;
+  int e = 0;
+  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  sqlite3_free(dir);
+  if (fd < 0) return errno;
+  /* some file systems cannot sync a folder: nothing more to be done */
+  if (fsync(fd) != 0 && errno != EINVAL && errno != EROFS) e = errno;
+  close(fd);
+  return e;
+}
+
+/* The file complete: flushed, synced (durable), renamed to the path, and
+** the folder synced.  NULL when out of memory, else "" or a message. */
+static char *w_commit(Writer *wr) {
+  int e = 0;
+  if (fflush(wr->f) != 0) e = errno;
+  if (!e && wr->durable && fsync(fileno(wr->f)) != 0) e = errno;
+  if (fclose(wr->f) != 0 && !e) e = errno;
+  wr->f = NULL;
+  if (e)
+    return sqlite3_mprintf(FN ": writing '%s': %s", wr->tmp, strerror(e));
+  if (rename(wr->tmp, wr->path) != 0)
+    return sqlite3_mprintf(FN ": writing '%s': %s", wr->path,
+                           strerror(errno));
+  sqlite3_free(wr->tmp);
+  wr->tmp = NULL;
+  if (wr->durable && (e = w_sync_folder(wr->path)) != 0) {
+    if (e == ENOMEM) return NULL;
+    return sqlite3_mprintf(FN ": '%s' is written, but its folder could not "
+                              "be synced: %s",
+                           wr->path, strerror(e));
+  }
+  return (char *)"";
+}
+#else
+static char *w_create(Writer *wr) {
+  (void)wr;
+  return sqlite3_mprintf(PQX_OMIT_FILES_MSG, FN);
+}
+static char *w_commit(Writer *wr) {
+  (void)wr;
+  return sqlite3_mprintf(PQX_OMIT_FILES_MSG, FN);
+}
+#endif /* PARQUET_OMIT_FILES */
+
 /* ---- The function ------------------------------------------------------------- */
 
 static void w_free(Writer *wr) {
@@ -1298,10 +1515,10 @@ static void w_free(Writer *wr) {
   sqlite3_finalize(wr->qw);
   sqlite3_finalize(wr->q);
   if (wr->f) fclose(wr->f);
-  if (wr->tmp) {
-    unlink(wr->tmp);
-    sqlite3_free(wr->tmp);
-  }
+#ifndef PARQUET_OMIT_FILES
+  if (wr->tmp) unlink(wr->tmp);
+#endif
+  sqlite3_free(wr->tmp);
   sqlite3_free(wr->path);
   pq_buf_free(&wr->out);
 }
@@ -1329,14 +1546,19 @@ static char *w_row(Writer *wr, sqlite3_value **vals) {
                                                      : WRITE_BATCH);
   int group = wr->group_rows == wr->group_size;
   if (!batch && !group) return (char *)"";
-  if (group) wr->group_rows = 0;
+  if (group) {
+    wr->group_rows = 0;
+    char *g = w_count_group(wr);
+    if (g) return g;
+  }
   char *m = w_hand(wr, group);
   /* A row group also closes (looked at after each batch, on the calling
   ** thread) once it takes row_group_bytes encoded. */
   if (m && *m == 0 && !group && wr->group_bytes > 0 &&
       pq_writer_group_bytes(wr->w) >= wr->group_bytes) {
     wr->group_rows = 0;
-    m = w_group(wr);
+    m = w_count_group(wr);
+    if (!m) m = w_group(wr);
   }
   return m;
 }
@@ -1352,21 +1574,8 @@ static char *w_start(Writer *wr) {
   if (wr->out_null) {
     wr->limit = pqx_db_limit(wr->db);
   } else {
-    wr->tmp = sqlite3_mprintf("%s.tmp-XXXXXX", wr->path);
-    if (!wr->tmp) return NULL;
-    int fd = mkstemp(wr->tmp);
-    if (fd < 0) {
-      msg = sqlite3_mprintf(FN ": cannot write beside '%s': %s", wr->path,
-                            strerror(errno));
-      sqlite3_free(wr->tmp);
-      wr->tmp = NULL;
-      return msg;
-    }
-    wr->f = fdopen(fd, "wb");
-    if (!wr->f) {
-      close(fd);
-      return NULL;
-    }
+    msg = w_create(wr);
+    if (!msg || *msg) return msg;
     pq_writer_set_sink(wr->w, w_sink, wr);
   }
   for (int r = 0; r < wr->nlook; r++) {
@@ -1420,8 +1629,7 @@ static void rowFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 ** columns than a function takes, is left to be stepped as it is (wr->qw
 ** NULL).  Returns NULL when out of memory, else "". */
 static char *w_wrap(Writer *wr, const char *sql, const char *tail) {
-  if (!sqlite3_stmt_readonly(wr->q) || wr->ncols > ROW_MAX_COLS)
-    return (char *)"";
+  if (wr->ncols > ROW_MAX_COLS) return (char *)"";
   size_t n = tail ? (size_t)(tail - sql) : strlen(sql);
   while (n && (sql[n - 1] == ';' || sql[n - 1] == ' ' || sql[n - 1] == '\n' ||
                sql[n - 1] == '\t' || sql[n - 1] == '\r'))
@@ -1434,7 +1642,10 @@ static char *w_wrap(Writer *wr, const char *sql, const char *tail) {
   sqlite3_str_appendall(s, ") FROM pqx_q");
   char *w = sqlite3_str_finish(s);
   if (!w) return NULL;
-  if (sqlite3_prepare_v2(wr->db, w, -1, &wr->qw, NULL) != SQLITE_OK) {
+  /* The query wrapped is a SELECT, as the query alone was; were it not
+  ** (no query known does that), it is not used. */
+  if (sqlite3_prepare_v2(wr->db, w, -1, &wr->qw, NULL) != SQLITE_OK ||
+      !sqlite3_stmt_readonly(wr->qw)) {
     sqlite3_finalize(wr->qw);
     wr->qw = NULL;
   } else {
@@ -1444,11 +1655,59 @@ static char *w_wrap(Writer *wr, const char *sql, const char *tail) {
   return (char *)"";
 }
 
+/* The refusals of a call before anything is read (access.c): from a
+** database's schema, or to a path when files are off or the path is not
+** one.  1 when refused (the error set). */
+static int w_refused(sqlite3_context *ctx, sqlite3_value *path) {
+  if (sqlite3_value_type(path) == SQLITE_NULL) return pqx_guard_call(ctx, FN);
+  if (pqx_guard(ctx, FN)) return 1;
+  const char *p;
+  char *msg;
+  int rc = pqx_path_arg(path, FN, &p, &msg);
+  if (rc == SQLITE_OK) return 0;
+  if (msg) {
+    sqlite3_result_error(ctx, msg, -1);
+    sqlite3_free(msg);
+  } else {
+    sqlite3_result_error_nomem(ctx);
+  }
+  return 1;
+}
+
+/* The query prepared must not write (the calling statement is a SELECT,
+** which tools vet as read-only by sqlite3_stmt_readonly) and must have no
+** parameter (nothing would bind it: it would read as NULL).  NULL when it
+** may run, else a message. */
+static char *w_query_refused(sqlite3_stmt *q) {
+  if (!sqlite3_stmt_readonly(q))
+    return sqlite3_mprintf(FN ": the query writes the database: '%s' (it "
+                              "must be read-only, as a SELECT is; run the "
+                              "change as a statement of its own, then write "
+                              "its rows with a SELECT)",
+                           sqlite3_sql(q));
+  int n = sqlite3_bind_parameter_count(q);
+  if (n > 0) {
+    /* the first with a name (?5 leaves ?1 to ?4 nameless), else "?" */
+    const char *name = NULL;
+    for (int i = 1; i <= n && !name; i++) name = sqlite3_bind_parameter_name(q, i);
+    return sqlite3_mprintf(
+        FN ": the query has a parameter, %s, that nothing binds: "
+           "parquet_write binds no values; write them into the query's "
+           "text, as in parquet_write('f.parquet', format('SELECT * FROM t "
+           "WHERE year = %%d', ?1)), where ?1 is a parameter of the "
+           "calling statement",
+        name ? name : "?");
+  }
+  return NULL;
+}
+
 static void writeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  if (w_refused(ctx, argv[0])) return;
   Writer wr;
   memset(&wr, 0, sizeof wr);
   wr.ctx = ctx;
   wr.db = sqlite3_context_db_handle(ctx);
+  wr.durable = 1;
   wr.dictionary = -1;
   wr.group_size = WRITE_GROUP;
   pq_params_init(&wr.p);
@@ -1491,6 +1750,8 @@ static void writeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     msg = sqlite3_mprintf(FN ": the query is empty");
     goto fail;
   }
+  msg = w_query_refused(wr.q);
+  if (msg) goto fail;
   while (tail && (*tail == ' ' || *tail == ';' || *tail == '\n' ||
                   *tail == '\t' || *tail == '\r'))
     tail++;
@@ -1524,6 +1785,7 @@ static void writeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (!wr.look) goto nomem;
   wr.out_null = sqlite3_value_type(argv[0]) == SQLITE_NULL;
   if (!wr.out_null) {
+    /* checked by w_refused: TEXT without a NUL */
     const char *path = (const char *)sqlite3_value_text(argv[0]);
     wr.path = sqlite3_mprintf("%s", path ? path : "");
     if (!wr.path) goto nomem;
@@ -1568,6 +1830,11 @@ static void writeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   msg = w_last(&wr);
   if (msg == NULL) goto nomem_or;
   if (*msg) goto fail;
+  /* the last row group, closed by the footer (or an empty one) */
+  if (wr.group_rows > 0 || wr.groups == 0) {
+    msg = w_count_group(&wr);
+    if (msg) goto fail;
+  }
   {
     pq_error err = {0};
     int rc = pq_writer_finish(wr.w, &wr.out, &err);
@@ -1580,15 +1847,9 @@ static void writeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     if (*msg) goto fail;
   }
   if (wr.f) {
-    int bad = fflush(wr.f) != 0;
-    bad |= fclose(wr.f) != 0;
-    wr.f = NULL;
-    if (bad || rename(wr.tmp, wr.path) != 0) {
-      msg = sqlite3_mprintf(FN ": writing '%s': %s", wr.path, strerror(errno));
-      goto fail;
-    }
-    sqlite3_free(wr.tmp);
-    wr.tmp = NULL;
+    msg = w_commit(&wr);
+    if (msg == NULL) goto nomem;
+    if (*msg) goto fail;
     sqlite3_result_int64(ctx, wr.rows);
   } else {
     sqlite3_result_blob64(ctx, wr.out.data, wr.out.len, SQLITE_TRANSIENT);

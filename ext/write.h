@@ -129,6 +129,9 @@ typedef struct Writer {
   /* the output */
   char *path, *tmp;
   FILE *f;
+  int durable;            /* fsync the file, rename, fsync its folder; 1 */
+  int64_t bloom_fixed;    /* bytes a row group's filters sized by "ndv" take */
+  int64_t groups;         /* row groups closed */
   pq_buf out;
   size_t limit;           /* a BLOB's bound */
   int64_t rows, group_rows;
