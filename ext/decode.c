@@ -104,7 +104,8 @@ static void decodeFileFunc(sqlite3_context *ctx, int argc,
     return;
   pqx_source src;
   char *msg;
-  int rc = pqx_source_open(&src, argv[0], "parquet_decode", 0, &msg);
+  int rc = pqx_source_open(&src, sqlite3_context_db_handle(ctx), argv[0],
+                           "parquet_decode", 0, &msg);
   if (rc == SQLITE_OK) {
     pq_buf out;
     pq_error err;

@@ -154,9 +154,11 @@ typedef struct pqx_source {
   pq_file *file;
 } pqx_source;
 
-/* Opens the source v; on failure sets *msg (or returns SQLITE_NOMEM). */
-int pqx_source_open(pqx_source *s, sqlite3_value *v, const char *fn, int copy,
-                    char **msg);
+/* Opens the source v; on failure sets *msg (or returns SQLITE_NOMEM).  A
+** path must be TEXT without a NUL byte, and db's file access on
+** (pqx_path_arg, pqx_files_allowed). */
+int pqx_source_open(pqx_source *s, sqlite3 *db, sqlite3_value *v,
+                    const char *fn, int copy, char **msg);
 /* Opens the file at path the same way. */
 int pqx_source_open_path(pqx_source *s, const char *path, const char *fn,
                          char **msg);
@@ -207,7 +209,7 @@ void pqx_paths_free(char **paths, int n);
 ** is a path that names nothing as written.  Usage, in a table's scan:
 **
 **   xFilter:  pqx_sources_close(&c->ss);            (a scan from before)
-**             rc = pqx_sources_open(&c->ss, argv[0], fn, &msg);
+**             rc = pqx_sources_open(&c->ss, db, argv[0], fn, &msg);
 **             then pqx_sources_next until a file has rows, or none is left
 **   xNext:    when the rows of c->src are done, pqx_sources_next again
 **   xClose:   pqx_source_close(&c->src); pqx_sources_close(&c->ss);
@@ -242,8 +244,8 @@ typedef struct pqx_sources {
   int is_blob;
 } pqx_sources;
 
-int pqx_sources_open(pqx_sources *ss, sqlite3_value *v, const char *fn,
-                     char **msg);
+int pqx_sources_open(pqx_sources *ss, sqlite3 *db, sqlite3_value *v,
+                     const char *fn, char **msg);
 int pqx_sources_next(pqx_sources *ss, pqx_source *cur, int *got, char **msg);
 void pqx_sources_close(pqx_sources *ss);
 

@@ -40,6 +40,8 @@
 
 #include "ext.h"
 
+#ifndef PARQUET_OMIT_FILES
+
 #ifndef O_NOCTTY
 #define O_NOCTTY 0
 #endif
@@ -210,6 +212,43 @@ static int file_read(void *ctx, uint64_t offset, void *dst, size_t n,
   }
   return PQ_OK;
 }
+
+#else /* PARQUET_OMIT_FILES: no file is opened, stat()ed or read */
+
+static int omitted(const char *fn, char **msg) {
+  *msg = sqlite3_mprintf(PQX_OMIT_FILES_MSG, fn);
+  return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
+}
+int pqx_file_open(pqx_file *pf, const char *fn, const char *path,
+                  char **msg) {
+  memset(pf, 0, sizeof *pf);
+  pf->name = path;
+  return omitted(fn, msg);
+}
+void pqx_file_park(pqx_file *pf) { pf->open = 0; }
+int pqx_file_resume(pqx_file *pf, const char *fn, char **msg) {
+  (void)pf;
+  return omitted(fn, msg);
+}
+int pqx_file_check(const pqx_file *pf, const char *fn, int *same,
+                   char **msg) {
+  (void)pf;
+  *same = 0;
+  return omitted(fn, msg);
+}
+void pqx_file_close(pqx_file *pf) { memset(pf, 0, sizeof *pf); }
+static int file_read(void *ctx, uint64_t offset, void *dst, size_t n,
+                     pq_error *err) {
+  (void)ctx;
+  (void)offset;
+  (void)dst;
+  (void)n;
+  snprintf(err->msg, sizeof err->msg, "file: this build reads no files");
+  err->code = PQ_IO;
+  return PQ_IO;
+}
+
+#endif /* PARQUET_OMIT_FILES */
 
 pq_input pqx_file_input(pqx_file *pf) {
   pq_input in;

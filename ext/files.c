@@ -158,7 +158,8 @@ static int fileFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   }
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return SQLITE_OK;
   char *msg;
-  int rc = pqx_sources_open(&c->ss, argv[0], fn, &msg);
+  int rc = pqx_sources_open(&c->ss, ((pqx_vtab *)cur->pVtab)->db, argv[0], fn,
+                            &msg);
   if (rc) {
     sqlite3_free(cur->pVtab->zErrMsg);
     cur->pVtab->zErrMsg = msg;

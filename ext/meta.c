@@ -377,7 +377,8 @@ static int metaFilter(sqlite3_vtab_cursor *cur, int idxNum,
     if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return SQLITE_OK;
   }
   char *msg;
-  int rc = pqx_sources_open(&c->ss, argv[0], fn, &msg);
+  int rc = pqx_sources_open(&c->ss, ((pqx_vtab *)cur->pVtab)->db, argv[0], fn,
+                            &msg);
   if (rc) return msg ? metaError(c, msg) : rc;
   return metaAdvance(c);
 }

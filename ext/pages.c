@@ -128,7 +128,8 @@ static int pagesFilter(sqlite3_vtab_cursor *cur, int idxNum,
   }
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return SQLITE_OK;
   char *msg;
-  int rc = pqx_source_open(&c->src, argv[0], "parquet_pages", 1, &msg);
+  int rc = pqx_source_open(&c->src, ((pqx_vtab *)cur->pVtab)->db, argv[0],
+                           "parquet_pages", 1, &msg);
   if (rc) {
     sqlite3_free(cur->pVtab->zErrMsg);
     cur->pVtab->zErrMsg = msg;

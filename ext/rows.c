@@ -128,7 +128,8 @@ static int rowsFilter(sqlite3_vtab_cursor *cur, int idxNum,
   }
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return SQLITE_OK;
   char *msg = NULL;
-  int rc = pqx_sources_open(&c->ss, argv[0], "parquet_rows", &msg);
+  int rc = pqx_sources_open(&c->ss, ((pqx_vtab *)cur->pVtab)->db, argv[0],
+                            "parquet_rows", &msg);
   if (rc) return rowsError(c, msg);
   c->eof = 0;
   c->row = -1;

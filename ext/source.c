@@ -56,14 +56,25 @@ int pqx_source_open_path(pqx_source *s, const char *path, const char *fn,
   return source_open_name(s, fn, msg);
 }
 
-int pqx_source_open(pqx_source *s, sqlite3_value *v, const char *fn,
-                    int copy, char **msg) {
+/* A source that is a path: TEXT without a NUL byte, on a connection
+** whose file access is on. */
+static int source_path(sqlite3 *db, sqlite3_value *v, const char *fn,
+                       const char **path, char **msg) {
+  int rc = pqx_path_arg(v, fn, path, msg);
+  if (rc) return rc;
+  if (!pqx_files_allowed(db, fn, msg)) return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
+  return SQLITE_OK;
+}
+
+int pqx_source_open(pqx_source *s, sqlite3 *db, sqlite3_value *v,
+                    const char *fn, int copy, char **msg) {
   memset(s, 0, sizeof *s);
   *msg = NULL;
   int vt = sqlite3_value_type(v);
   if (vt == SQLITE_TEXT) {
-    const char *path = (const char *)sqlite3_value_text(v);
-    return pqx_source_open_path(s, path ? path : "", fn, msg);
+    const char *path;
+    int rc = source_path(db, v, fn, &path, msg);
+    return rc ? rc : pqx_source_open_path(s, path, fn, msg);
   } else if (vt == SQLITE_BLOB) {
     const void *p = sqlite3_value_blob(v);
     s->len = (size_t)sqlite3_value_bytes(v);
@@ -96,13 +107,15 @@ void pqx_source_close(pqx_source *s) {
 ** is written: a file whose name has a glob character is still that file,
 ** as it was before globs. */
 static int source_is_many(const char *path) {
+#ifndef PARQUET_OMIT_FILES
   struct stat st;
   if (stat(path, &st) == 0) return S_ISDIR(st.st_mode);
+#endif
   return strpbrk(path, "*?[") != NULL;
 }
 
-int pqx_sources_open(pqx_sources *ss, sqlite3_value *v, const char *fn,
-                     char **msg) {
+int pqx_sources_open(pqx_sources *ss, sqlite3 *db, sqlite3_value *v,
+                     const char *fn, char **msg) {
   memset(ss, 0, sizeof *ss);
   ss->fn = fn;
   *msg = NULL;
@@ -121,8 +134,9 @@ int pqx_sources_open(pqx_sources *ss, sqlite3_value *v, const char *fn,
     *msg = source_type_error(fn, vt);
     return SQLITE_ERROR;
   }
-  const char *path = (const char *)sqlite3_value_text(v);
-  if (!path) return SQLITE_NOMEM;
+  const char *path;
+  int rc = source_path(db, v, fn, &path, msg);
+  if (rc) return rc;
   if (source_is_many(path)) {
     return pqx_paths_expand(fn, path, &ss->paths, &ss->n, msg);
   }

@@ -762,7 +762,9 @@ static int tbl_init(sqlite3 *db, int create, int argc,
     rc = SQLITE_ERROR;
   }
   if (!rc && (create || !t->from_schema)) {
-    rc = tbl_read_files(t, &msg);
+    rc = pqx_files_allowed(db, "parquet", &msg)
+             ? tbl_read_files(t, &msg)
+             : msg ? SQLITE_ERROR : SQLITE_NOMEM;
     if (!rc && create && t->from_schema) rc = tbl_shadow_save(t);
   } else if (!rc) {
     rc = tbl_shadow_load(t, &msg);
@@ -1808,6 +1810,8 @@ static int tbl_advance(TblCursor *c) {
 ** table's columns. */
 static int tbl_recheck(TblTable *t, char **msg) {
   *msg = NULL;
+  if (!pqx_files_allowed(t->db, "parquet", msg))
+    return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
   if (t->broken) {
     *msg = sqlite3_mprintf("%s", t->broken);
     return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
