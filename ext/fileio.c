@@ -106,6 +106,12 @@ static int file_open_fd(pqx_file *pf, const char *fn, const char *path,
   }
   pf->fd = fd;
   pf->open = 1;
+#ifdef POSIX_FADV_RANDOM
+  /* No readahead of the kernel's own: it would read megabytes around a
+  ** point query's pages (read_ahead_kb); the core reads windows, and
+  ** asks for the next one when it reads in order (file_prefetch). */
+  (void)posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
+#endif
   return SQLITE_OK;
 }
 
@@ -213,6 +219,19 @@ static int file_read(void *ctx, uint64_t offset, void *dst, size_t n,
   return PQ_OK;
 }
 
+/* pq_input's prefetch: the kernel starts reading the range now. */
+static void file_prefetch(void *ctx, uint64_t offset, size_t n) {
+  pqx_file *pf = ctx;
+#ifdef POSIX_FADV_WILLNEED
+  if (pf->open) (void)posix_fadvise(pf->fd, (off_t)offset, (off_t)n,
+                                    POSIX_FADV_WILLNEED);
+#else
+  (void)pf;
+  (void)offset;
+  (void)n;
+#endif
+}
+
 #else /* PARQUET_OMIT_FILES: no file is opened, stat()ed or read */
 
 static int omitted(const char *fn, char **msg) {
@@ -247,6 +266,11 @@ static int file_read(void *ctx, uint64_t offset, void *dst, size_t n,
   err->code = PQ_IO;
   return PQ_IO;
 }
+static void file_prefetch(void *ctx, uint64_t offset, size_t n) {
+  (void)ctx;
+  (void)offset;
+  (void)n;
+}
 
 #endif /* PARQUET_OMIT_FILES */
 
@@ -255,5 +279,6 @@ pq_input pqx_file_input(pqx_file *pf) {
   in.size = (uint64_t)(pf->size > 0 ? pf->size : 0);
   in.read = file_read;
   in.ctx = pf;
+  in.prefetch = file_prefetch;
   return in;
 }

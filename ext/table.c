@@ -98,7 +98,18 @@ typedef struct TblTable {
   int binary_as_string, pushdown, union_by_name, hive_partitioning;
   int64_t total_rows;
   int filename_col, file_row_col;
+  /* the memory readers of the table's cursors read into, given back when
+  ** a reader closes and lent to the next (pq_read_room): row group after
+  ** row group and query after query, it is written again rather than
+  ** faulted in afresh */
+  pq_read_room *rooms;
+  int nrooms;
 } TblTable;
+
+/* The rooms kept: enough for a few cursors' columns; and the most one may
+** hold to be kept (a page larger than that is rare, and its memory goes). */
+#define TBL_ROOMS 64
+#define TBL_ROOM_MOST ((size_t)16 << 20)
 
 /* The hidden columns' indexes; -2 for one left out because a column of
 ** the files has its name (the files' column wins, as in DuckDB). */
@@ -273,6 +284,11 @@ static void tbl_free_files(TblTable *t, int cols) {
 
 static void tbl_free(TblTable *t) {
   tbl_free_files(t, 1);
+  for (int i = 0; i < t->nrooms; i++) {
+    pq_buf_free(&t->rooms[i].window);
+    pq_buf_free(&t->rooms[i].page);
+  }
+  sqlite3_free(t->rooms);
   for (int i = 0; i < t->npatterns; i++) sqlite3_free(t->patterns[i]);
   sqlite3_free(t->patterns);
   sqlite3_free(t->broken);
@@ -1106,10 +1122,40 @@ static __attribute__((noinline)) int tbl_entry_result(sqlite3_context *ctx,
   return 1;
 }
 
+/* A reader's room back to the table, unless the table keeps enough. */
+static void tbl_room_back(TblTable *t, pq_field_reader *r) {
+  pq_read_room room;
+  pq_buf_init(&room.window);
+  pq_buf_init(&room.page);
+  pq_field_reader_take_room(r, &room);
+  if (!room.window.data && !room.page.data) return;
+  if (t->nrooms < TBL_ROOMS && room.window.cap <= TBL_ROOM_MOST &&
+      room.page.cap <= TBL_ROOM_MOST && !room.window.oom && !room.page.oom) {
+    if (!t->rooms) t->rooms = sqlite3_malloc64(TBL_ROOMS * sizeof *t->rooms);
+    if (t->rooms) {
+      t->rooms[t->nrooms++] = room;
+      return;
+    }
+  }
+  pq_buf_free(&room.window);
+  pq_buf_free(&room.page);
+}
+
+/* A reader just opened gets a room the table kept, if any. */
+static void tbl_room_lend(TblTable *t, pq_field_reader *r) {
+  if (t->nrooms == 0) return;
+  pq_read_room *room = &t->rooms[--t->nrooms];
+  pq_field_reader_give_room(r, room);
+  pq_buf_free(&room->window); /* what a nested reader did not take */
+  pq_buf_free(&room->page);
+}
+
 static void tbl_readers_close(TblCursor *c) {
+  TblTable *t = (TblTable *)c->base.pVtab;
   for (int i = 0; i < c->nreaders; i++) {
     if (c->readers[i].r) c->bytes_read += pq_field_reader_bytes(c->readers[i].r);
     tbl_dict_drop(&c->readers[i]);
+    if (c->readers[i].r) tbl_room_back(t, c->readers[i].r);
     pq_field_reader_free(c->readers[i].r);
     c->readers[i].r = NULL;
     c->readers[i].n = 0;
@@ -1613,6 +1659,7 @@ static int tbl_open_readers(TblCursor *c, TblTable *t, TblFile *f,
     pq_error err;
     int rc = pq_field_reader_open(&r->r, pf, g, node,
                                   t->binary_as_string, limit, &err);
+    if (rc == PQ_OK) tbl_room_lend(t, r->r);
     if (rc) {
       if (rc == PQ_NOMEM) return SQLITE_NOMEM;
       return tbl_error(c, pqx_source_error("parquet", f->path, &err));

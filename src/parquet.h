@@ -456,6 +456,10 @@ typedef struct pq_input {
   int (*read)(void *ctx, uint64_t offset, void *dst, size_t n,
               pq_error *err);
   void *ctx;
+  /* May be NULL: told of the n bytes at offset that a reader reading in
+  ** order will ask for next, so that the source can fetch them while the
+  ** bytes before are decoded (a file's posix_fadvise(WILLNEED)). */
+  void (*prefetch)(void *ctx, uint64_t offset, size_t n);
 } pq_input;
 
 /* Opens a file through `in` (copied), as pq_file_open does its image: the
@@ -745,6 +749,21 @@ PQ_API int pq_field_reader_skip(pq_field_reader *r, int64_t rows,
 /* Bytes of pages read so far (headers and bodies, as stored). */
 PQ_API int64_t pq_field_reader_bytes(const pq_field_reader *r);
 PQ_API void pq_field_reader_free(pq_field_reader *r);
+
+/* The memory a flat field's reader reads into: the window of the file's
+** bytes (a file without an image), and the page decompressed.  A caller
+** that opens reader after reader (a table, row group after row group,
+** query after query) may keep it from one to the next: memory already
+** written costs nothing to write again, where fresh memory costs a fault
+** a page (on some hosts, as much as reading the page).  give_room hands
+** room's memory to a reader just opened (room is left empty);
+** take_room, before the reader is freed, hands it back (room must be
+** empty).  A nested field's reader takes none and gives none back. */
+typedef struct pq_read_room {
+  pq_buf window, page;
+} pq_read_room;
+PQ_API void pq_field_reader_give_room(pq_field_reader *r, pq_read_room *room);
+PQ_API void pq_field_reader_take_room(pq_field_reader *r, pq_read_room *room);
 
 /* Each row of one row group as a JSON object, as pq_file_to_json gives
 ** them: the caller appends row after row. */

@@ -251,7 +251,14 @@ typedef struct served {
   long reads, fail_at;
   uint64_t bytes;
   int outside; /* a read past the end was asked for */
+  long prefetches;
 } served;
+
+static void hint(void *ctx, uint64_t offset, size_t n) {
+  served *s = ctx;
+  s->prefetches++;
+  if (offset > s->len || n > s->len - offset || n == 0) s->outside = 1;
+}
 
 static int serve(void *ctx, uint64_t offset, void *dst, size_t n,
                  pq_error *err) {
@@ -280,7 +287,7 @@ static int as_json(const uint8_t *buf, size_t len, served *s, char **out) {
   pq_error err = {0};
   int rc;
   if (s) {
-    pq_input in = {len, serve, s};
+    pq_input in = {len, serve, s, hint};
     s->buf = buf;
     s->len = len;
     rc = pq_file_open_input(&f, &in, &err);
@@ -302,6 +309,8 @@ static int as_json(const uint8_t *buf, size_t len, served *s, char **out) {
   pq_buf_free(&json);
   return rc;
 }
+
+static long all_prefetches; /* of the whole files read in order */
 
 static void test_input_dir(const char *sub) {
   size_t n;
@@ -326,12 +335,14 @@ static void test_input_dir(const char *sub) {
           "%s/%s through a pq_input: %d '%.200s', from the image %d "
           "'%.200s'",
           sub, names[i], rc, got, want_rc, want);
-    CHECK(!s.outside, "%s/%s: a read past the end", sub, names[i]);
+    CHECK(!s.outside, "%s/%s: a read or a prefetch past the end", sub,
+          names[i]);
     /* Each byte about once: a page's header read again when the page
     ** does not fit the window it begins in. */
     CHECK(s.bytes <= 2 * (uint64_t)len + 4096, "%s/%s: %llu bytes read of %zu",
           sub, names[i], (unsigned long long)s.bytes, len);
     free(got);
+    all_prefetches += s.prefetches;
     /* A source that fails at read k: that error, for every k. */
     long reads = s.reads;
     for (long k = 1; k <= reads && k <= 400; k++) {
@@ -357,6 +368,9 @@ int main(void) {
   test_large_string_map();
   test_bad_data();
   test_input_dir("data");
+  /* The larger chunks are read window after window, each telling of the
+  ** next. */
+  CHECK(all_prefetches > 0, "no prefetch told in data/");
   test_input_dir("data/geospatial");
   test_input_dir("bad_data");
   printf("%d passed, %d failed\n", passed, failed);

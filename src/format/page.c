@@ -18,10 +18,14 @@
 
 #include <stdio.h>
 
-/* A file without an image is read a window at a time: from the page to
-** read next, what it needs, and more up to the chunk's end, the more the
-** longer the reading goes on in order (a seek starts again at the least),
-** so that a point query reads little and a scan makes few calls. */
+/* A file without an image is read a window at a time.  The first read of
+** a chunk, and the first after a seek, takes only what it needs (a page
+** header's first bytes, then the page): a point query reads its pages and
+** little more.  Each read that goes on from the window before (from
+** inside it, or its end) takes more, up to the chunk's end: READ_FIRST,
+** then twice as much each time, up to READ_MOST, so that a scan makes few
+** calls; and tells the source of the window after it (its prefetch),
+** which it may fetch while this one is decoded. */
 #define READ_FIRST ((size_t)64 << 10)
 #define READ_MOST ((size_t)1 << 20)
 /* A page header is read from this many bytes first, more if it is longer. */
@@ -33,7 +37,9 @@ struct pq_page_reader {
                              ** image (buf_at 0), or the window read */
   size_t buf_at, buf_len;
   pq_buf win;                /* the window's memory */
-  size_t ahead;              /* what a window read takes past the need */
+  size_t ahead;              /* what a window read in order takes past
+                             ** the need (0: none yet) */
+  size_t next_at;            /* where the last window read ended */
   size_t pos, end;           /* the chunk's bytes still to read */
   const pq_column_meta *meta;
   const pq_schema_node *leaf;
@@ -59,14 +65,24 @@ static int bit_width_of(int max) { return pq_bit_width64((uint64_t)max); }
 #define AT(r, at) ((r)->buf + ((at) - (r)->buf_at))
 
 /* Makes the file's bytes [at, at + n) addressable (AT), reading a window
-** from `at` when they are not: n bytes, or more, up to `ahead` of them but
-** not past the chunk's end.  [at, at + n) lies inside the file's data (the
-** callers check sizes against the chunk first). */
-static int need(pq_page_reader *r, size_t at, size_t n, size_t ahead,
+** from `at` when they are not: n bytes, or, when `window` and the read
+** goes on in order, more, up to r->ahead of them but not past the chunk's
+** end.  [at, at + n) lies inside the file's data (the callers check sizes
+** against the chunk first). */
+static int need(pq_page_reader *r, size_t at, size_t n, int window,
                 pq_error *err) {
   if (at >= r->buf_at && n <= r->buf_len && at - r->buf_at <= r->buf_len - n)
     return PQ_OK;
+  /* In order: this window begins inside the one before, or where it
+  ** ended (a page that ran past its end is read again from its start). */
+  int in_order = window && r->buf_len && at > r->buf_at && at <= r->next_at;
+  if (in_order) {
+    r->ahead = !r->ahead                 ? READ_FIRST
+               : r->ahead < READ_MOST / 2 ? 2 * r->ahead
+                                          : READ_MOST;
+  }
   size_t to_end = r->end > at ? r->end - at : 0;
+  size_t ahead = in_order ? r->ahead : 0;
   size_t want = to_end < ahead ? to_end : ahead;
   if (want < n) want = n;
   r->buf_len = 0; /* the window is gone, whatever the read does */
@@ -76,7 +92,12 @@ static int need(pq_page_reader *r, size_t at, size_t n, size_t ahead,
   r->buf = p;
   r->buf_at = at;
   r->buf_len = want;
-  if (ahead == r->ahead) r->ahead = ahead < READ_MOST / 2 ? 2 * ahead : READ_MOST;
+  r->next_at = at + want;
+  const pq_input *in = &r->f->in;
+  if (in_order && in->prefetch && r->next_at < r->end) {
+    size_t left = r->end - r->next_at;
+    in->prefetch(in->ctx, r->next_at, left < r->ahead ? left : r->ahead);
+  }
   return PQ_OK;
 }
 
@@ -205,9 +226,9 @@ int pq_page_header_read(pq_page *p, const uint8_t *buf, size_t len,
   return PQ_OK;
 }
 
-/* Reads the PageHeader at r->pos into p, from a window that takes
-** `ahead` bytes (0: the header only). */
-static int parse_page_header(pq_page_reader *r, pq_page *p, size_t ahead,
+/* Reads the PageHeader at r->pos into p, from the reader's window
+** (`window`), or from the header's bytes only. */
+static int parse_page_header(pq_page_reader *r, pq_page *p, int window,
                              int32_t *def_len, int32_t *rep_len,
                              pq_error *err) {
   char label[200];
@@ -221,7 +242,7 @@ static int parse_page_header(pq_page_reader *r, pq_page *p, size_t ahead,
   ** header of long statistics), up to the chunk's end, at most the limit
   ** of a page. */
   for (;;) {
-    rc = need(r, r->pos, avail, ahead, err);
+    rc = need(r, r->pos, avail, window, err);
     if (rc) return rc;
     size_t have = r->buf_len - (r->pos - r->buf_at);
     if (have > left) have = left;
@@ -401,7 +422,7 @@ int pq_page_reader_open(pq_page_reader **out, const pq_file *f,
   r->buf = f->buf;
   r->buf_at = 0;
   r->buf_len = f->buf ? len : 0;
-  r->ahead = READ_FIRST;
+  r->ahead = 0;
   r->meta = cm;
   r->leaf = leaf;
   r->limit = limit;
@@ -487,7 +508,7 @@ static int read_page(pq_page_reader *r, pq_page *p, pq_error *err) {
   p->max_def = r->leaf->max_def;
   p->max_rep = r->leaf->max_rep;
   int32_t def_len = 0, rep_len = 0;
-  int rc = parse_page_header(r, p, r->ahead, &def_len, &rep_len, err);
+  int rc = parse_page_header(r, p, 1, &def_len, &rep_len, err);
   if (rc) return rc;
   size_t at = r->pos + p->header_size;
   if (p->compressed_size >= 0) stretch_chunk(r, at, (size_t)p->compressed_size);
@@ -503,7 +524,7 @@ static int read_page(pq_page_reader *r, pq_page *p, pq_error *err) {
   /* The header and the page in one window; a new window holds the header
   ** elsewhere, and what p points into it is read again from there. */
   const uint8_t *was = AT(r, r->pos);
-  rc = need(r, r->pos, p->header_size + n, r->ahead, err);
+  rc = need(r, r->pos, p->header_size + n, 1, err);
   if (rc) return rc;
   if (AT(r, r->pos) != was) {
     uint32_t size = p->header_size;
@@ -717,8 +738,19 @@ int pq_page_reader_seek(pq_page_reader *r, int64_t offset, uint32_t page,
   r->pages = page;
   r->values_seen = values_before;
   r->rows_started = 1;
-  r->ahead = READ_FIRST;
+  r->ahead = 0;
   return PQ_OK;
+}
+
+void pq_page_reader_swap_room(pq_page_reader *r, pq_read_room *room) {
+  pq_buf w = r->win, pg = r->page;
+  r->win = room->window;
+  r->page = room->page;
+  room->window = w;
+  room->page = pg;
+  r->win.len = r->page.len = 0;
+  r->buf_len = 0; /* the window, if any, is in room now */
+  if (!r->f->buf) r->buf = NULL;
 }
 
 void pq_page_reader_free(pq_page_reader *r) {

@@ -256,6 +256,12 @@ int pq_column_reader_skip_pages(pq_column_reader *r, int64_t entries,
   return pq_page_reader_skip(r->pages, entries, skipped, err);
 }
 
+void pq_column_reader_swap_room(pq_column_reader *r, pq_read_room *room) {
+  close_page(r); /* its decoders read the page */
+  r->left = 0;
+  pq_page_reader_swap_room(r->pages, room);
+}
+
 void pq_column_reader_free(pq_column_reader *r) {
   if (!r) return;
   close_page(r);

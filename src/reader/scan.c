@@ -372,6 +372,16 @@ int64_t pq_field_reader_bytes(const pq_field_reader *r) {
   return r->col ? pq_column_reader_bytes(r->col) : r->nested_bytes;
 }
 
+void pq_field_reader_give_room(pq_field_reader *r, pq_read_room *room) {
+  if (!r->col || r->row > 0) return; /* nested, or reading already */
+  pq_column_reader_swap_room(r->col, room);
+}
+
+void pq_field_reader_take_room(pq_field_reader *r, pq_read_room *room) {
+  if (!r->col) return;
+  pq_column_reader_swap_room(r->col, room);
+}
+
 void pq_field_reader_free(pq_field_reader *r) {
   if (!r) return;
   pq_column_reader_free(r->col);
