@@ -5,6 +5,7 @@
 **
 **   build/bench/against --extension NEW.so --baseline OLD.so
 **                       [--work DIR] [--results FILE] [--quick]
+**                       [--only WORDS]  (the statements whose name has them)
 **
 ** For each statement, PROCS pairs of sqlite3 shells, the two builds taking
 ** turns (new, old, new, old, ...), each shell's best of RUNS runs after
@@ -44,6 +45,7 @@ int main(int argc, char **argv) {
   const char *old_ext = arg_value(argc, argv, "--baseline", NULL);
   const char *workdir = arg_value(argc, argv, "--work", "build/bench");
   const char *resfile = arg_value(argc, argv, "--results", NULL);
+  const char *only = arg_value(argc, argv, "--only", NULL);
   if (!old_ext) {
     fprintf(stderr, "against: --baseline OLD.so is needed\n");
     return 1;
@@ -124,6 +126,7 @@ int main(int argc, char **argv) {
   out("| statement | this build s | baseline s | ratio | verdict |\n");
   out("|---|---|---|---|---|\n");
   for (int i = 0; i < nq; i++) {
+    if (only && !strstr(what[i], only)) continue;
     sample n, o;
     pair(new_ext, old_ext, setup, q[i], &n, &o);
     figure fn = stats_of(&n), fo = stats_of(&o);

@@ -50,6 +50,7 @@ typedef struct PagesCursor {
   pqx_source src;
   uint32_t row_group, column;
   pq_page_reader *reader;    /* of the current chunk */
+  pq_read_room room;         /* its memory, kept from chunk to chunk */
   pq_page page;              /* the current page */
   sqlite3_int64 rowid;
   int eof;
@@ -64,15 +65,23 @@ static int pagesOpen(sqlite3_vtab *v, sqlite3_vtab_cursor **pp) {
   return SQLITE_OK;
 }
 
-static void pagesReset(PagesCursor *c) {
+/* The chunk's reader goes; its memory is kept for the next. */
+static void pagesDrop(PagesCursor *c) {
+  if (c->reader) pq_page_reader_swap_room(c->reader, &c->room);
   pq_page_reader_free(c->reader);
   c->reader = NULL;
+}
+
+static void pagesReset(PagesCursor *c) {
+  pagesDrop(c);
   pqx_source_close(&c->src);
   c->eof = 1;
 }
 
 static int pagesClose(sqlite3_vtab_cursor *cur) {
   pagesReset((PagesCursor *)cur);
+  pq_buf_free(&((PagesCursor *)cur)->room.window);
+  pq_buf_free(&((PagesCursor *)cur)->room.page);
   sqlite3_free(cur);
   return SQLITE_OK;
 }
@@ -98,12 +107,12 @@ static int pagesAdvance(PagesCursor *c) {
                                    c->column, pqx_vtab_limit(c->base.pVtab),
                                    &err);
       if (rc) return pagesError(c, &err, rc);
+      pq_page_reader_swap_room(c->reader, &c->room);
     }
     int got, rc = pq_page_reader_next(c->reader, &c->page, &got, &err);
     if (rc) return pagesError(c, &err, rc);
     if (got) return SQLITE_OK;
-    pq_page_reader_free(c->reader);
-    c->reader = NULL;
+    pagesDrop(c);
     if (++c->column >= pq_file_leaf_count(c->src.file)) {
       c->column = 0;
       c->row_group++;

@@ -28,6 +28,8 @@ typedef struct RowsCursor {
   uint32_t group;
   int64_t row;        /* in the file */
   pq_buf value;
+  pq_read_room room;  /* what the row groups' columns are read into, one
+                      ** after the other (pq_row_reader_open_room) */
   int eof;
 } RowsCursor;
 
@@ -52,6 +54,8 @@ static void rowsReset(RowsCursor *c) {
 static int rowsClose(sqlite3_vtab_cursor *cur) {
   RowsCursor *c = (RowsCursor *)cur;
   rowsReset(c);
+  pq_buf_free(&c->room.window);
+  pq_buf_free(&c->room.page);
   sqlite3_free(c);
   return SQLITE_OK;
 }
@@ -94,8 +98,8 @@ static int rowsStep(RowsCursor *c) {
     }
     if (c->src.file &&
         c->group < pq_file_metadata(c->src.file)->n_row_groups) {
-      int rc = pq_row_reader_open(&c->reader, c->src.file, c->group, limit,
-                                  &err);
+      int rc = pq_row_reader_open_room(&c->reader, c->src.file, c->group,
+                                       limit, &c->room, &err);
       if (rc == PQ_NOMEM) return rowsError(c, NULL);
       if (rc) {
         return rowsError(c, pqx_source_error("parquet_rows", c->src.name, &err));

@@ -525,6 +525,12 @@ PQ_API const pq_bytes *pq_page_reader_dictionary(const pq_page_reader *r,
                                                  int32_t *entries);
 /* The codec of the chunk. */
 PQ_API int pq_page_reader_codec(const pq_page_reader *r);
+/* Swaps the memory the reader reads into (its window of the file's bytes,
+** and the page decompressed) with room's: before the first page, to lend
+** it room's memory; before it is freed, to take its memory back (see
+** pq_read_room, below). */
+typedef struct pq_read_room pq_read_room;
+PQ_API void pq_page_reader_swap_room(pq_page_reader *r, pq_read_room *room);
 PQ_API void pq_page_reader_free(pq_page_reader *r);
 
 /* Options for a decoder of a page's values stream: {"count":N} and what
@@ -759,9 +765,9 @@ PQ_API void pq_field_reader_free(pq_field_reader *r);
 ** room's memory to a reader just opened (room is left empty);
 ** take_room, before the reader is freed, hands it back (room must be
 ** empty).  A nested field's reader takes none and gives none back. */
-typedef struct pq_read_room {
+struct pq_read_room {
   pq_buf window, page;
-} pq_read_room;
+};
 PQ_API void pq_field_reader_give_room(pq_field_reader *r, pq_read_room *room);
 PQ_API void pq_field_reader_take_room(pq_field_reader *r, pq_read_room *room);
 
@@ -771,6 +777,12 @@ typedef struct pq_row_reader pq_row_reader;
 PQ_API int pq_row_reader_open(pq_row_reader **out, const pq_file *f,
                               uint32_t row_group, size_t limit,
                               pq_error *err);
+/* The same, its columns read into room's memory one after the other
+** (pq_read_room), which holds it again when this returns: a caller that
+** reads row group after row group writes into memory already written. */
+PQ_API int pq_row_reader_open_room(pq_row_reader **out, const pq_file *f,
+                                   uint32_t row_group, size_t limit,
+                                   pq_read_room *room, pq_error *err);
 /* Appends the next row to out; *got is 0 after the last. */
 PQ_API int pq_row_reader_next(pq_row_reader *r, pq_buf *out, int *got,
                               pq_error *err);

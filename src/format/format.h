@@ -143,10 +143,6 @@ int pq_page_header_read(pq_page *p, const uint8_t *buf, size_t len,
                         size_t base, const char *label, int32_t *def_len,
                         int32_t *rep_len, const char **missing, pq_error *err);
 
-/* Swaps the memory of the page reader's window and decompressed page with
-** room's (pq_field_reader_give_room and _take_room). */
-void pq_page_reader_swap_room(pq_page_reader *r, pq_read_room *room);
-
 /* Bytes of the pages read so far (headers and bodies as stored), and how
 ** many pages. */
 int64_t pq_page_reader_bytes(const pq_page_reader *r);

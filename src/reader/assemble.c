@@ -34,6 +34,8 @@ typedef struct asm_ctx {
   pq_error *err;
   int rc;                    /* the first fault */
   uint32_t row_group;
+  pq_read_room *room;        /* the memory each leaf's reader reads into,
+                             ** passed from one to the next (or NULL) */
 } asm_ctx;
 
 static uint32_t node_index(const asm_ctx *a, const pq_schema_node *n) {
@@ -139,6 +141,7 @@ static int load_leaf(asm_ctx *a, uint32_t col, size_t limit, leaf_data *L) {
   pq_column_reader *r;
   int rc = pq_column_reader_open(&r, a->f, a->row_group, col, limit, a->err);
   if (rc) return rc;
+  if (a->room) pq_column_reader_swap_room(r, a->room);
   size_t vs = pq_value_size(e->type, e->type_length);
   pq_meaning meaning = pq_meaning_of(e);
   uint8_t *vals = pq_malloc(256 * vs);
@@ -171,6 +174,7 @@ static int load_leaf(asm_ctx *a, uint32_t col, size_t limit, leaf_data *L) {
   }
   if (L->voff) L->voff[L->nv] = L->text.len;
   pq_free(vals);
+  if (a->room) pq_column_reader_swap_room(r, a->room);
   pq_column_reader_free(r);
   return rc;
 }
@@ -405,7 +409,7 @@ struct pq_assembler {
 
 int pq_assembler_open(pq_assembler **out, const pq_file *f,
                       uint32_t row_group, const pq_schema_node *field,
-                      size_t limit, pq_error *err) {
+                      size_t limit, pq_read_room *room, pq_error *err) {
   const pq_file_meta *m = pq_file_metadata(f);
   const pq_schema_node *root = pq_file_schema(f);
   uint32_t nleaves = pq_file_leaf_count(f);
@@ -417,6 +421,7 @@ int pq_assembler_open(pq_assembler **out, const pq_file *f,
   a->nodes = root;
   a->err = err;
   a->row_group = row_group;
+  a->room = room;
   a->lo = pq_calloc(m->n_schema, sizeof *a->lo);
   a->hi = pq_calloc(m->n_schema, sizeof *a->hi);
   a->leaves = pq_calloc(nleaves ? nleaves : 1, sizeof *a->leaves);
@@ -432,6 +437,7 @@ int pq_assembler_open(pq_assembler **out, const pq_file *f,
   as->hi = a->hi[k];
   for (uint32_t c = as->lo; c <= as->hi && c < nleaves && !a->rc; c++)
     a->rc = load_leaf(a, c, limit, &a->leaves[c]);
+  a->room = NULL; /* the caller's again */
   int rc = a->rc;
   if (rc) {
     pq_assembler_free(as);
@@ -517,10 +523,16 @@ struct pq_row_reader {
 
 int pq_row_reader_open(pq_row_reader **out, const pq_file *f,
                        uint32_t row_group, size_t limit, pq_error *err) {
+  return pq_row_reader_open_room(out, f, row_group, limit, NULL, err);
+}
+
+int pq_row_reader_open_room(pq_row_reader **out, const pq_file *f,
+                            uint32_t row_group, size_t limit,
+                            pq_read_room *room, pq_error *err) {
   *out = NULL;
   pq_row_reader *r = pq_calloc(1, sizeof *r);
   if (!r) return pq_nomem(err, "assemble");
-  int rc = pq_assembler_open(&r->as, f, row_group, NULL, limit, err);
+  int rc = pq_assembler_open(&r->as, f, row_group, NULL, limit, room, err);
   if (rc) {
     pq_free(r);
     return rc;
@@ -550,9 +562,11 @@ int pq_file_to_json(const pq_file *f, size_t limit, pq_buf *out,
   int rc = PQ_OK;
   pq_buf_byte(out, '[');
   int first = 1;
+  pq_read_room room; /* one leaf's reader's memory, to the next */
+  memset(&room, 0, sizeof room);
   for (uint32_t g = 0; g < m->n_row_groups && !rc; g++) {
     pq_row_reader *r;
-    rc = pq_row_reader_open(&r, f, g, limit, err);
+    rc = pq_row_reader_open_room(&r, f, g, limit, &room, err);
     for (int got = 1; !rc && got;) {
       size_t before = out->len;
       if (!first) pq_buf_byte(out, ',');
@@ -569,6 +583,8 @@ int pq_file_to_json(const pq_file *f, size_t limit, pq_buf *out,
     }
     if (r) pq_row_reader_free(r);
   }
+  pq_buf_free(&room.window);
+  pq_buf_free(&room.page);
   pq_buf_byte(out, ']');
   if (!rc && out->oom) rc = pq_nomem(err, "assemble");
   return rc;

@@ -92,7 +92,7 @@ typedef struct pq_assembler pq_assembler;
 
 int pq_assembler_open(pq_assembler **out, const pq_file *f,
                       uint32_t row_group, const pq_schema_node *field,
-                      size_t limit, pq_error *err);
+                      size_t limit, pq_read_room *room, pq_error *err);
 /* Appends the next row's JSON to out ("null" for a null field). */
 int pq_assembler_next(pq_assembler *as, pq_buf *out, pq_error *err);
 /* Checks that every column ended with the row group's last row. */

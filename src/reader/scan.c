@@ -77,7 +77,7 @@ int pq_field_reader_open(pq_field_reader **out, const pq_file *f,
   pq_field_describe(field, binary_as_string, &info);
   if (info.nested) {
     r->ends = pq_malloc(SCAN_BATCH * sizeof *r->ends);
-    rc = r->ends ? pq_assembler_open(&r->as, f, row_group, field, limit, err)
+    rc = r->ends ? pq_assembler_open(&r->as, f, row_group, field, limit, NULL, err)
                  : pq_nomem(err, "scan");
     if (rc == PQ_OK) {
       const pq_row_group *g = &m->row_groups[row_group];
