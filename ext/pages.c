@@ -74,6 +74,7 @@ static void pagesDrop(PagesCursor *c) {
 
 static void pagesReset(PagesCursor *c) {
   pagesDrop(c);
+  c->room.owner = NULL; /* its file goes */
   pqx_source_close(&c->src);
   c->eof = 1;
 }

@@ -45,6 +45,7 @@ static int rowsOpen(sqlite3_vtab *v, sqlite3_vtab_cursor **pp) {
 static void rowsReset(RowsCursor *c) {
   pq_row_reader_free(c->reader);
   c->reader = NULL;
+  c->room.owner = NULL; /* its file goes */
   pqx_source_close(&c->src);
   pqx_sources_close(&c->ss);
   pq_buf_free(&c->value);
@@ -108,6 +109,7 @@ static int rowsStep(RowsCursor *c) {
     }
     char *msg = NULL;
     int got;
+    c->room.owner = NULL; /* the file it holds bytes of goes */
     int rc = pqx_sources_next(&c->ss, &c->src, &got, &msg);
     if (rc) return rowsError(c, msg);
     if (!got) {

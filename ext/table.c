@@ -118,8 +118,12 @@ typedef struct TblTable {
 
 /* ---- Snapshots ---------------------------------------------------------- */
 
-static void tbl_snap_unref(TblSnap *s) {
+static void tbl_snap_unref(TblTable *t, TblSnap *s) {
   if (!s || --s->refs > 0) return;
+  /* The rooms that hold bytes of its file hold nothing a reader may use
+  ** any more (another file may come to have its address). */
+  for (int i = 0; i < t->nrooms; i++)
+    if (t->rooms[i].owner == s->src.file) t->rooms[i].owner = NULL;
   pqx_source_close(&s->src);
   sqlite3_free(s->rg_first);
   sqlite3_free(s);
@@ -127,7 +131,8 @@ static void tbl_snap_unref(TblSnap *s) {
 
 /* Reads the file at path into a new snapshot (one reference), its
 ** descriptor closed again. */
-static int tbl_snap_open(const char *path, TblSnap **out, char **msg) {
+static int tbl_snap_open(TblTable *t, const char *path, TblSnap **out,
+                         char **msg) {
   *out = NULL;
   *msg = NULL;
   TblSnap *s = sqlite3_malloc(sizeof *s);
@@ -136,14 +141,14 @@ static int tbl_snap_open(const char *path, TblSnap **out, char **msg) {
   s->refs = 1;
   int rc = pqx_source_open_path(&s->src, path, "parquet", msg);
   if (rc) {
-    tbl_snap_unref(s);
+    tbl_snap_unref(t, s);
     return rc;
   }
   pqx_file_park(&s->src.fd);
   const pq_file_meta *m = pq_file_metadata(s->src.file);
   s->rg_first = sqlite3_malloc64((m->n_row_groups + 1) * sizeof(int64_t));
   if (!s->rg_first) {
-    tbl_snap_unref(s);
+    tbl_snap_unref(t, s);
     return SQLITE_NOMEM;
   }
   int64_t rows = 0;
@@ -152,7 +157,7 @@ static int tbl_snap_open(const char *path, TblSnap **out, char **msg) {
     if (n < 0 || rows > INT64_MAX / 4 - n) {
       *msg = sqlite3_mprintf("parquet: '%s': row group %u has %lld rows",
                              path, g, (long long)n);
-      tbl_snap_unref(s);
+      tbl_snap_unref(t, s);
       return SQLITE_ERROR;
     }
     s->rg_first[g] = rows;
@@ -183,8 +188,8 @@ static void tbl_snap_done(TblSnap *s) {
 
 /* ---- Files ---------------------------------------------------------------- */
 
-static void tbl_file_close(TblFile *f, int nhive) {
-  tbl_snap_unref(f->snap);
+static void tbl_file_close(TblTable *t, TblFile *f, int nhive) {
+  tbl_snap_unref(t, f->snap);
   f->snap = NULL;
   sqlite3_free(f->field);
   if (f->hive) {
@@ -196,8 +201,8 @@ static void tbl_file_close(TblFile *f, int nhive) {
 }
 
 /* Reads f->path into its snapshot. */
-static int tbl_file_open(TblFile *f, char **msg) {
-  return tbl_snap_open(f->path, &f->snap, msg);
+static int tbl_file_open(TblTable *t, TblFile *f, char **msg) {
+  return tbl_snap_open(t, f->path, &f->snap, msg);
 }
 
 /* The footer of file f as the table knows it (not a cursor's). */
@@ -268,7 +273,7 @@ static int tbl_is_int(const char *s, sqlite3_int64 *out) {
 /* Forgets the files (and, with cols, the columns). */
 static void tbl_free_files(TblTable *t, int cols) {
   for (int i = 0; i < t->nfiles; i++) {
-    tbl_file_close(&t->files[i], t->nhive);
+    tbl_file_close(t, &t->files[i], t->nhive);
     sqlite3_free(t->files[i].path);
   }
   sqlite3_free(t->files);
@@ -582,7 +587,7 @@ static int tbl_read_files(TblTable *t, char **msg) {
     if (paths) pqx_paths_free(paths, n);
   }
   for (int i = 0; i < t->nfiles && !rc; i++) {
-    rc = tbl_file_open(&t->files[i], msg);
+    rc = tbl_file_open(t, &t->files[i], msg);
     if (!rc) rc = tbl_map_fields(t, i, msg);
     if (!rc) t->total_rows += t->files[i].snap->num_rows;
   }
@@ -1141,10 +1146,31 @@ static void tbl_room_back(TblTable *t, pq_field_reader *r) {
   pq_buf_free(&room.page);
 }
 
-/* A reader just opened gets a room the table kept, if any. */
-static void tbl_room_lend(TblTable *t, pq_field_reader *r) {
+/* A reader just opened on chunk leaf of row group g of file pf gets a room
+** the table kept, if any: one that holds bytes of that chunk, which the
+** reader then need not read again (point queries one after the other on
+** the same row group), else the last one kept. */
+static void tbl_room_lend(TblTable *t, pq_field_reader *r, const pq_file *pf,
+                          uint32_t g, uint32_t leaf) {
   if (t->nrooms == 0) return;
-  pq_read_room *room = &t->rooms[--t->nrooms];
+  const pq_column_meta *cm =
+      &pq_file_metadata(pf)->row_groups[g].columns[leaf].meta;
+  int64_t lo = cm->data_page_offset, hi;
+  if (cm->dictionary_page_offset > 0 && cm->dictionary_page_offset < lo)
+    lo = cm->dictionary_page_offset;
+  hi = lo + cm->total_compressed_size;
+  int k = t->nrooms - 1;
+  for (int i = 0; i < t->nrooms; i++) {
+    const pq_read_room *m = &t->rooms[i];
+    if (m->owner == pf && lo >= 0 && m->at >= (uint64_t)lo &&
+        m->at < (uint64_t)hi) {
+      k = i;
+      break;
+    }
+  }
+  pq_read_room chosen = t->rooms[k];
+  t->rooms[k] = t->rooms[--t->nrooms];
+  pq_read_room *room = &chosen;
   pq_field_reader_give_room(r, room);
   pq_buf_free(&room->window); /* what a nested reader did not take */
   pq_buf_free(&room->page);
@@ -1187,7 +1213,8 @@ static void tbl_leave_file(TblCursor *c) {
 /* Lets go of the snapshots of the last scan. */
 static void tbl_drop_snaps(TblCursor *c) {
   tbl_leave_file(c);
-  for (int i = 0; i < c->nsnaps; i++) tbl_snap_unref(c->snaps[i]);
+  TblTable *t = (TblTable *)c->base.pVtab;
+  for (int i = 0; i < c->nsnaps; i++) tbl_snap_unref(t, c->snaps[i]);
   sqlite3_free(c->snaps);
   sqlite3_free(c->first);
   c->snaps = NULL;
@@ -1659,7 +1686,8 @@ static int tbl_open_readers(TblCursor *c, TblTable *t, TblFile *f,
     pq_error err;
     int rc = pq_field_reader_open(&r->r, pf, g, node,
                                   t->binary_as_string, limit, &err);
-    if (rc == PQ_OK) tbl_room_lend(t, r->r);
+    if (rc == PQ_OK && node->leaf >= 0)
+      tbl_room_lend(t, r->r, pf, g, (uint32_t)node->leaf);
     if (rc) {
       if (rc == PQ_NOMEM) return SQLITE_NOMEM;
       return tbl_error(c, pqx_source_error("parquet", f->path, &err));
@@ -1885,7 +1913,7 @@ static int tbl_recheck(TblTable *t, char **msg) {
     if (rc) return rc;
     if (!same) {
       TblSnap *ns;
-      rc = tbl_snap_open(f->path, &ns, msg);
+      rc = tbl_snap_open(t, f->path, &ns, msg);
       if (rc) return rc;
       /* The same columns, by name and type, as the table has. */
       const pq_schema_node *root = pq_file_schema(ns->src.file);
@@ -1909,7 +1937,7 @@ static int tbl_recheck(TblTable *t, char **msg) {
       if (same && !t->union_by_name && (uint32_t)fields != root->n_children)
         same = 0;
       if (!same) {
-        tbl_snap_unref(ns);
+        tbl_snap_unref(t, ns);
         t->broken = sqlite3_mprintf(
             "parquet: '%s' changed, and its columns with it: create the "
             "table again",
@@ -1917,7 +1945,7 @@ static int tbl_recheck(TblTable *t, char **msg) {
         *msg = t->broken ? sqlite3_mprintf("%s", t->broken) : NULL;
         return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
       }
-      tbl_snap_unref(f->snap);
+      tbl_snap_unref(t, f->snap);
       f->snap = ns;
     }
     rows += f->snap->num_rows;

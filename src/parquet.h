@@ -767,6 +767,13 @@ PQ_API void pq_field_reader_free(pq_field_reader *r);
 ** empty).  A nested field's reader takes none and gives none back. */
 struct pq_read_room {
   pq_buf window, page;
+  /* When owner is not NULL, window holds window.len bytes of owner's file
+  ** from offset `at` (what the reader that gave the room back read last):
+  ** a reader of the same pq_file that takes the room starts with them,
+  ** and reads none of them again.  A caller that frees a pq_file sets the
+  ** owner of the rooms it keeps of it to NULL first. */
+  const pq_file *owner;
+  uint64_t at;
 };
 PQ_API void pq_field_reader_give_room(pq_field_reader *r, pq_read_room *room);
 PQ_API void pq_field_reader_take_room(pq_field_reader *r, pq_read_room *room);

@@ -744,13 +744,36 @@ int pq_page_reader_seek(pq_page_reader *r, int64_t offset, uint32_t page,
 
 void pq_page_reader_swap_room(pq_page_reader *r, pq_read_room *room) {
   pq_buf w = r->win, pg = r->page;
+  /* What the reader's window holds of the file, to give with it. */
+  const pq_file *owner = NULL;
+  uint64_t at = 0;
+  if (!r->f->buf && r->buf_len && r->buf == r->win.data &&
+      r->buf_len <= r->win.cap) {
+    owner = r->f;
+    at = r->buf_at;
+    w.len = r->buf_len;
+  } else {
+    w.len = 0;
+  }
   r->win = room->window;
   r->page = room->page;
+  r->page.len = 0;
+  r->buf_len = 0;
+  if (!r->f->buf) r->buf = NULL;
+  /* The room's bytes, when they are this file's: the window to start
+  ** with. */
+  if (!r->f->buf && room->owner == r->f && r->win.data && r->win.len &&
+      !r->win.oom && r->win.len <= r->win.cap) {
+    r->buf = r->win.data;
+    r->buf_at = (size_t)room->at;
+    r->buf_len = r->win.len;
+    r->next_at = r->buf_at + r->buf_len;
+  }
+  r->win.len = 0;
   room->window = w;
   room->page = pg;
-  r->win.len = r->page.len = 0;
-  r->buf_len = 0; /* the window, if any, is in room now */
-  if (!r->f->buf) r->buf = NULL;
+  room->owner = owner;
+  room->at = at;
 }
 
 void pq_page_reader_free(pq_page_reader *r) {
