@@ -149,7 +149,7 @@ $(BUILD)/bench/alp: bench/alp.c bench/shell.h bench/stats.h $(BUILD)/libpqcore.a
 
 BENCH_ARGS ?=
 bench: test-deps interop-deps $(BUILD)/$(EXT) $(BUILD)/bench/bench \
-       $(BUILD)/bench/tables $(BUILD)/bench/mmap_random.so $(BUILD)/bench/write \
+       $(BUILD)/bench/tables $(BUILD)/bench/write \
        $(BUILD)/bench/step.so $(BUILD)/bench/alp
 	$(BUILD)/bench/bench --extension $(BUILD)/$(EXT) --work $(BUILD)/bench \
 	  --duckdb "$$(sh tools/duckdb.sh --dir)" \
@@ -189,9 +189,6 @@ $(BUILD)/bench/write: bench/write.c bench/shell.h bench/stats.h
 $(BUILD)/bench/step.so: bench/step.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) -fPIC -shared -o $@ bench/step.c
-$(BUILD)/bench/mmap_random.so: bench/mmap_random.c
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(WARN) -fPIC -shared -o $@ bench/mmap_random.c -ldl
 
 # ---- Fuzzing (tests/fuzz/): libFuzzer with ASan and UBSan, clang ----
 FUZZ_CC    ?= clang

@@ -29,8 +29,9 @@
 **       kernel read (cold page cache: the file's pages are dropped with
 **       posix_fadvise, the query runs in a child, and mincore counts the
 **       pages of the file then cached, less those of CREATE alone).  The
-**       table maps the file (mmap), so the child's rchar in /proc/PID/io,
-**       which counts read() calls, says nothing of what it reads.
+**       table reads with pread, the kernel's readahead off for its files
+**       (POSIX_FADV_RANDOM): the pages cached are those it asked for, and
+**       the windows it prefetches when it reads on in order.
 **   (c) a point query on the sorted column / the same column scanned in
 **       full (`id + 0 = k`, which no engine can prune)
 **   (d) the same queries in DuckDB (one thread), over the file and over a
@@ -56,8 +57,6 @@
 #include "shell.h"
 
 #define HEADING "## The parquet table"
-
-static char SHIM[1200]; /* bench/mmap_random.c, built beside this program */
 
 /* ---- Timing ---------------------------------------------------------------- */
 
@@ -116,16 +115,10 @@ static long long resident(const char *path) {
   return n;
 }
 
-/* Bytes of path a cold run of the script brings into the page cache:
-** with the shim, the pages the process touched. */
+/* Bytes of path a cold run of the script brings into the page cache. */
 static long long cold_bytes(const char *path, const char *script) {
   if (evict(path)) return -1;
-  char env[1300];
-  snprintf(env, sizeof env, "LD_PRELOAD=%s", SHIM);
-  PRELOAD = SHIM[0] ? env : "";
-  int rc = shell(":memory:", script, NULL);
-  PRELOAD = "";
-  if (rc) return -1;
+  if (shell(":memory:", script, NULL)) return -1;
   return resident(path);
 }
 
@@ -143,17 +136,6 @@ int main(int argc, char **argv) {
   const char *pwdir = arg_value(argc, argv, "--parquet-wasm", NULL);
   const char *resfile = arg_value(argc, argv, "--results", NULL);
   if (quick) PROCS = 1;
-  {
-    const char *self = argv[0], *slash = strrchr(self, '/');
-    char def[1200];
-    snprintf(def, sizeof def, "%.*s/mmap_random.so", slash ? (int)(slash - self) : 1,
-             slash ? self : ".");
-    snprintf(SHIM, sizeof SHIM, "%s", arg_value(argc, argv, "--shim", def));
-    if (!file_exists(SHIM)) {
-      fprintf(stderr, "tables: no %s: (b) counts the kernel's readahead too\n", SHIM);
-      SHIM[0] = 0;
-    }
-  }
   setvbuf(stdout, NULL, _IOLBF, 0);
 
   char dir[1024], tfile[1200], big[1200], native[1200], pifile[1200], cmd[4096];
@@ -462,15 +444,13 @@ int main(int argc, char **argv) {
       "`SET disabled_optimizers = 'filter_pushdown'`, which also makes it "
       "read every column it returns in full, where SQLite asks the table "
       "for the other columns of the matching row only). (b) is measured by the page cache: the file's pages are "
-      "dropped (posix_fadvise), a sqlite3 shell runs the query%s, and "
+      "dropped (posix_fadvise), a sqlite3 shell runs the query, and "
       "mincore counts the file's pages cached after, 4 KiB each. The "
-      "table maps the file, so rchar of /proc/PID/io, which counts read() "
-      "calls, does not see what it reads.\n",
-      native,
-      SHIM[0] ? " with every file mapping advised MADV_RANDOM (the LD_PRELOAD "
-                "shim bench/mmap_random.c), so that a fault reads its page and "
-                "not the kernel's readahead around it (read_ahead_kb)"
-              : " (the kernel's readahead around each touched page counts too)");
+      "table reads its files with pread, the kernel's readahead off "
+      "(POSIX_FADV_RANDOM): what is cached is what it read, and the "
+      "windows it prefetched (POSIX_FADV_WILLNEED) while reading on in "
+      "order.\n",
+      native);
   free(duck);
   if (resfile) write_results(resfile, HEADING);
   return 0;
