@@ -8,6 +8,8 @@
 #   make test-valgrind  the Tcl suite and SQL scripts under valgrind memcheck
 #   make test-tsan   tests/threads.c, the extension on 8 threads at once,
 #                    built with -fsanitize=thread: no data race
+#   make test-oom    tests/oom.c, every statement of its list with its Nth
+#                    allocation failing, for each N, built as test-asan
 #   make bench       the benchmark: the core, DuckDB and SQLite side by side;
 #                    writes bench/RESULTS.md (BENCH_ARGS="--quick" for a
 #                    short run, "--only DELTA" for some cases)
@@ -70,7 +72,7 @@ CODEC_LIBS  = $(foreach c,$(WITH),$(LIB_$(c)))
 BUILD_DEPS = libsqlite3-dev $(foreach c,$(WITH),$(DEB_$(c)))
 TEST_DEPS  = sqlite3 tcl libsqlite3-tcl pkg-config strace
 
-.PHONY: bench-against wasm test-wasm wasm-deps all deps test-deps interop-deps clients-deps fuzz-deps tsan-deps demo test test-asan test-tsan test-valgrind bench fuzz fuzz-build gen install uninstall dist clean FORCE
+.PHONY: bench-against wasm test-wasm wasm-deps all deps test-deps interop-deps clients-deps fuzz-deps tsan-deps demo test test-asan test-tsan test-oom test-valgrind bench fuzz fuzz-build gen install uninstall dist clean FORCE
 
 all: deps $(BUILD)/$(EXT) $(BUILD)/libpqcore.a $(if $(SAN),,$(EXT))
 
@@ -306,10 +308,26 @@ test: test-deps interop-deps clients-deps $(BUILD)/$(EXT) $(UNITS:%=$(BUILD)/%) 
 # tclsh and sqlite3 are not built with the sanitizers, so ASan is preloaded
 # into them (and the unit tests, which link it anyway); leaks are reported.
 ASAN_LIB = $(shell $(CC) -print-file-name=libasan.so)
+ASAN_SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 test-asan:
-	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	$(MAKE) BUILD=build-asan SAN="$(ASAN_SAN)" \
 	  build-asan/$(EXT) $(UNITS:%=build-asan/%) build-asan/gen_bitpack build-asan/mutate test-deps interop-deps clients-deps
 	LD_PRELOAD=$(ASAN_LIB) ASAN_OPTIONS=detect_leaks=1 tclsh tests/run.tcl build-asan
+
+# tests/oom.c: each statement of its list run with its Nth allocation
+# failing (SQLite's allocator, which the core allocates through), for N =
+# 1, 2, ... until it runs whole: SQLITE_NOMEM or the same result, the
+# connection still right, no memory and no file left.  The extension is
+# test-asan's build (its objects are shared); the program is built with
+# the same sanitizers, so ASan is in it from the start (no LD_PRELOAD)
+# and reports leaks at its exit.
+$(BUILD)/oom: tests/oom.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SAN) $(WARN) -o $@ $< -lsqlite3 -ldl
+test-oom: deps
+	$(MAKE) BUILD=build-asan SAN="$(ASAN_SAN)" build-asan/$(EXT) build-asan/oom
+	rm -rf build-asan/oom.out && mkdir -p build-asan/oom.out
+	ASAN_OPTIONS=detect_leaks=1 build-asan/oom build-asan/$(EXT) build-asan/oom.out
 
 # tests/threads.c: the extension loaded into connections on several
 # threads at once, then every job run on 8 threads, each on its own

@@ -30,6 +30,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdatomic.h>
@@ -260,35 +261,69 @@ void pqx_write_type_params(const WType *t, pq_params *p, pq_write_options *o) {
   p->type_set = 1;
 }
 
-/* ---- Errors -------------------------------------------------------------- */
+/* ---- Messages (write.h) ------------------------------------------------- */
 
-static void w_error(Writer *wr, char *msg) {
-  if (msg) {
-    sqlite3_result_error(wr->ctx, msg, -1);
-    sqlite3_free(msg);
+char pqx_w_nomem[] = FN ": out of memory";
+
+char *pqx_w_msg(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *m = sqlite3_vmprintf(fmt, ap);
+  va_end(ap);
+  return m ? m : PQX_W_NOMEM;
+}
+
+void pqx_w_free(char *m) {
+  if (m != PQX_W_NOMEM) sqlite3_free(m);
+}
+
+char *pqx_w_core(int rc, const pq_error *err) {
+  if (rc == PQ_NOMEM) return PQX_W_NOMEM;
+  char *m = pqx_core_error(FN, rc, err);
+  return m ? m : PQX_W_NOMEM;
+}
+
+char *pqx_w_sql(sqlite3 *db, int rc, const char *what) {
+  if ((rc & 0xff) == SQLITE_NOMEM) return PQX_W_NOMEM;
+  return pqx_w_msg(FN ": %s: %s", what, sqlite3_errmsg(db));
+}
+
+const char *pqx_w_text(sqlite3_stmt *st, int i, int *nomem) {
+  if (sqlite3_column_type(st, i) == SQLITE_NULL) return NULL;
+  const char *t = (const char *)sqlite3_column_text(st, i);
+  if (!t) *nomem = 1;
+  return t;
+}
+
+/* The result of a call that failed: msg's error, or SQLITE_NOMEM. */
+static void w_result_error(sqlite3_context *ctx, char *msg) {
+  if (msg == PQX_W_NOMEM) {
+    sqlite3_result_error_nomem(ctx);
   } else {
-    sqlite3_result_error_nomem(wr->ctx);
+    sqlite3_result_error(ctx, msg, -1);
+    sqlite3_free(msg);
   }
 }
 
-/* A value, quoted as SQL would, at most about 60 characters. */
+/* A value, quoted as SQL would, at most about 60 characters; NULL when out
+** of memory. */
 static char *w_quoted(sqlite3_value *v) {
-  char *q = sqlite3_mprintf("%Q", sqlite3_value_type(v) == SQLITE_BLOB ? NULL
-                                  : (const char *)sqlite3_value_text(v));
-  if (sqlite3_value_type(v) == SQLITE_BLOB) {
-    sqlite3_free(q);
+  int vt = sqlite3_value_type(v);
+  if (vt == SQLITE_BLOB) {
     int n = sqlite3_value_bytes(v);
     const unsigned char *b = sqlite3_value_blob(v);
+    if (n && !b) return NULL;
     sqlite3_str *s = sqlite3_str_new(NULL);
     sqlite3_str_appendall(s, "X'");
     for (int i = 0; i < n && i < 24; i++) sqlite3_str_appendf(s, "%02X", b[i]);
     sqlite3_str_appendall(s, n > 24 ? "...'" : "'");
     return sqlite3_str_finish(s);
   }
-  if (sqlite3_value_type(v) != SQLITE_TEXT) {
-    sqlite3_free(q);
-    return sqlite3_mprintf("%s", sqlite3_value_text(v));
-  }
+  if (vt == SQLITE_NULL) return sqlite3_mprintf("%s", "");
+  const char *t = (const char *)sqlite3_value_text(v);
+  if (!t) return NULL;
+  if (vt != SQLITE_TEXT) return sqlite3_mprintf("%s", t);
+  char *q = sqlite3_mprintf("%Q", t);
   if (q && strlen(q) > 64) {
     q[60] = 0;
     char *r = sqlite3_mprintf("%s...'", q);
@@ -306,11 +341,12 @@ static char *value_error(Writer *wr, int col, sqlite3_value *v,
                          const char *what) {
   char tn[64];
   char *q = w_quoted(v);
+  if (!q) return PQX_W_NOMEM;
   const char *k = pqx_write_type_name(&wr->cols[col].t, tn, sizeof tn);
-  char *m = sqlite3_mprintf(
+  char *m = pqx_w_msg(
       FN ": column '%s', row %lld: %s %s %s %s %s column%s", wr->cols[col].name,
       (long long)(wr->rows + (int64_t)wr->cols[col].b.nrows + 1),
-      class_names[sqlite3_value_type(v)], q ? q : "", what,
+      class_names[sqlite3_value_type(v)], q, what,
       strchr("AEIOU", k[0]) ? "an" : "a", k,
       wr->cols[col].explicit_type ? ""
                                   : " (a \"type\" in the options converts)");
@@ -323,9 +359,10 @@ static char *value_error(Writer *wr, int col, sqlite3_value *v,
 /* A conversion's fault ("": <what>, as the label was empty), as
 ** "parquet_write: column 'c', row N: <what>". */
 static char *conv_error(Writer *wr, int col, const pq_error *err) {
-  return sqlite3_mprintf(FN ": column '%s', row %lld%s", wr->cols[col].name,
-                         (long long)(wr->rows + (int64_t)wr->cols[col].b.nrows + 1),
-                         err->msg);
+  if (err->code == PQ_NOMEM) return PQX_W_NOMEM;
+  return pqx_w_msg(FN ": column '%s', row %lld%s", wr->cols[col].name,
+                   (long long)(wr->rows + (int64_t)wr->cols[col].b.nrows + 1),
+                   err->msg);
 }
 
 static int heap_add(WCol *c, const void *p, size_t n) {
@@ -335,8 +372,8 @@ static int heap_add(WCol *c, const void *p, size_t n) {
 
 /* Appends value v of column col to its batch, converted to its type: the
 ** storage class the column was typed by, or (a type given) any value the
-** type takes without loss.  Returns an error message, or NULL. */
-static char *w_put_value(Writer *wr, int col, sqlite3_value *v, int *nomem) {
+** type takes without loss.  NULL, a message or PQX_W_NOMEM. */
+static char *w_put_value(Writer *wr, int col, sqlite3_value *v) {
   WCol *c = &wr->cols[col];
   int vt = sqlite3_value_type(v);
   size_t at = c->b.nrows;
@@ -402,16 +439,15 @@ static char *w_put_value(Writer *wr, int col, sqlite3_value *v, int *nomem) {
       int want = c->t.kind == WK_BINARY ? SQLITE_BLOB : SQLITE_TEXT;
       if (vt != want && (strict || (c->t.kind != WK_BINARY && vt == SQLITE_BLOB)))
         return value_error(wr, col, v, "in");
+      /* (a value of another class is converted: that can fail) */
       const void *b = want == SQLITE_BLOB ? sqlite3_value_blob(v)
                                           : (const void *)sqlite3_value_text(v);
       size_t n = (size_t)sqlite3_value_bytes(v);
+      if (!b && (n || want == SQLITE_TEXT)) return PQX_W_NOMEM;
       pq_bytes pb = {NULL, n};
       /* The pointer is made when the batch goes: the heap may move. */
       pb.ptr = (const uint8_t *)(uintptr_t)c->b.heap.len;
-      if (n && heap_add(c, b, n)) {
-        *nomem = 1;
-        return NULL;
-      }
+      if (n && heap_add(c, b, n)) return PQX_W_NOMEM;
       memcpy(slot, &pb, sizeof pb);
       break;
     }
@@ -421,13 +457,11 @@ static char *w_put_value(Writer *wr, int col, sqlite3_value *v, int *nomem) {
       const void *b = vt == SQLITE_BLOB ? sqlite3_value_blob(v)
                                         : (const void *)sqlite3_value_text(v);
       int n = sqlite3_value_bytes(v);
+      if (!b) return PQX_W_NOMEM;
       if (n != c->t.length)
         return value_error(wr, col, v, "is not of the length of");
       size_t off = c->b.heap.len;
-      if (heap_add(c, b, (size_t)n)) {
-        *nomem = 1;
-        return NULL;
-      }
+      if (heap_add(c, b, (size_t)n)) return PQX_W_NOMEM;
       memcpy(slot, &off, sizeof off);
       break;
     }
@@ -501,10 +535,7 @@ static char *w_put_value(Writer *wr, int col, sqlite3_value *v, int *nomem) {
       if (rc) return conv_error(wr, col, &err);
       if (c->p.type == PQ_FIXED_LEN_BYTE_ARRAY) {
         size_t off = c->b.heap.len;
-        if (heap_add(c, out, len)) {
-          *nomem = 1;
-          return NULL;
-        }
+        if (heap_add(c, out, len)) return PQX_W_NOMEM;
         memcpy(slot, &off, sizeof off);
       } else {
         memcpy(slot, out, len);
@@ -523,10 +554,7 @@ static char *w_put_value(Writer *wr, int col, sqlite3_value *v, int *nomem) {
         return value_error(wr, col, v, "in");
       }
       size_t off = c->b.heap.len;
-      if (heap_add(c, u, 16)) {
-        *nomem = 1;
-        return NULL;
-      }
+      if (heap_add(c, u, 16)) return PQX_W_NOMEM;
       memcpy(slot, &off, sizeof off);
       break;
     }
@@ -557,24 +585,23 @@ static char *w_put_value(Writer *wr, int col, sqlite3_value *v, int *nomem) {
 /* Writes what the writer has drained to the file, or keeps it (a BLOB). */
 static char *w_flush(Writer *wr) {
   if (!wr->f) {
-    if (wr->out.oom) return NULL;
+    if (wr->out.oom) return PQX_W_NOMEM;
     if (wr->out.len > wr->limit)
-      return sqlite3_mprintf(FN ": the file would be more than %lld bytes, "
-                                "the limit (parquet_max_alloc)",
-                             (long long)wr->limit);
-    return (char *)"";
+      return pqx_w_msg(FN ": the file would be more than %lld bytes, "
+                          "the limit (parquet_max_alloc)",
+                       (long long)wr->limit);
+    return NULL;
   }
   if (wr->out.len &&
       fwrite(wr->out.data, 1, wr->out.len, wr->f) != wr->out.len)
-    return sqlite3_mprintf(FN ": writing '%s': %s", wr->tmp, strerror(errno));
+    return pqx_w_msg(FN ": writing '%s': %s", wr->tmp, strerror(errno));
   wr->out.len = 0;
-  return (char *)"";
+  return NULL;
 }
 
-/* Hands column c's batch f to the writer; NULL when out of memory, else
-** "" or a message. */
+/* Hands column c's batch f to the writer. */
 static char *w_put_fill(Writer *wr, WCol *c, WFill *f, pq_error *err) {
-  if (f->nrows == 0) return (char *)"";
+  if (f->nrows == 0) return NULL;
   /* Offsets into the heap become pointers now that it stays put. */
   if (c->p.type == PQ_BYTE_ARRAY) {
     pq_bytes *b = (pq_bytes *)(void *)f->values;
@@ -595,17 +622,17 @@ static char *w_put_fill(Writer *wr, WCol *c, WFill *f, pq_error *err) {
     }
     if (run.oom) {
       pq_buf_free(&run);
-      return NULL;
+      return PQX_W_NOMEM;
     }
     vals = run.data;
   }
   int rc = pq_writer_put_column(wr->w, c->wcol, vals, f->present, f->nrows,
                                 err);
   pq_buf_free(&run);
-  if (rc) return pqx_core_error(FN, rc, err);
+  if (rc) return pqx_w_core(rc, err);
   f->nrows = f->nvalues = 0;
   f->heap.len = 0;
-  return (char *)"";
+  return NULL;
 }
 
 /* Hands the batch being filled of every column to the writer. */
@@ -614,9 +641,9 @@ static char *w_batch(Writer *wr) {
   for (int i = 0; i < wr->ncols; i++) {
     WCol *c = &wr->cols[i];
     char *m = c->tree ? pqx_nested_flush(wr, i) : w_put_fill(wr, c, &c->b, &err);
-    if (!m || *m) return m;
+    if (m) return m;
   }
-  return (char *)"";
+  return NULL;
 }
 
 /* Closes the row group and sends it to the file. */
@@ -631,9 +658,8 @@ static int w_sink(void *ctx, const uint8_t *p, size_t n) {
 /* A core call's fault; the file's own error when the sink failed. */
 static char *w_core_error(Writer *wr, int rc, const pq_error *err) {
   if (rc == PQ_IO)
-    return sqlite3_mprintf(FN ": writing '%s': %s", wr->tmp,
-                           strerror(wr->io_errno));
-  return pqx_core_error(FN, rc, err);
+    return pqx_w_msg(FN ": writing '%s': %s", wr->tmp, strerror(wr->io_errno));
+  return pqx_w_core(rc, err);
 }
 
 static char *w_group(Writer *wr) {
@@ -683,9 +709,9 @@ static char *w_lane(Writer *wr, int k) {
     double t0 = w_clock();
     char *m = w_put_fill(wr, c, &c->sp, &err);
     c->cost += w_clock() - t0;
-    if (!m || *m) return m;
+    if (m) return m;
   }
-  return (char *)"";
+  return NULL;
 }
 
 /* Spins until *flag is `want` (is not, with `is` 0) or the spell is over;
@@ -710,7 +736,7 @@ static void *w_worker(void *arg) {
     }
     int job = atomic_load_explicit(&wr->job, memory_order_acquire);
     if (job == JOB_NONE) break; /* quit */
-    char *m = (char *)"";
+    char *m = NULL;
     if (!wr->th_failed) {
       if (job == JOB_GROUP) {
         double t0 = w_clock();
@@ -720,13 +746,9 @@ static void *w_worker(void *arg) {
         m = w_lane(wr, 0);
       }
     }
-    if (!m || *m) {
-      if (!wr->th_failed) {
-        wr->th_failed = 1;
-        wr->th_msg = m;
-      } else if (m) {
-        sqlite3_free(m);
-      }
+    if (m) { /* kept for the caller, which reads it once the job is done */
+      wr->th_failed = 1;
+      wr->th_msg = m;
     }
     pthread_mutex_lock(&wr->mu);
     atomic_store_explicit(&wr->job, JOB_NONE, memory_order_release);
@@ -736,18 +758,17 @@ static void *w_worker(void *arg) {
   return NULL;
 }
 
-/* Waits for the worker to be idle; its fault, taken (NULL: out of memory). */
+/* Waits for the worker to be idle; its fault, taken (NULL: none).  The
+** worker does nothing more once it failed; the caller gives up on the
+** first fault it takes. */
 static char *w_wait(Writer *wr) {
   if (!w_spin(&wr->job, JOB_NONE, 1)) {
     pthread_mutex_lock(&wr->mu);
     while (atomic_load(&wr->job) != JOB_NONE) pthread_cond_wait(&wr->cv, &wr->mu);
     pthread_mutex_unlock(&wr->mu);
   }
-  char *m = (char *)"";
-  if (wr->th_failed) {
-    m = wr->th_msg;
-    wr->th_msg = NULL;
-  }
+  char *m = wr->th_msg;
+  wr->th_msg = NULL;
   return m;
 }
 
@@ -761,8 +782,7 @@ static void w_post(Writer *wr, int job) {
 /* Stops the worker (idle or not) and joins it. */
 static void w_stop(Writer *wr) {
   if (!wr->th_started) return;
-  char *m = w_wait(wr); /* a fault not reported: the write failed before */
-  if (m && *m) sqlite3_free(m);
+  pqx_w_free(w_wait(wr)); /* a fault not reported: the write failed before */
   pthread_mutex_lock(&wr->mu);
   wr->quit = 1;
   pthread_cond_broadcast(&wr->cv);
@@ -771,29 +791,33 @@ static void w_stop(Writer *wr) {
   pthread_cond_destroy(&wr->cv);
   pthread_mutex_destroy(&wr->mu);
   wr->th_started = 0;
-  sqlite3_free(wr->th_msg);
+  pqx_w_free(wr->th_msg);
   wr->th_msg = NULL;
 }
 
-/* Starts the worker, with each column's spare batch; 1 when it runs. */
-static int w_start_worker(Writer *wr) {
+/* Starts the worker, with each column's spare batch: NULL when it runs or
+** (*none) there is no thread to be had, else PQX_W_NOMEM. */
+static char *w_start_worker(Writer *wr, int *none) {
   for (int i = 0; i < wr->ncols; i++) {
     WCol *c = &wr->cols[i];
-    c->sp.values = sqlite3_malloc64((size_t)WRITE_BATCH * c->vsize);
-    c->sp.present = sqlite3_malloc64(WRITE_BATCH);
-    if (!c->sp.values || !c->sp.present) return 0;
+    if (!c->sp.values)
+      c->sp.values = sqlite3_malloc64((size_t)WRITE_BATCH * c->vsize);
+    if (!c->sp.present) c->sp.present = sqlite3_malloc64(WRITE_BATCH);
+    if (!c->sp.values || !c->sp.present) return PQX_W_NOMEM;
   }
+  *none = 1;
   atomic_init(&wr->job, JOB_NONE);
-  if (pthread_mutex_init(&wr->mu, NULL)) return 0;
+  if (pthread_mutex_init(&wr->mu, NULL)) return NULL;
   if (pthread_cond_init(&wr->cv, NULL)) {
     pthread_mutex_destroy(&wr->mu);
-    return 0;
+    return NULL;
   }
   if (pthread_create(&wr->th, NULL, w_worker, wr)) {
     pthread_cond_destroy(&wr->cv);
     pthread_mutex_destroy(&wr->mu);
-    return 0;
+    return NULL;
   }
+  *none = 0;
   wr->th_started = 1;
 #if defined(__linux__) && defined(CPU_SET)
   /* Off the caller's CPU: the handovers wake one thread while the other
@@ -810,7 +834,7 @@ static int w_start_worker(Writer *wr) {
   }
 #endif
   wr->mark = w_clock();
-  return 1;
+  return NULL;
 }
 
 /* Spreads the columns over the lanes by the time their batches took so
@@ -839,17 +863,21 @@ static void w_balance(Writer *wr) {
 static char *w_hand(Writer *wr, int group) {
   wr->rows += (int64_t)wr->batch_rows;
   wr->batch_rows = 0;
-  if (wr->threaded && !wr->th_started && !w_start_worker(wr))
-    wr->threaded = 0; /* no thread to be had: the calling thread writes */
+  if (wr->threaded && !wr->th_started) {
+    int none = 0;
+    char *m = w_start_worker(wr, &none);
+    if (m) return m;
+    if (none) wr->threaded = 0; /* the calling thread writes */
+  }
   if (!wr->threaded) {
     char *m = w_batch(wr);
-    if (m && *m == 0 && group) m = w_group(wr);
+    if (!m && group) m = w_group(wr);
     return m;
   }
   double t0 = w_clock();
   wr->own_cost += t0 - wr->mark; /* the rows of the batch */
   char *m = w_wait(wr);
-  if (!m || *m) return m;
+  if (m) return m;
   for (int i = 0; i < wr->ncols; i++) {
     WCol *c = &wr->cols[i];
     WFill t = c->b;
@@ -862,12 +890,12 @@ static char *w_hand(Writer *wr, int group) {
   if (wr->handed == 4 || wr->handed == 16 || wr->handed == 64) w_balance(wr);
   w_post(wr, JOB_BATCH);
   m = w_lane(wr, 1);
-  if ((!m || *m) || !group) {
+  if (m || !group) {
     wr->mark = w_clock();
     return m;
   }
   m = w_wait(wr);
-  if (m && *m == 0) w_post(wr, JOB_GROUP);
+  if (!m) w_post(wr, JOB_GROUP);
   wr->mark = w_clock();
   return m;
 }
@@ -875,7 +903,7 @@ static char *w_hand(Writer *wr, int group) {
 /* The last batch written, the worker stopped: what remains is the footer. */
 static char *w_last(Writer *wr) {
   char *m = w_hand(wr, 0);
-  if (m && *m == 0 && wr->th_started) m = w_wait(wr);
+  if (!m && wr->th_started) m = w_wait(wr);
   w_stop(wr);
   return m;
 }
@@ -889,20 +917,21 @@ static char *apply_key(Writer *wr, const char *where, const char *key,
                        int *has_type, char *enc, int *has_enc, int *dict) {
   if (strcmp(key, "type") == 0) {
     if (strcmp(jtype, "text") != 0 || strlen(text) >= 1024)
-      return sqlite3_mprintf(FN ": options%s: \"type\" must be a type name",
-                             where);
+      return pqx_w_msg(FN ": options%s: \"type\" must be a type name",
+                       where);
     WType t;
     WNode *tree;
     char *why;
     int nested = pqx_nested_parse(text, &tree, &why);
     pqx_nested_free(tree);
     if (nested < 0) {
-      char *m = sqlite3_mprintf(FN ": options%s: type '%s': %s", where, text, why);
+      if (why == PQX_W_NOMEM) return why;
+      char *m = pqx_w_msg(FN ": options%s: type '%s': %s", where, text, why);
       sqlite3_free(why);
       return m;
     }
     if (!nested && pqx_write_scalar_type(text, &t))
-      return sqlite3_mprintf(
+      return pqx_w_msg(
           FN ": options%s: unknown type '%s' (INT32, INT64, FLOAT, DOUBLE, "
              "BOOLEAN, STRING, BINARY, JSON, DATE, TIME(ms|us|ns), "
              "TIMESTAMP(ms|us|ns[, utc]), DECIMAL(p,s), UUID, "
@@ -917,16 +946,16 @@ static char *apply_key(Writer *wr, const char *where, const char *key,
     if (strcmp(jtype, "text") != 0 || strlen(text) >= 64 ||
         (sqlite3_stricmp(text, "auto") != 0 &&
          pq_encoding_parse(text, strlen(text), &e)))
-      return sqlite3_mprintf(FN ": options%s: unknown encoding '%s'", where,
-                             text ? text : "");
+      return pqx_w_msg(FN ": options%s: unknown encoding '%s'", where,
+                       text ? text : "");
     strcpy(enc, text);
     *has_enc = 1;
     return NULL;
   }
   if (strcmp(key, "dictionary") == 0) {
     if (strcmp(jtype, "true") && strcmp(jtype, "false"))
-      return sqlite3_mprintf(FN ": options%s: \"dictionary\" must be true or "
-                                "false", where);
+      return pqx_w_msg(FN ": options%s: \"dictionary\" must be true or "
+                          "false", where);
     *dict = strcmp(jtype, "true") == 0;
     return NULL;
   }
@@ -938,18 +967,23 @@ static char *apply_key(Writer *wr, const char *where, const char *key,
       return NULL;
     }
     sqlite3_stmt *st = NULL;
-    int ok = strcmp(jtype, "object") == 0 &&
-             sqlite3_prepare_v2(
-                 wr->db,
-                 "SELECT json_extract(?1, '$.ndv'), json_extract(?1, '$.fpp'),"
-                 " (SELECT count(*) FROM json_each(?1) WHERE key NOT IN"
-                 " ('ndv', 'fpp')), json_type(?1, '$.ndv'), json_type(?1, '$.fpp')",
-                 -1, &st, NULL) == SQLITE_OK;
+    int ok = strcmp(jtype, "object") == 0, rc = SQLITE_OK, nomem = 0;
+    if (ok) {
+      rc = sqlite3_prepare_v2(
+          wr->db,
+          "SELECT json_extract(?1, '$.ndv'), json_extract(?1, '$.fpp'),"
+          " (SELECT count(*) FROM json_each(?1) WHERE key NOT IN"
+          " ('ndv', 'fpp')), json_type(?1, '$.ndv'), json_type(?1, '$.fpp')",
+          -1, &st, NULL);
+      ok = rc == SQLITE_OK;
+    }
     if (ok) {
       sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
-      ok = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 2) == 0;
-      const char *nt = ok ? (const char *)sqlite3_column_text(st, 3) : NULL;
-      const char *ft = ok ? (const char *)sqlite3_column_text(st, 4) : NULL;
+      rc = sqlite3_step(st);
+      ok = rc == SQLITE_ROW && sqlite3_column_int(st, 2) == 0;
+      const char *nt = ok ? pqx_w_text(st, 3, &nomem) : NULL;
+      const char *ft = ok ? pqx_w_text(st, 4, &nomem) : NULL;
+      if (nomem) ok = 0;
       sqlite3_int64 ndv = ok ? sqlite3_column_int64(st, 0) : 0;
       double fpp = ok ? sqlite3_column_double(st, 1) : 0;
       if (ok && nt && (strcmp(nt, "integer") || ndv < 1)) ok = 0;
@@ -963,45 +997,47 @@ static char *apply_key(Writer *wr, const char *where, const char *key,
       }
     }
     sqlite3_finalize(st);
+    if (nomem || (rc & 0xff) == SQLITE_NOMEM) return PQX_W_NOMEM;
     if (!ok)
-      return sqlite3_mprintf(FN ": options%s: \"bloom_filter\" is true, false "
-                                "or {\"ndv\": distinct values (at least 1), "
-                                "\"fpp\": a probability between 0 and 1}",
-                             where);
+      return pqx_w_msg(FN ": options%s: \"bloom_filter\" is true, false "
+                          "or {\"ndv\": distinct values (at least 1), "
+                          "\"fpp\": a probability between 0 and 1}",
+                       where);
     return NULL;
   }
   if (strcmp(key, "dictionary_page_size") == 0) {
     if (strcmp(jtype, "integer") || atoll(text) < 1 || atoll(text) > (1 << 30))
-      return sqlite3_mprintf(FN ": options%s: \"dictionary_page_size\" must "
-                                "be an integer from 1 to 1073741824 (bytes)",
-                             where);
+      return pqx_w_msg(FN ": options%s: \"dictionary_page_size\" must "
+                          "be an integer from 1 to 1073741824 (bytes)",
+                       where);
     o->dictionary_page_size = atoll(text);
     return NULL;
   }
   if (strcmp(key, "name") == 0 || strcmp(key, "string") == 0 ||
       strcmp(key, "row_group_size") == 0)
-    return sqlite3_mprintf(FN ": options%s: unknown option \"%s\"", where, key);
+    return pqx_w_msg(FN ": options%s: unknown option \"%s\"", where, key);
   /* The file writer's own keys (doc/parquet_file.md). */
   for (const char *k = key; *k; k++)
     if (!((*k >= 'a' && *k <= 'z') || *k == '_' || (*k >= '0' && *k <= '9')))
-      return sqlite3_mprintf(FN ": options%s: unknown option \"%s\"", where,
-                             key);
+      return pqx_w_msg(FN ": options%s: unknown option \"%s\"", where,
+                       key);
   char *one = sqlite3_mprintf("{\"%s\":%s}", key, json);
-  if (!one) return sqlite3_mprintf(FN ": out of memory");
+  if (!one) return PQX_W_NOMEM;
   pq_error err = {0};
   int rc = pq_write_options_parse(o, p, one, strlen(one), &err);
   sqlite3_free(one);
   (void)wr;
+  if (rc == PQ_NOMEM) return PQX_W_NOMEM;
   if (rc) {
     /* the core's own label is "options" too */
     const char *m = strncmp(err.msg, "options: ", 9) == 0 ? err.msg + 9 : err.msg;
-    return sqlite3_mprintf(FN ": options%s: %s", where, m);
+    return pqx_w_msg(FN ": options%s: %s", where, m);
   }
   return NULL;
 }
 
 /* Runs fn over the pairs of a JSON object: key, its JSON text, its text
-** (strings unquoted) and json_each's type. */
+** (strings unquoted; NULL for null) and json_each's type. */
 static char *each_pair(Writer *wr, const char *obj, const char *where,
                        char *(*fn)(Writer *, void *, const char *,
                                    const char *, const char *, const char *),
@@ -1013,17 +1049,26 @@ static char *each_pair(Writer *wr, const char *obj, const char *where,
       "WHEN type IN ('true', 'false', 'null') THEN type "
       "ELSE json_quote(value) END, value, type FROM json_each(?1)",
       -1, &st, NULL);
-  if (rc) return sqlite3_mprintf(FN ": %s", sqlite3_errmsg(wr->db));
+  if (rc) return pqx_w_sql(wr->db, rc, "options");
   sqlite3_bind_text(st, 1, obj, -1, SQLITE_STATIC);
   char *msg = NULL;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW && !msg) {
-    msg = fn(wr, arg, (const char *)sqlite3_column_text(st, 0),
-             (const char *)sqlite3_column_text(st, 1),
-             (const char *)sqlite3_column_text(st, 2),
-             (const char *)sqlite3_column_text(st, 3));
+  while (!msg && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+    int nomem = 0;
+    const char *key = pqx_w_text(st, 0, &nomem);
+    const char *json = pqx_w_text(st, 1, &nomem);
+    const char *text = pqx_w_text(st, 2, &nomem);
+    const char *jtype = pqx_w_text(st, 3, &nomem);
+    /* (an object's keys and the types are never NULL) */
+    if (nomem || !key || !json || !jtype)
+      msg = PQX_W_NOMEM;
+    else
+      msg = fn(wr, arg, key, json, text, jtype);
   }
-  if (!msg && rc != SQLITE_DONE)
-    msg = sqlite3_mprintf(FN ": options%s: %s", where, sqlite3_errmsg(wr->db));
+  if (!msg && rc != SQLITE_DONE) {
+    char what[320];
+    snprintf(what, sizeof what, "options%s", where);
+    msg = pqx_w_sql(wr->db, rc, what);
+  }
   sqlite3_finalize(st);
   return msg;
 }
@@ -1033,81 +1078,97 @@ static char *top_pair(Writer *wr, void *arg, const char *key,
   (void)arg;
   if (strcmp(key, "columns") == 0) {
     if (strcmp(jtype, "object"))
-      return sqlite3_mprintf(FN ": options: \"columns\" must be an object of "
-                                "column names");
+      return pqx_w_msg(FN ": options: \"columns\" must be an object of "
+                          "column names");
+    sqlite3_free(wr->columns_json); /* (a key given twice: the last) */
     wr->columns_json = sqlite3_mprintf("%s", json);
-    return wr->columns_json ? NULL : sqlite3_mprintf(FN ": out of memory");
+    return wr->columns_json ? NULL : PQX_W_NOMEM;
   }
   if (strcmp(key, "metadata") == 0) {
     if (strcmp(jtype, "object"))
-      return sqlite3_mprintf(FN ": options: \"metadata\" must be an object of "
-                                "strings");
+      return pqx_w_msg(FN ": options: \"metadata\" must be an object of "
+                          "strings");
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(wr->db,
-                           "SELECT key, value, type FROM json_each(?1)", -1,
-                           &st, NULL))
-      return sqlite3_mprintf(FN ": %s", sqlite3_errmsg(wr->db));
+    int rc = sqlite3_prepare_v2(
+        wr->db, "SELECT key, value, type FROM json_each(?1)", -1, &st, NULL);
+    if (rc) return pqx_w_sql(wr->db, rc, "options: metadata");
     sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
     char *msg = NULL;
-    while (!msg && sqlite3_step(st) == SQLITE_ROW) {
-      const char *t = (const char *)sqlite3_column_text(st, 2);
+    while (!msg && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+      int nomem = 0;
+      const char *k = pqx_w_text(st, 0, &nomem);
+      const char *v = pqx_w_text(st, 1, &nomem);
+      const char *t = pqx_w_text(st, 2, &nomem);
+      if (nomem || !k || !t) {
+        msg = PQX_W_NOMEM;
+        break;
+      }
       if (strcmp(t, "text") && strcmp(t, "null")) {
-        msg = sqlite3_mprintf(FN ": options: metadata \"%s\" must be a string "
-                                 "or null", sqlite3_column_text(st, 0));
+        msg = pqx_w_msg(FN ": options: metadata \"%s\" must be a string "
+                           "or null", k);
         break;
       }
-      char **k = sqlite3_realloc64(wr->kv_keys, (size_t)(wr->nkv + 1) * sizeof *k);
-      if (k) wr->kv_keys = k;
-      char **v = k ? sqlite3_realloc64(wr->kv_values,
-                                       (size_t)(wr->nkv + 1) * sizeof *v)
-                   : NULL;
-      if (v) wr->kv_values = v;
-      if (!k || !v) {
-        msg = sqlite3_mprintf(FN ": out of memory");
+      int null = strcmp(t, "null") == 0;
+      if (!null && !v) {
+        msg = PQX_W_NOMEM;
         break;
       }
-      wr->kv_keys[wr->nkv] = sqlite3_mprintf("%s", sqlite3_column_text(st, 0));
-      wr->kv_values[wr->nkv] =
-          strcmp(t, "null") ? sqlite3_mprintf("%s", sqlite3_column_text(st, 1))
-                            : NULL;
+      /* both arrays grow first: the pair goes in whole or not at all */
+      char **kk = sqlite3_realloc64(wr->kv_keys, (size_t)(wr->nkv + 1) * sizeof *kk);
+      if (kk) wr->kv_keys = kk;
+      char **vv = kk ? sqlite3_realloc64(wr->kv_values,
+                                         (size_t)(wr->nkv + 1) * sizeof *vv)
+                     : NULL;
+      if (vv) wr->kv_values = vv;
+      char *key_copy = vv ? sqlite3_mprintf("%s", k) : NULL;
+      char *value_copy = key_copy && !null ? sqlite3_mprintf("%s", v) : NULL;
+      if (!key_copy || (!null && !value_copy)) {
+        sqlite3_free(key_copy);
+        msg = PQX_W_NOMEM;
+        break;
+      }
+      wr->kv_keys[wr->nkv] = key_copy;
+      wr->kv_values[wr->nkv] = value_copy;
       wr->nkv++;
     }
+    if (!msg && rc != SQLITE_DONE) msg = pqx_w_sql(wr->db, rc, "options: metadata");
     sqlite3_finalize(st);
     return msg;
   }
   if (strcmp(key, "created_by") == 0) {
     if (strcmp(jtype, "text"))
-      return sqlite3_mprintf(FN ": options: \"created_by\" must be a string");
+      return pqx_w_msg(FN ": options: \"created_by\" must be a string");
+    sqlite3_free(wr->created_by); /* (a key given twice: the last) */
     wr->created_by = sqlite3_mprintf("%s", text);
-    return NULL;
+    return wr->created_by ? NULL : PQX_W_NOMEM;
   }
   if (strcmp(key, "row_group_size") == 0) {
     if (strcmp(jtype, "integer") || atoll(text) < 1)
-      return sqlite3_mprintf(FN ": options: \"row_group_size\" must be an "
-                                "integer of at least 1 (rows)");
+      return pqx_w_msg(FN ": options: \"row_group_size\" must be an "
+                          "integer of at least 1 (rows)");
     wr->group_size = atoll(text);
     return NULL;
   }
   if (strcmp(key, "durable") == 0) {
     if (strcmp(jtype, "true") && strcmp(jtype, "false"))
-      return sqlite3_mprintf(FN ": options: \"durable\" must be true (the "
-                                "file synced to disk before parquet_write "
-                                "returns, the default) or false");
+      return pqx_w_msg(FN ": options: \"durable\" must be true (the "
+                          "file synced to disk before parquet_write "
+                          "returns, the default) or false");
     wr->durable = strcmp(jtype, "true") == 0;
     return NULL;
   }
   if (strcmp(key, "threads") == 0) {
     if (strcmp(jtype, "integer") || atoll(text) < 1 || atoll(text) > 2)
-      return sqlite3_mprintf(FN ": options: \"threads\" must be 1 (the "
-                                "calling thread only) or 2 (and a worker, "
-                                "the default)");
+      return pqx_w_msg(FN ": options: \"threads\" must be 1 (the "
+                          "calling thread only) or 2 (and a worker, "
+                          "the default)");
     wr->threads = (int)atoll(text);
     return NULL;
   }
   if (strcmp(key, "row_group_bytes") == 0) {
     if (strcmp(jtype, "integer") || atoll(text) < 1)
-      return sqlite3_mprintf(FN ": options: \"row_group_bytes\" must be an "
-                                "integer of at least 1 (bytes)");
+      return pqx_w_msg(FN ": options: \"row_group_bytes\" must be an "
+                          "integer of at least 1 (bytes)");
     wr->group_bytes = atoll(text);
     return NULL;
   }
@@ -1141,12 +1202,12 @@ static char *names_pair(Writer *wr, void *arg, const char *key,
   for (int i = 0; i < wr->ncols; i++)
     if (strcmp(wr->cols[i].name, key) == 0) {
       if (strcmp(jtype, "object"))
-        return sqlite3_mprintf(FN ": options: columns: \"%s\" must be an "
-                                  "object", key);
+        return pqx_w_msg(FN ": options: columns: \"%s\" must be an "
+                            "object", key);
       return NULL;
     }
-  return sqlite3_mprintf(FN ": options: columns: the query has no column "
-                            "\"%s\"", key);
+  return pqx_w_msg(FN ": options: columns: the query has no column "
+                      "\"%s\"", key);
 }
 
 /* ---- What options ask for beyond the data --------------------------------- */
@@ -1184,7 +1245,7 @@ static char *w_bound_leaf(Writer *wr, const char *col, const pq_params *p,
   if (o->bloom && o->bloom_ndv > 0) {
     double b = w_bloom_bytes(o->bloom_ndv, o->bloom_fpp);
     if (b > (double)BLOOM_MOST)
-      return sqlite3_mprintf(
+      return pqx_w_msg(
           FN ": options: column '%s': \"bloom_filter\": a filter for %lld "
              "distinct values at fpp %g takes %.0f bytes, more than the "
              "%lld a filter may take",
@@ -1193,7 +1254,7 @@ static char *w_bound_leaf(Writer *wr, const char *col, const pq_params *p,
     wr->bloom_fixed += (int64_t)b;
     *fixed += (int64_t)b;
     if (*fixed > limit)
-      return sqlite3_mprintf(
+      return pqx_w_msg(
           FN ": options: column '%s': \"bloom_filter\": the filters sized "
              "by \"ndv\" take %lld bytes in each row group, more than the "
              "limit of %lld bytes" PQX_LIMIT_HINT,
@@ -1202,7 +1263,7 @@ static char *w_bound_leaf(Writer *wr, const char *col, const pq_params *p,
   if (p->block_size > 0 && w_uses_blocks(p, o)) {
     *fixed += p->block_size * 8;
     if (*fixed > limit)
-      return sqlite3_mprintf(
+      return pqx_w_msg(
           FN ": options: column '%s': \"block_size\": blocks of %lld "
              "values take %lld bytes with those of the columns before it, "
              "more than the limit of %lld bytes" PQX_LIMIT_HINT,
@@ -1237,7 +1298,7 @@ static char *w_count_group(Writer *wr) {
   if (wr->bloom_fixed == 0) return NULL;
   int64_t limit = (int64_t)pqx_db_limit(wr->db);
   if (wr->groups <= limit / wr->bloom_fixed) return NULL;
-  return sqlite3_mprintf(
+  return pqx_w_msg(
       FN ": options: \"bloom_filter\": the filters sized by \"ndv\" take "
          "%lld bytes in each row group: %lld row groups take more than the "
          "limit of %lld bytes" PQX_LIMIT_HINT ": a smaller ndv, a larger "
@@ -1246,6 +1307,28 @@ static char *w_count_group(Writer *wr) {
 }
 
 /* ---- The columns ---------------------------------------------------------- */
+
+/* The options of a's column in the "columns" object, applied. */
+static char *w_column_options(Writer *wr, ColArg *a) {
+  sqlite3_stmt *st;
+  int rc = sqlite3_prepare_v2(
+      wr->db, "SELECT json_extract(?1, '$.' || json_quote(?2))", -1, &st, NULL);
+  if (rc) return pqx_w_sql(wr->db, rc, "options: columns");
+  sqlite3_bind_text(st, 1, wr->columns_json, -1, SQLITE_STATIC);
+  sqlite3_bind_text(st, 2, a->c->name, -1, SQLITE_STATIC);
+  char *msg = NULL;
+  rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) {
+    int nomem = 0;
+    const char *obj = pqx_w_text(st, 0, &nomem);
+    if (nomem) msg = PQX_W_NOMEM;
+    else if (obj) msg = each_pair(wr, obj, a->where, col_pair, a);
+  } else if (rc != SQLITE_DONE) {
+    msg = pqx_w_sql(wr->db, rc, "options: columns");
+  }
+  sqlite3_finalize(st);
+  return msg;
+}
 
 /* Types, encodings and options of every column; the writer opened. */
 static char *w_columns(Writer *wr) {
@@ -1259,7 +1342,7 @@ static char *w_columns(Writer *wr) {
   if (!ps || !os) {
     sqlite3_free(ps);
     sqlite3_free(os);
-    return NULL;
+    return PQX_W_NOMEM;
   }
   for (int i = 0; i < wr->ncols && !msg; i++) {
     WCol *c = &wr->cols[i];
@@ -1275,29 +1358,21 @@ static char *w_columns(Writer *wr) {
     strcpy(a.enc, wr->encoding);
     snprintf(a.where, sizeof a.where, ": column '%s'", c->name);
     if (wr->columns_json) {
-      sqlite3_stmt *st;
-      if (sqlite3_prepare_v2(wr->db, "SELECT json_extract(?1, '$.' || json_quote(?2))",
-                             -1, &st, NULL) == SQLITE_OK) {
-        sqlite3_bind_text(st, 1, wr->columns_json, -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 2, c->name, -1, SQLITE_STATIC);
-        if (sqlite3_step(st) == SQLITE_ROW &&
-            sqlite3_column_type(st, 0) != SQLITE_NULL) {
-          char *obj = sqlite3_mprintf("%s", sqlite3_column_text(st, 0));
-          if (obj) msg = each_pair(wr, obj, a.where, col_pair, &a);
-          sqlite3_free(obj);
-        }
-        sqlite3_finalize(st);
-      }
+      msg = w_column_options(wr, &a);
       if (msg) break;
     }
     /* The type: given, declared, or from the values read ahead. */
     if (a.has_type) {
       char *why = NULL;
-      if (pqx_nested_parse(a.type, &c->tree, &why) == 1) {
+      int nested = pqx_nested_parse(a.type, &c->tree, &why);
+      if (nested < 0) { /* (checked by apply_key: out of memory) */
+        msg = why;
+        break;
+      }
+      if (nested) {
         c->t.kind = c->tree->kind;
         wr->nested = 1;
       } else {
-        sqlite3_free(why);
         pqx_write_scalar_type(a.type, &c->t);
       }
       c->explicit_type = 1;
@@ -1346,7 +1421,7 @@ static char *w_columns(Writer *wr) {
                                                       : pq_value_size(c->p.type, 0);
     c->b.values = sqlite3_malloc64((size_t)WRITE_BATCH * c->vsize);
     c->b.present = sqlite3_malloc64(WRITE_BATCH);
-    if (!c->b.values || !c->b.present) msg = sqlite3_mprintf(FN ": out of memory");
+    if (!c->b.values || !c->b.present) msg = PQX_W_NOMEM;
     if (c->tree && !msg) msg = pqx_nested_leaves(c, &c->p, &c->o);
     ps[i] = c->p;
     os[i] = c->o;
@@ -1360,16 +1435,16 @@ static char *w_columns(Writer *wr) {
     pq_writer *one;
     int rc = pq_writer_open_columns(&one, 1, &ps[i], &os[i], &err);
     pq_writer_free(one);
-    if (rc == PQ_NOMEM) msg = sqlite3_mprintf(FN ": out of memory");
+    if (rc == PQ_NOMEM) msg = PQX_W_NOMEM;
     else if (rc)
-      msg = sqlite3_mprintf(FN ": column '%s': %s", wr->cols[i].name, err.msg);
+      msg = pqx_w_msg(FN ": column '%s': %s", wr->cols[i].name, err.msg);
   }
   if (!msg && wr->nested) {
     msg = pqx_nested_open(wr);
   } else if (!msg) {
     pq_error err = {0};
     int rc = pq_writer_open_columns(&wr->w, wr->ncols, ps, os, &err);
-    if (rc) msg = pqx_core_error(FN, rc, &err);
+    if (rc) msg = pqx_w_core(rc, &err);
     for (int i = 0; i < wr->ncols; i++) wr->cols[i].wcol = i;
   }
   if (!msg && (wr->nkv || wr->created_by)) {
@@ -1377,7 +1452,8 @@ static char *w_columns(Writer *wr) {
                          (const char *const *)wr->kv_values, wr->nkv,
                          wr->created_by};
     pq_error err = {0};
-    if (pq_writer_set_footer(wr->w, &x, &err)) msg = sqlite3_mprintf(FN ": out of memory");
+    int rc = pq_writer_set_footer(wr->w, &x, &err);
+    if (rc) msg = pqx_w_core(rc, &err);
   }
   sqlite3_free(ps);
   sqlite3_free(os);
@@ -1392,8 +1468,7 @@ static char *w_columns(Writer *wr) {
 ** the path, which it is to replace (the permission bits); else 0666, which
 ** open() narrows by the umask and the folder's default ACL, as for any new
 ** file.  A symbolic link at the path is not followed: rename() replaces
-** the link, so its target is neither written nor does it lend its mode.
-** NULL when out of memory, else "" or a message. */
+** the link, so its target is neither written nor does it lend its mode. */
 static char *w_create(Writer *wr) {
   struct stat st;
   int keep = lstat(wr->path, &st) == 0 && S_ISREG(st.st_mode);
@@ -1403,46 +1478,50 @@ static char *w_create(Writer *wr) {
     sqlite3_randomness(sizeof r, r);
     wr->tmp = sqlite3_mprintf("%s.tmp-%02x%02x%02x%02x%02x%02x", wr->path,
                               r[0], r[1], r[2], r[3], r[4], r[5]);
-    if (!wr->tmp) return NULL;
+    if (!wr->tmp) return PQX_W_NOMEM;
     /* O_EXCL: a name that is taken, by a file or a link, is never used */
     int fd = open(wr->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
     if (fd >= 0) {
       /* the umask narrowed the mode of the file replaced: widen it back */
       if (keep && fchmod(fd, mode) != 0) {
-        char *m = sqlite3_mprintf(FN ": cannot set the mode of '%s': %s",
-                                  wr->tmp, strerror(errno));
+        char *m = pqx_w_msg(FN ": cannot set the mode of '%s': %s", wr->tmp,
+                            strerror(errno));
         close(fd);
         return m;
       }
       wr->f = fdopen(fd, "wb");
       if (!wr->f) {
+        char *m = pqx_w_msg(FN ": cannot write '%s': %s", wr->tmp,
+                            strerror(errno));
         close(fd);
-        return NULL;
+        return m;
       }
-      return (char *)"";
+      return NULL;
     }
     int e = errno;
     sqlite3_free(wr->tmp);
     wr->tmp = NULL;
     if (e != EEXIST)
-      return sqlite3_mprintf(FN ": cannot write beside '%s': %s", wr->path,
-                             strerror(e));
+      return pqx_w_msg(FN ": cannot write beside '%s': %s", wr->path,
+                       strerror(e));
   }
-  return sqlite3_mprintf(FN ": cannot write beside '%s': no free temporary "
-                            "name", wr->path);
+  return pqx_w_msg(FN ": cannot write beside '%s': no free temporary name",
+                   wr->path);
 }
 
-/* Syncs the folder that holds the path, so that the rename lasts. */
-static int w_sync_folder(const char *path) {
+/* The folder that holds the path, from sqlite3_mprintf (NULL: out of
+** memory). */
+static char *w_folder(const char *path) {
   const char *slash = strrchr(path, '/');
-  char *dir = slash == NULL    ? sqlite3_mprintf(".")
-              : slash == path ? sqlite3_mprintf("/")
-                              : sqlite3_mprintf("%.*s", (int)(slash - path),
-                                                path);
-  if (!dir) return ENOMEM;
+  return slash == NULL    ? sqlite3_mprintf(".")
+         : slash == path ? sqlite3_mprintf("/")
+                         : sqlite3_mprintf("%.*s", (int)(slash - path), path);
+}
+
+/* Syncs a folder, so that a rename in it lasts; 0 or an errno. */
+static int w_sync_folder(const char *dir) {
   int e = 0;
   int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  sqlite3_free(dir);
   if (fd < 0) return errno;
   /* some file systems cannot sync a folder: nothing more to be done */
   if (fsync(fd) != 0 && errno != EINVAL && errno != EROFS) e = errno;
@@ -1451,36 +1530,40 @@ static int w_sync_folder(const char *path) {
 }
 
 /* The file complete: flushed, synced (durable), renamed to the path, and
-** the folder synced.  NULL when out of memory, else "" or a message. */
+** the folder synced.  Nothing is allocated once the file is at the path:
+** what fails after the rename is no allocation. */
 static char *w_commit(Writer *wr) {
+  char *dir = NULL;
+  if (wr->durable && !(dir = w_folder(wr->path))) return PQX_W_NOMEM;
   int e = 0;
   if (fflush(wr->f) != 0) e = errno;
   if (!e && wr->durable && fsync(fileno(wr->f)) != 0) e = errno;
   if (fclose(wr->f) != 0 && !e) e = errno;
   wr->f = NULL;
-  if (e)
-    return sqlite3_mprintf(FN ": writing '%s': %s", wr->tmp, strerror(e));
-  if (rename(wr->tmp, wr->path) != 0)
-    return sqlite3_mprintf(FN ": writing '%s': %s", wr->path,
-                           strerror(errno));
-  sqlite3_free(wr->tmp);
-  wr->tmp = NULL;
-  if (wr->durable && (e = w_sync_folder(wr->path)) != 0) {
-    if (e == ENOMEM) return NULL;
-    return sqlite3_mprintf(FN ": '%s' is written, but its folder could not "
-                              "be synced: %s",
-                           wr->path, strerror(e));
+  char *m = NULL;
+  if (e) {
+    m = pqx_w_msg(FN ": writing '%s': %s", wr->tmp, strerror(e));
+  } else if (rename(wr->tmp, wr->path) != 0) {
+    m = pqx_w_msg(FN ": writing '%s': %s", wr->path, strerror(errno));
+  } else {
+    sqlite3_free(wr->tmp);
+    wr->tmp = NULL;
+    if (dir && (e = w_sync_folder(dir)) != 0)
+      m = pqx_w_msg(FN ": '%s' is written, but its folder could not be "
+                       "synced: %s",
+                    wr->path, strerror(e));
   }
-  return (char *)"";
+  sqlite3_free(dir);
+  return m;
 }
 #else
 static char *w_create(Writer *wr) {
   (void)wr;
-  return sqlite3_mprintf(PQX_OMIT_FILES_MSG, FN);
+  return pqx_w_msg(PQX_OMIT_FILES_MSG, FN);
 }
 static char *w_commit(Writer *wr) {
   (void)wr;
-  return sqlite3_mprintf(PQX_OMIT_FILES_MSG, FN);
+  return pqx_w_msg(PQX_OMIT_FILES_MSG, FN);
 }
 #endif /* PARQUET_OMIT_FILES */
 
@@ -1492,7 +1575,7 @@ static void w_free(Writer *wr) {
     for (int i = 0; i < wr->nlook * wr->ncols; i++) sqlite3_value_free(wr->look[i]);
     sqlite3_free(wr->look);
   }
-  for (int i = 0; i < wr->ncols; i++) {
+  for (int i = 0; wr->cols && i < wr->ncols; i++) {
     sqlite3_free(wr->cols[i].b.values);
     sqlite3_free(wr->cols[i].b.present);
     pq_buf_free(&wr->cols[i].b.heap);
@@ -1527,17 +1610,10 @@ static void w_free(Writer *wr) {
 ** the row group to the file when complete. */
 static char *w_row(Writer *wr, sqlite3_value **vals) {
   for (int i = 0; i < wr->ncols; i++) {
-    if (wr->cols[i].tree) {
-      char *m = pqx_nested_put(wr, i, vals[i]);
-      if (!m || *m) return m;
-      continue;
-    }
-    int nomem = 0;
-    char *m = w_put_value(wr, i, vals[i], &nomem);
-    if (m || nomem) {
-      /* the columns before it took the row: leave them uneven, it fails */
-      return m;
-    }
+    /* a fault leaves the columns before it a row ahead: the write fails */
+    char *m = wr->cols[i].tree ? pqx_nested_put(wr, i, vals[i])
+                               : w_put_value(wr, i, vals[i]);
+    if (m) return m;
   }
   wr->group_rows++;
   wr->batch_rows++;
@@ -1545,7 +1621,7 @@ static char *w_row(Writer *wr, sqlite3_value **vals) {
   int batch = wr->batch_rows == (wr->group_bytes > 0 ? WRITE_BATCH_BYTES
                                                      : WRITE_BATCH);
   int group = wr->group_rows == wr->group_size;
-  if (!batch && !group) return (char *)"";
+  if (!batch && !group) return NULL;
   if (group) {
     wr->group_rows = 0;
     char *g = w_count_group(wr);
@@ -1554,7 +1630,7 @@ static char *w_row(Writer *wr, sqlite3_value **vals) {
   char *m = w_hand(wr, group);
   /* A row group also closes (looked at after each batch, on the calling
   ** thread) once it takes row_group_bytes encoded. */
-  if (m && *m == 0 && !group && wr->group_bytes > 0 &&
+  if (!m && !group && wr->group_bytes > 0 &&
       pq_writer_group_bytes(wr->w) >= wr->group_bytes) {
     wr->group_rows = 0;
     m = w_count_group(wr);
@@ -1564,7 +1640,7 @@ static char *w_row(Writer *wr, sqlite3_value **vals) {
 }
 
 /* Types the columns (by the rows read ahead), opens the output, and
-** writes the rows read ahead.  NULL when out of memory, "" when done. */
+** writes the rows read ahead. */
 static char *w_start(Writer *wr) {
   wr->started = 1;
   char *msg = w_columns(wr);
@@ -1575,14 +1651,14 @@ static char *w_start(Writer *wr) {
     wr->limit = pqx_db_limit(wr->db);
   } else {
     msg = w_create(wr);
-    if (!msg || *msg) return msg;
+    if (msg) return msg;
     pq_writer_set_sink(wr->w, w_sink, wr);
   }
   for (int r = 0; r < wr->nlook; r++) {
     msg = w_row(wr, wr->look + r * wr->ncols);
-    if (!msg || *msg) return msg;
+    if (msg) return msg;
   }
-  return (char *)"";
+  return NULL;
 }
 
 /* One row of the query: kept until WRITE_LOOK rows have typed the
@@ -1594,11 +1670,11 @@ static char *w_take(Writer *wr, sqlite3_value **vals) {
     row[i] = sqlite3_value_dup(vals[i]);
     if (!row[i]) {
       for (int k = 0; k < i; k++) sqlite3_value_free(row[k]);
-      return NULL;
+      return PQX_W_NOMEM;
     }
   }
   if (++wr->nlook == WRITE_LOOK) return w_start(wr);
-  return (char *)"";
+  return NULL;
 }
 
 /* The row function, pqx_write_row(writer, v1, ..., vn), which the query
@@ -1617,19 +1693,23 @@ static void rowFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     return;
   }
   char *msg = w_take(wr, argv + 1);
-  if (msg && *msg == 0) return;
-  wr->row_msg = msg ? msg : (char *)"";
-  if (msg) sqlite3_result_error(ctx, msg, -1);
-  else sqlite3_result_error_nomem(ctx);
+  if (!msg) return;
+  /* the message stays the writer's: writeFunc takes it from there */
+  wr->row_msg = msg;
+  if (msg == PQX_W_NOMEM) {
+    sqlite3_result_error_nomem(ctx);
+  } else {
+    sqlite3_result_error(ctx, msg, -1);
+  }
 }
 
 /* Prepares the query sql[0..tail) wrapped as
 **   WITH q(c1, ..., cn) AS (<query>) SELECT pqx_write_row(?1, c1, ..., cn) FROM q
 ** into wr->qw.  A query that is not a read-only SELECT, or has more
 ** columns than a function takes, is left to be stepped as it is (wr->qw
-** NULL).  Returns NULL when out of memory, else "". */
+** NULL). */
 static char *w_wrap(Writer *wr, const char *sql, const char *tail) {
-  if (wr->ncols > ROW_MAX_COLS) return (char *)"";
+  if (wr->ncols > ROW_MAX_COLS) return NULL;
   size_t n = tail ? (size_t)(tail - sql) : strlen(sql);
   while (n && (sql[n - 1] == ';' || sql[n - 1] == ' ' || sql[n - 1] == '\n' ||
                sql[n - 1] == '\t' || sql[n - 1] == '\r'))
@@ -1641,18 +1721,19 @@ static char *w_wrap(Writer *wr, const char *sql, const char *tail) {
   for (int i = 0; i < wr->ncols; i++) sqlite3_str_appendf(s, ",c%d", i);
   sqlite3_str_appendall(s, ") FROM pqx_q");
   char *w = sqlite3_str_finish(s);
-  if (!w) return NULL;
+  if (!w) return PQX_W_NOMEM;
   /* The query wrapped is a SELECT, as the query alone was; were it not
   ** (no query known does that), it is not used. */
-  if (sqlite3_prepare_v2(wr->db, w, -1, &wr->qw, NULL) != SQLITE_OK ||
-      !sqlite3_stmt_readonly(wr->qw)) {
+  int rc = sqlite3_prepare_v2(wr->db, w, -1, &wr->qw, NULL);
+  sqlite3_free(w);
+  if ((rc & 0xff) == SQLITE_NOMEM) return PQX_W_NOMEM;
+  if (rc != SQLITE_OK || !sqlite3_stmt_readonly(wr->qw)) {
     sqlite3_finalize(wr->qw);
     wr->qw = NULL;
   } else {
     sqlite3_bind_pointer(wr->qw, 1, wr, ROW_PTR, NULL);
   }
-  sqlite3_free(w);
-  return (char *)"";
+  return NULL;
 }
 
 /* The refusals of a call before anything is read (access.c): from a
@@ -1680,17 +1761,17 @@ static int w_refused(sqlite3_context *ctx, sqlite3_value *path) {
 ** may run, else a message. */
 static char *w_query_refused(sqlite3_stmt *q) {
   if (!sqlite3_stmt_readonly(q))
-    return sqlite3_mprintf(FN ": the query writes the database: '%s' (it "
-                              "must be read-only, as a SELECT is; run the "
-                              "change as a statement of its own, then write "
-                              "its rows with a SELECT)",
-                           sqlite3_sql(q));
+    return pqx_w_msg(FN ": the query writes the database: '%s' (it "
+                        "must be read-only, as a SELECT is; run the "
+                        "change as a statement of its own, then write "
+                        "its rows with a SELECT)",
+                     sqlite3_sql(q));
   int n = sqlite3_bind_parameter_count(q);
   if (n > 0) {
     /* the first with a name (?5 leaves ?1 to ?4 nameless), else "?" */
     const char *name = NULL;
     for (int i = 1; i <= n && !name; i++) name = sqlite3_bind_parameter_name(q, i);
-    return sqlite3_mprintf(
+    return pqx_w_msg(
         FN ": the query has a parameter, %s, that nothing binds: "
            "parquet_write binds no values; write them into the query's "
            "text, as in parquet_write('f.parquet', format('SELECT * FROM t "
@@ -1705,7 +1786,6 @@ static void writeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (w_refused(ctx, argv[0])) return;
   Writer wr;
   memset(&wr, 0, sizeof wr);
-  wr.ctx = ctx;
   wr.db = sqlite3_context_db_handle(ctx);
   wr.durable = 1;
   wr.dictionary = -1;
@@ -1720,21 +1800,35 @@ static void writeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   char *msg = NULL;
   const char *sql = (const char *)sqlite3_value_text(argv[1]);
   if (!sql) {
-    w_error(&wr, sqlite3_mprintf(FN ": the query is NULL"));
+    w_result_error(ctx, sqlite3_value_type(argv[1]) == SQLITE_NULL
+                            ? pqx_w_msg(FN ": the query is NULL")
+                            : PQX_W_NOMEM);
     return;
   }
   if (argc > 2 && sqlite3_value_type(argv[2]) != SQLITE_NULL) {
     const char *opts = (const char *)sqlite3_value_text(argv[2]);
+    if (!opts) {
+      sqlite3_result_error_nomem(ctx);
+      return;
+    }
+    /* json_type: malformed JSON is its error (json_valid, out of memory,
+    ** says 0 as for malformed JSON) */
     sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(wr.db, "SELECT json_type(?1) = 'object'", -1,
+                                &st, NULL);
     int valid = 0;
-    if (sqlite3_prepare_v2(wr.db, "SELECT json_valid(?1) AND json_type(?1) = 'object'",
-                           -1, &st, NULL) == SQLITE_OK) {
+    if (rc == SQLITE_OK) {
       sqlite3_bind_text(st, 1, opts, -1, SQLITE_STATIC);
-      valid = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0);
+      rc = sqlite3_step(st);
+      valid = rc == SQLITE_ROW && sqlite3_column_int(st, 0);
       sqlite3_finalize(st);
     }
+    if ((rc & 0xff) == SQLITE_NOMEM) {
+      sqlite3_result_error_nomem(ctx);
+      return;
+    }
     if (!valid) {
-      w_error(&wr, sqlite3_mprintf(FN ": options: expected a JSON object"));
+      w_result_error(ctx, pqx_w_msg(FN ": options: expected a JSON object"));
       return;
     }
     msg = each_pair(&wr, opts, "", top_pair, NULL);
@@ -1742,12 +1836,13 @@ static void writeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   }
   /* The query: one statement. */
   const char *tail = NULL;
-  if (sqlite3_prepare_v2(wr.db, sql, -1, &wr.q, &tail) != SQLITE_OK) {
-    msg = sqlite3_mprintf(FN ": query: %s", sqlite3_errmsg(wr.db));
+  int rc = sqlite3_prepare_v2(wr.db, sql, -1, &wr.q, &tail);
+  if (rc != SQLITE_OK) {
+    msg = pqx_w_sql(wr.db, rc, "query");
     goto fail;
   }
   if (!wr.q) {
-    msg = sqlite3_mprintf(FN ": the query is empty");
+    msg = pqx_w_msg(FN ": the query is empty");
     goto fail;
   }
   msg = w_query_refused(wr.q);
@@ -1756,57 +1851,53 @@ static void writeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
                   *tail == '\t' || *tail == '\r'))
     tail++;
   if (tail && *tail) {
-    msg = sqlite3_mprintf(FN ": the query is more than one statement: '%s'",
-                          tail);
+    msg = pqx_w_msg(FN ": the query is more than one statement: '%s'", tail);
     goto fail;
   }
-  wr.ncols = sqlite3_column_count(wr.q);
-  if (wr.ncols == 0) {
-    msg = sqlite3_mprintf(FN ": the query returns no columns");
+  int ncols = sqlite3_column_count(wr.q);
+  if (ncols == 0) {
+    msg = pqx_w_msg(FN ": the query returns no columns");
     goto fail;
   }
-  wr.cols = sqlite3_malloc64((size_t)wr.ncols * sizeof *wr.cols);
-  if (!wr.cols) goto nomem;
-  memset(wr.cols, 0, (size_t)wr.ncols * sizeof *wr.cols);
+  wr.cols = sqlite3_malloc64((size_t)ncols * sizeof *wr.cols);
+  msg = PQX_W_NOMEM;
+  if (!wr.cols) goto fail;
+  memset(wr.cols, 0, (size_t)ncols * sizeof *wr.cols);
+  wr.ncols = ncols;
   for (int i = 0; i < wr.ncols; i++) {
     wr.cols[i].name = (char *)sqlite3_column_name(wr.q, i);
-    if (!wr.cols[i].name) goto nomem;
+    if (!wr.cols[i].name) goto fail;
     for (int j = 0; j < i; j++)
       if (strcmp(wr.cols[j].name, wr.cols[i].name) == 0) {
-        msg = sqlite3_mprintf(FN ": the query has two columns named '%s' "
-                                 "(name them apart with AS)",
-                              wr.cols[i].name);
+        msg = pqx_w_msg(FN ": the query has two columns named '%s' (name "
+                           "them apart with AS)",
+                        wr.cols[i].name);
         goto fail;
       }
     pq_buf_init(&wr.cols[i].b.heap);
     pq_buf_init(&wr.cols[i].sp.heap);
   }
   wr.look = sqlite3_malloc64((size_t)WRITE_LOOK * (size_t)wr.ncols * sizeof *wr.look);
-  if (!wr.look) goto nomem;
+  if (!wr.look) goto fail;
   wr.out_null = sqlite3_value_type(argv[0]) == SQLITE_NULL;
   if (!wr.out_null) {
     /* checked by w_refused: TEXT without a NUL */
     const char *path = (const char *)sqlite3_value_text(argv[0]);
     wr.path = sqlite3_mprintf("%s", path ? path : "");
-    if (!wr.path) goto nomem;
+    if (!wr.path) goto fail;
   }
   /* The rows: through the row function when the query can be wrapped in
   ** one, else stepped here. */
   msg = w_wrap(&wr, sql, tail);
-  if (msg && *msg) goto fail;
-  if (msg == NULL) goto nomem;
+  if (msg) goto fail;
   sqlite3_stmt *run = wr.qw ? wr.qw : wr.q;
   for (;;) {
-    int rc = sqlite3_step(run);
+    rc = sqlite3_step(run);
     if (rc == SQLITE_DONE) break;
     if (rc != SQLITE_ROW) {
-      if (wr.row_msg) {
-        msg = wr.row_msg;
-        wr.row_msg = NULL;
-        if (*msg) goto fail;
-        goto nomem_or;
-      }
-      msg = sqlite3_mprintf(FN ": query: %s", sqlite3_errmsg(wr.db));
+      /* the row function's own fault, else the query's */
+      msg = wr.row_msg ? wr.row_msg : pqx_w_sql(wr.db, rc, "query");
+      wr.row_msg = NULL;
       goto fail;
     }
     if (run == wr.qw) continue;
@@ -1814,56 +1905,41 @@ static void writeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sqlite3_value **vp = vals;
     if (wr.ncols > 64) {
       vp = sqlite3_malloc64((size_t)wr.ncols * sizeof *vp);
-      if (!vp) goto nomem;
+      msg = PQX_W_NOMEM;
+      if (!vp) goto fail;
     }
     for (int i = 0; i < wr.ncols; i++) vp[i] = sqlite3_column_value(wr.q, i);
     msg = w_take(&wr, vp);
     if (vp != vals) sqlite3_free(vp);
-    if (msg == NULL) goto nomem_or;
-    if (*msg) goto fail;
+    if (msg) goto fail;
   }
   if (!wr.started) {
     msg = w_start(&wr);
-    if (msg == NULL) goto nomem_or;
-    if (*msg) goto fail;
+    if (msg) goto fail;
   }
   msg = w_last(&wr);
-  if (msg == NULL) goto nomem_or;
-  if (*msg) goto fail;
+  if (msg) goto fail;
   /* the last row group, closed by the footer (or an empty one) */
   if (wr.group_rows > 0 || wr.groups == 0) {
     msg = w_count_group(&wr);
     if (msg) goto fail;
   }
-  {
-    pq_error err = {0};
-    int rc = pq_writer_finish(wr.w, &wr.out, &err);
-    if (rc) {
-      msg = w_core_error(&wr, rc, &err);
-      goto fail;
-    }
-    msg = w_flush(&wr);
-    if (msg == NULL) goto nomem;
-    if (*msg) goto fail;
-  }
-  if (wr.f) {
-    msg = w_commit(&wr);
-    if (msg == NULL) goto nomem;
-    if (*msg) goto fail;
-    sqlite3_result_int64(ctx, wr.rows);
+  pq_error err = {0};
+  rc = pq_writer_finish(wr.w, &wr.out, &err);
+  msg = rc ? w_core_error(&wr, rc, &err) : w_flush(&wr);
+  if (!msg && wr.f) msg = w_commit(&wr);
+  if (msg) goto fail;
+  if (wr.out_null) {
+    /* the file's bytes become the result (pq_free: SQLite's allocator) */
+    sqlite3_result_blob64(ctx, wr.out.data, wr.out.len, pq_free);
+    pq_buf_init(&wr.out);
   } else {
-    sqlite3_result_blob64(ctx, wr.out.data, wr.out.len, SQLITE_TRANSIENT);
+    sqlite3_result_int64(ctx, wr.rows);
   }
   w_free(&wr);
-  return;
-nomem_or:
-  msg = NULL;
-nomem:
-  w_free(&wr);
-  sqlite3_result_error_nomem(ctx);
   return;
 fail:
-  w_error(&wr, msg);
+  w_result_error(ctx, msg);
   w_free(&wr);
 }
 

@@ -32,13 +32,37 @@ typedef struct wj_doc {
   const char *src;
 } wj_doc;
 
-/* Parses s[0..n): the root node, or -1 with *fault and *fault_at. The doc
-** is reused from call to call. */
+/* Parses s[0..n): the root node, or -1 with *fault and *fault_at, or -2
+** when out of memory.  The doc is reused from call to call. */
 int pqx_json_parse(wj_doc *d, const char *s, size_t n, size_t *fault_at,
                    const char **fault);
 void pqx_json_free(wj_doc *d);
 
 #define FN "parquet_write"
+
+/* ---- Messages (write.c) -----------------------------------------------------
+** Each step of parquet_write returns NULL when it succeeded, else what went
+** wrong: a message from sqlite3_mprintf, which the caller frees or hands
+** on, or PQX_W_NOMEM, out of memory, which is never freed and ends the call
+** as SQLITE_NOMEM (so does a message that cannot be made).  The worker
+** thread's messages are made the same way. */
+extern char pqx_w_nomem[];
+#define PQX_W_NOMEM pqx_w_nomem
+/* A message as sqlite3_mprintf makes it; PQX_W_NOMEM when it cannot. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+char *pqx_w_msg(const char *fmt, ...);
+/* Frees a message (PQX_W_NOMEM and NULL are left alone). */
+void pqx_w_free(char *m);
+/* A core call's fault rc (PQ_NOMEM: PQX_W_NOMEM), prefixed with FN. */
+char *pqx_w_core(int rc, const pq_error *err);
+/* A failed SQLite call on db, of result code rc (SQLITE_NOMEM:
+** PQX_W_NOMEM): "FN: <what>: <db's message>". */
+char *pqx_w_sql(sqlite3 *db, int rc, const char *what);
+/* Column i of st as text: its text, NULL when it is NULL, or *nomem set
+** (and NULL) when its text could not be made. */
+const char *pqx_w_text(sqlite3_stmt *st, int i, int *nomem);
 #define WRITE_LOOK 1024  /* rows read ahead to type columns by their values */
 #define WRITE_BATCH 8192 /* rows handed to the writer at once */
 #define WRITE_BATCH_BYTES 1024 /* ... when row groups close by their bytes */
@@ -103,13 +127,12 @@ typedef struct WCol {
 } WCol;
 
 typedef struct Writer {
-  sqlite3_context *ctx;
   sqlite3 *db;
   sqlite3_stmt *q;         /* the query */
   sqlite3_stmt *qw;        /* the query wrapped to call the row function */
   int started;             /* the columns are typed, the output open */
   int out_null;            /* the file goes back as a BLOB */
-  char *row_msg;           /* the row function's fault ("" out of memory) */
+  char *row_msg;           /* the row function's fault */
   int ncols;
   WCol *cols;
   pq_writer *w;
@@ -149,7 +172,7 @@ typedef struct Writer {
   atomic_int job;         /* JOB_NONE, JOB_BATCH, JOB_GROUP */
   int quit;
   int th_failed;          /* the worker's, read once it is idle */
-  char *th_msg;           /* its first fault (NULL: out of memory) */
+  char *th_msg;           /* its first fault, until taken */
   int64_t handed;         /* batches handed over */
   double mark;            /* when the caller last handed one */
   double own_cost;        /* seconds the caller spent on rows */
@@ -194,10 +217,12 @@ typedef struct WLeaf {
 } WLeaf;
 
 /* Parses a type that may be nested: 1 when it is (*tree set), 0 when it is
-** a scalar (for pqx_write_scalar_type), or an error message. */
+** a scalar (for pqx_write_scalar_type), or -1 and *msg (a message, or
+** PQX_W_NOMEM). */
 int pqx_nested_parse(const char *s, WNode **tree, char **msg);
 void pqx_nested_free(WNode *t);
-/* The writer's schema nodes for a nested column, and its leaves (their
+/* The rest return NULL, a message or PQX_W_NOMEM (write.c, "Messages").
+** The writer's schema nodes for a nested column, and its leaves (their
 ** params and options from base, the column's). */
 char *pqx_nested_leaves(WCol *c, const pq_params *base,
                         const pq_write_options *base_o);

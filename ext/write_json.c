@@ -16,6 +16,7 @@ typedef struct wj_parser {
   size_t n, i;
   wj_doc *d;
   const char *fault;
+  int oom; /* out of memory: the fault is no fault of the text */
 } wj_parser;
 
 static void wj_space(wj_parser *p) {
@@ -130,7 +131,8 @@ static int wj_string(wj_parser *p, size_t *off, size_t *len) {
     pq_buf_append(t, b, k);
   }
   *len = t->len - *off;
-  return !t->oom || (p->fault = "out of memory", 0);
+  if (t->oom) p->oom = 1;
+  return !t->oom;
 }
 
 static int wj_value(wj_parser *p, int depth);
@@ -202,18 +204,18 @@ static int wj_value(wj_parser *p, int depth) {
   int x;
   if (c == '{' || c == '[') {
     x = wj_node(p, c == '{' ? WJ_OBJECT : WJ_ARRAY);
-    if (x < 0) return (p->fault = "out of memory", -1);
+    if (x < 0) return (p->oom = 1, -1);
     if (!wj_container(p, x, depth, c == '{')) return -1;
   } else if (c == '"') {
     x = wj_node(p, WJ_STRING);
-    if (x < 0) return (p->fault = "out of memory", -1);
+    if (x < 0) return (p->oom = 1, -1);
     size_t off, len;
     if (!wj_string(p, &off, &len)) return -1;
     p->d->nodes[x].str_off = off;
     p->d->nodes[x].str_len = len;
   } else if (c == '-' || (c >= '0' && c <= '9')) {
     x = wj_node(p, WJ_NUMBER);
-    if (x < 0) return (p->fault = "out of memory", -1);
+    if (x < 0) return (p->oom = 1, -1);
     size_t i = p->i;
     if (p->s[i] == '-') i++;
     size_t d0 = i;
@@ -246,7 +248,7 @@ static int wj_value(wj_parser *p, int depth) {
       size_t wl = strlen(words[k].word);
       if (p->n - p->i >= wl && memcmp(p->s + p->i, words[k].word, wl) == 0) {
         x = wj_node(p, words[k].type);
-        if (x < 0) return (p->fault = "out of memory", -1);
+        if (x < 0) return (p->oom = 1, -1);
         p->i += wl;
         break;
       }
@@ -265,8 +267,9 @@ int pqx_json_parse(wj_doc *d, const char *s, size_t n, size_t *fault_at,
   d->n = 0;
   d->text.len = 0;
   d->src = s;
-  wj_parser p = {s, n, 0, d, NULL};
+  wj_parser p = {s, n, 0, d, NULL, 0};
   int root = wj_value(&p, 0);
+  if (p.oom) return -2;
   if (root >= 0) {
     wj_space(&p);
     if (p.i < p.n) {

@@ -30,7 +30,7 @@
 typedef struct wn_tparse {
   const char *s;
   size_t i;
-  char *fault;
+  char *fault; /* a message, or PQX_W_NOMEM */
 } wn_tparse;
 
 static void wn_tspace(wn_tparse *p) {
@@ -67,20 +67,20 @@ static int wn_ttype(wn_tparse *p, WNode *out, int depth) {
   if (p->s[end] == '(') {
     const char *close = strchr(p->s + end, ')');
     if (!close) {
-      p->fault = sqlite3_mprintf("'%s': a '(' without ')'", p->s + p->i);
+      p->fault = pqx_w_msg("'%s': a '(' without ')'", p->s + p->i);
       return 0;
     }
     end = (size_t)(close - p->s) + 1;
   }
   char name[128];
   if (k == 0 || end - p->i >= sizeof name) {
-    p->fault = sqlite3_mprintf("a type name expected at '%s'", p->s + p->i);
+    p->fault = pqx_w_msg("a type name expected at '%s'", p->s + p->i);
     return 0;
   }
   memcpy(name, p->s + p->i, end - p->i);
   name[end - p->i] = 0;
   if (pqx_write_scalar_type(name, &out->t)) {
-    p->fault = sqlite3_mprintf("unknown type '%s'", name);
+    p->fault = pqx_w_msg("unknown type '%s'", name);
     return 0;
   }
   out->kind = out->t.kind;
@@ -88,26 +88,36 @@ static int wn_ttype(wn_tparse *p, WNode *out, int depth) {
   return 1;
 }
 
-/* A name of a STRUCT's field: a word, or "quoted". */
+/* A name of a STRUCT's field: a word, or "quoted".  NULL when there is
+** none, or (p->fault set) out of memory. */
 static char *wn_tname(wn_tparse *p) {
   wn_tspace(p);
+  const char *at;
+  size_t k, skip;
   if (p->s[p->i] == '"') {
     const char *e = strchr(p->s + p->i + 1, '"');
     if (!e || e == p->s + p->i + 1) return NULL;
-    char *n = sqlite3_mprintf("%.*s", (int)(e - p->s - p->i - 1), p->s + p->i + 1);
-    p->i = (size_t)(e - p->s) + 1;
-    return n;
+    at = p->s + p->i + 1;
+    k = (size_t)(e - at);
+    skip = k + 2;
+  } else {
+    k = wn_tword(p);
+    if (!k) return NULL;
+    at = p->s + p->i;
+    skip = k;
   }
-  size_t k = wn_tword(p);
-  if (!k) return NULL;
-  char *n = sqlite3_mprintf("%.*s", (int)k, p->s + p->i);
-  p->i += k;
+  char *n = sqlite3_mprintf("%.*s", (int)k, at);
+  if (!n) {
+    p->fault = PQX_W_NOMEM;
+    return NULL;
+  }
+  p->i += skip;
   return n;
 }
 
 static int wn_tnested(wn_tparse *p, WNode *out, int depth) {
   if (depth > 32) {
-    p->fault = sqlite3_mprintf("types nested more than 32 deep");
+    p->fault = pqx_w_msg("types nested more than 32 deep");
     return 0;
   }
   size_t k = wn_tword(p);
@@ -117,7 +127,7 @@ static int wn_tnested(wn_tparse *p, WNode *out, int depth) {
                  ? WK_STRUCT
                  : 0;
   if (!kind) {
-    p->fault = sqlite3_mprintf("unknown type at '%s'", p->s + p->i);
+    p->fault = pqx_w_msg("unknown type at '%s'", p->s + p->i);
     return 0;
   }
   p->i += k;
@@ -130,7 +140,7 @@ static int wn_tnested(wn_tparse *p, WNode *out, int depth) {
       cap = cap ? 2 * cap : 2;
       WNode *nk = sqlite3_realloc64(out->kids, (size_t)cap * sizeof *nk);
       if (!nk) {
-        p->fault = sqlite3_mprintf("out of memory");
+        p->fault = PQX_W_NOMEM;
         return 0;
       }
       out->kids = nk;
@@ -139,12 +149,13 @@ static int wn_tnested(wn_tparse *p, WNode *out, int depth) {
     if (kind == WK_STRUCT) {
       name = wn_tname(p);
       if (!name) {
-        p->fault = sqlite3_mprintf("a field name expected at '%s'", p->s + p->i);
+        if (!p->fault)
+          p->fault = pqx_w_msg("a field name expected at '%s'", p->s + p->i);
         return 0;
       }
       for (int f = 0; f < out->n; f++)
         if (strcmp(out->kids[f].name, name) == 0) {
-          p->fault = sqlite3_mprintf("two fields named '%s'", name);
+          p->fault = pqx_w_msg("two fields named '%s'", name);
           sqlite3_free(name);
           return 0;
         }
@@ -166,16 +177,16 @@ static int wn_tnested(wn_tparse *p, WNode *out, int depth) {
       p->i++;
       break;
     }
-    p->fault = sqlite3_mprintf("',' or '>' expected at '%s'", p->s + p->i);
+    p->fault = pqx_w_msg("',' or '>' expected at '%s'", p->s + p->i);
     return 0;
   }
   if ((kind == WK_LIST && out->n != 1) || (kind == WK_MAP && out->n != 2)) {
-    p->fault = sqlite3_mprintf(kind == WK_LIST ? "LIST<t> takes one type"
-                                               : "MAP<k, v> takes two types");
+    p->fault = pqx_w_msg(kind == WK_LIST ? "LIST<t> takes one type"
+                                         : "MAP<k, v> takes two types");
     return 0;
   }
   if (kind == WK_MAP && out->kids[0].kind >= WK_LIST) {
-    p->fault = sqlite3_mprintf("a MAP's keys are of a scalar type");
+    p->fault = pqx_w_msg("a MAP's keys are of a scalar type");
     return 0;
   }
   return 1;
@@ -204,7 +215,7 @@ int pqx_nested_parse(const char *s, WNode **tree, char **msg) {
   if (!k || s[j] != '<') return 0; /* a scalar */
   WNode *t = sqlite3_malloc(sizeof *t);
   if (!t) {
-    *msg = sqlite3_mprintf("out of memory");
+    *msg = PQX_W_NOMEM;
     return -1;
   }
   memset(t, 0, sizeof *t);
@@ -212,12 +223,12 @@ int pqx_nested_parse(const char *s, WNode **tree, char **msg) {
   if (ok) {
     wn_tspace(&p);
     if (s[p.i]) {
-      p.fault = sqlite3_mprintf("text after the type: '%s'", s + p.i);
+      p.fault = pqx_w_msg("text after the type: '%s'", s + p.i);
       ok = 0;
     }
   }
   if (!ok) {
-    *msg = p.fault ? p.fault : sqlite3_mprintf("a malformed type");
+    *msg = p.fault ? p.fault : pqx_w_msg("a malformed type");
     pqx_nested_free(t);
     return -1;
   }
@@ -277,7 +288,7 @@ char *pqx_nested_leaves(WCol *c, const pq_params *base,
   int k = 0;
   wn_number_leaves(c->tree, &k, 0);
   c->leaves = sqlite3_malloc64((size_t)k * sizeof *c->leaves);
-  if (!c->leaves) return sqlite3_mprintf(FN ": out of memory");
+  if (!c->leaves) return PQX_W_NOMEM;
   memset(c->leaves, 0, (size_t)k * sizeof *c->leaves);
   c->nleaves = k;
   wn_fill_leaves(c, c->tree, base, bo);
@@ -384,7 +395,7 @@ char *pqx_nested_open(Writer *wr) {
   b.cap = nodes;
   char *msg = NULL;
   pq_write_node *top = b.pool ? wn_snodes(&b, wr->ncols) : NULL;
-  if (!top || !b.ps || !b.os) msg = sqlite3_mprintf(FN ": out of memory");
+  if (!top || !b.ps || !b.os) msg = PQX_W_NOMEM;
   for (int i = 0; i < wr->ncols && !msg; i++) {
     WCol *c = &wr->cols[i];
     if (!c->tree) {
@@ -398,7 +409,8 @@ char *pqx_nested_open(Writer *wr) {
     }
     b.col = c;
     if (!wn_build(&b, &top[i], c->tree, c->name, 1, 0, 0, 0))
-      msg = sqlite3_mprintf(FN ": out of memory");
+      msg = pqx_w_msg(FN ": column '%s': the schema has more nodes than "
+                         "counted", c->name);
     /* each leaf alone first, so that a refusal names it */
     for (int k = 0; k < c->nleaves && !msg; k++) {
       pq_error err = {0};
@@ -406,13 +418,16 @@ char *pqx_nested_open(Writer *wr) {
       WLeaf *l = &c->leaves[k];
       int rc = pq_writer_open_columns(&one, 1, &l->p, &l->o, &err);
       pq_writer_free(one);
-      if (rc) msg = sqlite3_mprintf(FN ": column '%s': %s", c->name, err.msg);
+      if (rc == PQ_NOMEM)
+        msg = PQX_W_NOMEM;
+      else if (rc)
+        msg = pqx_w_msg(FN ": column '%s': %s", c->name, err.msg);
     }
   }
   if (!msg) {
     pq_error err = {0};
     int rc = pq_writer_open_schema(&wr->w, top, wr->ncols, b.ps, b.os, &err);
-    if (rc) msg = pqx_core_error(FN, rc, &err);
+    if (rc) msg = pqx_w_core(rc, &err);
   }
   sqlite3_free(b.pool);
   sqlite3_free(b.ps);
@@ -428,8 +443,8 @@ typedef struct wn_shred {
   wj_doc *d;
   char path[512]; /* where in the value, for messages: $.a[2].b */
   size_t plen;
-  char *msg;
-  int nomem;
+  char *msg;  /* the first fault, from sqlite3_mprintf */
+  int nomem;  /* ... or out of memory */
 } wn_shred;
 
 static void wn_entry(wn_shred *s, WLeaf *l, int rep, int def) {
@@ -454,6 +469,7 @@ static void wn_fail(wn_shred *s, const char *fmt, const char *what) {
   s->msg = sqlite3_mprintf(FN ": column '%s', row %lld: %s: %s%s", s->c->name,
                            (long long)(s->wr->rows + (int64_t)s->wr->batch_rows + 1),
                            s->plen ? s->path : "$", fmt, what ? what : "");
+  if (!s->msg) s->nomem = 1;
 }
 
 static const char *const wn_jnames[] = {"null", "true", "false", "a number",
@@ -646,20 +662,29 @@ mismatch:
                               strchr("AEIOU", want[0]) ? "an" : "a", want);
     sqlite3_free(s->msg);
     s->msg = m;
+    if (!m) s->nomem = 1;
   }
   return;
 range: {
     char *m = sqlite3_mprintf("%.*s does not fit %s", (int)(rawn > 40 ? 40 : rawn),
                               raw, want);
-    wn_fail(s, m ? m : "", NULL);
+    if (m)
+      wn_fail(s, m, NULL);
+    else
+      s->nomem = 1;
     sqlite3_free(m);
     return;
   }
 conv:
-  if (!s->msg && !s->nomem)
-    s->msg = sqlite3_mprintf(FN ": column '%s', row %lld: %s%s", s->c->name,
-                             (long long)(s->wr->rows + (int64_t)s->wr->batch_rows + 1),
-                             s->plen ? s->path : "$", err.msg);
+  if (s->msg || s->nomem) return;
+  if (err.code == PQ_NOMEM) {
+    s->nomem = 1;
+    return;
+  }
+  s->msg = sqlite3_mprintf(FN ": column '%s', row %lld: %s%s", s->c->name,
+                           (long long)(s->wr->rows + (int64_t)s->wr->batch_rows + 1),
+                           s->plen ? s->path : "$", err.msg);
+  if (!s->msg) s->nomem = 1;
 }
 
 /* Appends a step (".name", or "[i]" when name is NULL) to the path; *save
@@ -706,7 +731,10 @@ static void wn_walk(wn_shred *s, const WNode *n, int x, int rep, int def, int op
       if (!found) {
         char *k = sqlite3_mprintf("%.*s", (int)mm->key_len,
                                   (const char *)s->d->text.data + mm->key_off);
-        wn_fail(s, "a member the STRUCT has no field for: ", k);
+        if (k)
+          wn_fail(s, "a member the STRUCT has no field for: ", k);
+        else
+          s->nomem = 1;
         sqlite3_free(k);
         return;
       }
@@ -773,33 +801,35 @@ char *pqx_nested_put(Writer *wr, int col, sqlite3_value *v) {
   int vt = sqlite3_value_type(v);
   if (vt == SQLITE_NULL) {
     wn_nulls(&s, c->tree, 0, 0);
-    return s.nomem ? NULL : (char *)"";
+    return s.nomem ? PQX_W_NOMEM : NULL;
   }
   if (vt != SQLITE_TEXT) {
-    return sqlite3_mprintf(FN ": column '%s', row %lld: %s where JSON text "
-                              "belongs", c->name,
-                           (long long)(wr->rows + (int64_t)wr->batch_rows + 1),
-                           vt == SQLITE_INTEGER ? "an INTEGER"
-                           : vt == SQLITE_FLOAT ? "a REAL" : "a BLOB");
+    return pqx_w_msg(FN ": column '%s', row %lld: %s where JSON text "
+                        "belongs", c->name,
+                     (long long)(wr->rows + (int64_t)wr->batch_rows + 1),
+                     vt == SQLITE_INTEGER ? "an INTEGER"
+                     : vt == SQLITE_FLOAT ? "a REAL" : "a BLOB");
   }
   const char *text = (const char *)sqlite3_value_text(v);
+  if (!text) return PQX_W_NOMEM;
   size_t n = (size_t)sqlite3_value_bytes(v);
   size_t at;
   const char *fault;
   int root = pqx_json_parse(&wr->json, text, n, &at, &fault);
+  if (root == -2) return PQX_W_NOMEM;
   if (root < 0) {
-    return sqlite3_mprintf(FN ": column '%s', row %lld: not JSON: %s at "
-                              "character %lld",
-                           c->name,
-                           (long long)(wr->rows + (int64_t)wr->batch_rows + 1),
-                           fault, (long long)at);
+    return pqx_w_msg(FN ": column '%s', row %lld: not JSON: %s at "
+                        "character %lld",
+                     c->name,
+                     (long long)(wr->rows + (int64_t)wr->batch_rows + 1),
+                     fault, (long long)at);
   }
   wn_walk(&s, c->tree, root, 0, 0, 1);
   if (s.nomem) {
     sqlite3_free(s.msg);
-    return NULL;
+    return PQX_W_NOMEM;
   }
-  return s.msg ? s.msg : (char *)"";
+  return s.msg;
 }
 
 char *pqx_nested_flush(Writer *wr, int col) {
@@ -821,7 +851,10 @@ char *pqx_nested_flush(Writer *wr, int col) {
         memcpy(&off, l->vals.data + i * sizeof off, sizeof off);
         pq_buf_append(&run, l->heap.data + off, (size_t)l->p.type_length);
       }
-      if (run.oom) return NULL;
+      if (run.oom) {
+        pq_buf_free(&run);
+        return PQX_W_NOMEM;
+      }
       vals = run.data;
     }
     pq_error err = {0};
@@ -831,9 +864,9 @@ char *pqx_nested_flush(Writer *wr, int col) {
                                              : NULL,
                                   l->nent, &err);
     pq_buf_free(&run);
-    if (rc) return pqx_core_error(FN, rc, &err);
+    if (rc) return pqx_w_core(rc, &err);
     l->vals.len = l->heap.len = l->def.len = l->rep.len = 0;
     l->nvals = l->nent = 0;
   }
-  return (char *)"";
+  return NULL;
 }

@@ -19,36 +19,54 @@
 **     work folder holds no file the statement left (a temporary file of
 **     parquet_write, or its output after a failure).
 **
+** A statement marked `worker` (parquet_write with its worker thread busy)
+** is large: its allocations are counted only from the first one made off
+** the calling thread, the worker's, on; those before are the calling
+** thread's (the options, the rows read ahead), as in the small statements.
+**
 ** Build it with -fsanitize=address (make test-oom) so that what the
-** failures free twice, or read after freeing, is caught too.  It ends with
-** "N passed, N failed"; FILTER runs only the statements whose name holds
-** it.
+** failures free twice, or read after freeing, is caught too.  Each
+** statement's line says how many allocations it makes and how long its
+** sweep took; the last says "N passed, N failed".  FILTER runs only the
+** statements whose name holds it.
 */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, opendir, dlopen */
 #include <dirent.h>
+#include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <sqlite3.h>
 
+/* SQLite calls these under its memory mutex (SQLITE_CONFIG_MEMSTATUS is
+** on): the counts need no lock of their own, whatever thread allocates. */
 static sqlite3_mem_methods base;
 static long fail_at;   /* the allocation to fail, counted from 1; 0: none */
 static long counted;   /* allocations since armed */
 static int failed;     /* the one failure happened */
+static int off_main;   /* count from the first allocation off main_thread */
+static pthread_t main_thread;
+
+/* Whether this allocation is the one to fail. */
+static int fails_now(void) {
+  if (!fail_at) return 0;
+  if (off_main) {
+    if (pthread_equal(pthread_self(), main_thread)) return 0;
+    off_main = 0; /* from here on, every thread's */
+  }
+  if (++counted != fail_at) return 0;
+  failed = 1;
+  return 1;
+}
 
 static void *oom_malloc(int n) {
-  if (fail_at && ++counted == fail_at) {
-    failed = 1;
-    return NULL;
-  }
-  return base.xMalloc(n);
+  return fails_now() ? NULL : base.xMalloc(n);
 }
 static void *oom_realloc(void *p, int n) {
-  if (fail_at && ++counted == fail_at) {
-    failed = 1;
-    return NULL;
-  }
-  return base.xRealloc(p, n);
+  return fails_now() ? NULL : base.xRealloc(p, n);
 }
 static void oom_free(void *p) { base.xFree(p); }
 static int oom_size(void *p) { return base.xSize(p); }
@@ -56,10 +74,11 @@ static int oom_roundup(int n) { return base.xRoundup(n); }
 static int oom_init(void *a) { return base.xInit(a); }
 static void oom_shutdown(void *a) { base.xShutdown(a); }
 
-static void arm(long n) {
+static void arm(long n, int worker) {
   fail_at = n;
   counted = 0;
   failed = 0;
+  off_main = n && worker;
 }
 
 static int passes, fails;
@@ -108,6 +127,16 @@ static int run(sqlite3 *db, const char *sql, text *out) {
           snprintf(h, sizeof h, "%02x", b[k]);
           add(out, h, 2);
         }
+      } else if (type == SQLITE_INTEGER || type == SQLITE_FLOAT) {
+        /* as numbers: their text would be made, an allocation of the
+        ** reader's (after a file is written, it would fail with the file
+        ** there) */
+        char num[40];
+        if (type == SQLITE_INTEGER)
+          snprintf(num, sizeof num, "%lld", (long long)sqlite3_column_int64(st, i));
+        else
+          snprintf(num, sizeof num, "%.17g", sqlite3_column_double(st, i));
+        adds(out, num);
       } else if (type != SQLITE_NULL) {
         const unsigned char *s = sqlite3_column_text(st, i);
         if (!s) {
@@ -163,15 +192,27 @@ static char *out_path(void) {
   return p;
 }
 
+/* The extension, loaded once and registered in every connection opened
+** after (sqlite3_auto_extension): loading it in each connection would map
+** and unmap the library for each allocation failed, most of the sweep's
+** time. */
+static void load_once(void) {
+  void *h = dlopen(ext, RTLD_NOW | RTLD_LOCAL);
+  void *entry = h ? dlsym(h, "sqlite3_parquet_init") : NULL;
+  if (!entry) {
+    fprintf(stderr, "cannot load %s: %s\n", ext, dlerror());
+    exit(2);
+  }
+  sqlite3_auto_extension((void (*)(void))entry);
+}
+
 /* What each statement runs in: the extension, a table of values, a
 ** parquet table over in.parquet (written once, at the start). */
 static sqlite3 *open_db(void) {
   sqlite3 *db;
-  if (sqlite3_open(":memory:", &db)) return NULL;
-  sqlite3_enable_load_extension(db, 1);
   char *err = NULL;
-  if (sqlite3_load_extension(db, ext, NULL, &err)) {
-    fprintf(stderr, "cannot load %s: %s\n", ext, err ? err : "?");
+  if (sqlite3_open(":memory:", &db)) {
+    fprintf(stderr, "cannot open a connection: %s\n", sqlite3_errmsg(db));
     exit(2);
   }
   char *sql = sqlite3_mprintf(
@@ -213,10 +254,8 @@ static void make_inputs(void) {
       dir, dir);
   sqlite3 *db;
   sqlite3_open(":memory:", &db);
-  sqlite3_enable_load_extension(db, 1);
   char *err = NULL;
-  int rc = sqlite3_load_extension(db, ext, NULL, &err);
-  if (!rc) rc = sqlite3_exec(db, sql, 0, 0, &err);
+  int rc = sqlite3_exec(db, sql, 0, 0, &err);
   if (rc) {
     fprintf(stderr, "inputs: %s\n", err ? err : "?");
     exit(2);
@@ -230,6 +269,7 @@ typedef struct stmt {
   const char *sql;  /* %s: the work folder */
   int writes;       /* it writes out.parquet: its bytes are compared */
   const char *undo; /* run after it, faults off (a table it created) */
+  int worker;       /* count from the first allocation off this thread */
 } stmt;
 
 static const stmt stmts[] = {
@@ -237,6 +277,12 @@ static const stmt stmts[] = {
     {"encode_dict", "SELECT hex(parquet_encode(s, 'RLE_DICTIONARY', 'BYTE_ARRAY', '{\"part\":\"dictionary\"}')) FROM t", 0, 0},
     {"encode_dba", "SELECT hex(parquet_encode(s, 'DELTA_BYTE_ARRAY')) FROM t", 0, 0},
     {"encode_alp", "SELECT hex(parquet_encode(r, 'ALP', 'DOUBLE')) FROM t", 0, 0},
+    /* every encoding family, of each type it takes */
+    {"encode_plain", "SELECT hex(parquet_encode(i, 'PLAIN', 'INT32')), hex(parquet_encode(r, 'PLAIN', 'FLOAT')), hex(parquet_encode(s, 'PLAIN')), hex(parquet_encode(substr(b, 1, 3), 'PLAIN', 'FIXED_LEN_BYTE_ARRAY(3)')), hex(parquet_encode(i %% 2, 'PLAIN', 'BOOLEAN')) FROM t", 0, 0},
+    {"encode_rle", "SELECT hex(parquet_encode(i %% 2, 'RLE', 'BOOLEAN')), hex(parquet_encode(i %% 8, 'RLE', 'INT32', '{\"bit_width\":3}')), hex(parquet_encode(i, 'BIT_PACKED', 'INT32', '{\"bit_width\":10}')), hex(parquet_encode(i, 'GROUP_VAR_INT', 'INT32')) FROM t", 0, 0},
+    {"encode_split", "SELECT hex(parquet_encode(r, 'BYTE_STREAM_SPLIT', 'FLOAT')), hex(parquet_encode(i, 'BYTE_STREAM_SPLIT', 'INT32')), hex(parquet_encode(substr(b, 1, 3), 'BYTE_STREAM_SPLIT', 'FIXED_LEN_BYTE_ARRAY(3)')), hex(parquet_encode(r, 'ALP', 'FLOAT')) FROM t", 0, 0},
+    {"encode_deltas", "SELECT hex(parquet_encode(s, 'DELTA_LENGTH_BYTE_ARRAY')), hex(parquet_encode(b, 'DELTA_BYTE_ARRAY')), hex(parquet_encode(i, 'DELTA_BINARY_PACKED', 'INT32', '{\"block_size\":128,\"miniblocks\":4}')) FROM t", 0, 0},
+    {"encode_dicts", "SELECT hex(parquet_encode(s, 'PLAIN_DICTIONARY')), hex(parquet_encode(i, 'RLE_DICTIONARY', 'INT64', '{\"part\":\"dictionary\"}')), hex(parquet_encode(r, 'RLE_DICTIONARY', 'DOUBLE')), hex(parquet_encode(substr(b, 1, 3), 'RLE_DICTIONARY', 'FIXED_LEN_BYTE_ARRAY(3)', '{\"part\":\"dictionary\"}')) FROM t", 0, 0},
     {"decode", "SELECT parquet_decode(parquet_encode(r, 'BYTE_STREAM_SPLIT', 'DOUBLE'), 'BYTE_STREAM_SPLIT', 'DOUBLE') FROM t", 0, 0},
     {"decode_dict", "SELECT parquet_decode(parquet_encode(s, 'RLE_DICTIONARY'), 'RLE_DICTIONARY', 'BYTE_ARRAY', NULL, (SELECT parquet_encode(s, 'RLE_DICTIONARY', 'BYTE_ARRAY', '{\"part\":\"dictionary\"}') FROM t)) FROM t", 0, 0},
     {"values", "SELECT idx, value FROM parquet_values((SELECT parquet_encode(s, 'DELTA_LENGTH_BYTE_ARRAY') FROM t), 'DELTA_LENGTH_BYTE_ARRAY')", 0, 0},
@@ -244,6 +290,8 @@ static const stmt stmts[] = {
     {"explain_file", "SELECT offset, path, value, note FROM parquet_explain((SELECT parquet_file(i, 'RLE_DICTIONARY', 'INT64', '{\"page_values\":64,\"codec\":\"ZSTD\"}') FROM t), 'FILE')", 0, 0},
     {"codecs", "SELECT hex(parquet_compress(group_concat(s), c)), length(parquet_decompress(parquet_compress(group_concat(s), c), c)) FROM t, (SELECT 'GZIP' AS c UNION ALL SELECT 'ZSTD' UNION ALL SELECT 'BROTLI' UNION ALL SELECT 'LZ4' UNION ALL SELECT 'LZ4_RAW' UNION ALL SELECT 'SNAPPY') GROUP BY c", 0, 0},
     {"file", "SELECT hex(parquet_file(s, 'DELTA_BYTE_ARRAY', 'BYTE_ARRAY', '{\"page_values\":64,\"codec\":\"ZSTD\"}')) FROM t", 0, 0},
+    /* every codec's pages */
+    {"file_codecs", "SELECT c, hex(parquet_file(s, 'PLAIN', 'BYTE_ARRAY', json_object('codec', c, 'page_values', 100))) FROM t, (SELECT 'UNCOMPRESSED' AS c UNION ALL SELECT 'SNAPPY' UNION ALL SELECT 'GZIP' UNION ALL SELECT 'BROTLI' UNION ALL SELECT 'LZ4' UNION ALL SELECT 'ZSTD' UNION ALL SELECT 'LZ4_RAW') GROUP BY c", 0, 0},
     {"file_nulls", "SELECT hex(parquet_file(n, 'PLAIN', 'INT64', '{\"row_group_size\":50,\"page_version\":2,\"crc\":true}')) FROM t", 0, 0},
     {"table", "SELECT count(*), sum(i), group_concat(s), sum(length(b)) FROM pt WHERE i > 10", 0, 0},
     {"table_point", "SELECT i, r, s, hex(b), n FROM pt WHERE s = 'str_7' AND i < 900", 0, 0},
@@ -260,10 +308,27 @@ static const stmt stmts[] = {
     {"bloom_probe", "SELECT * FROM parquet_bloom_probe('%s/in.parquet', 's', 'str_7')", 0, 0},
     {"pages", "SELECT row_group, column_id, page, hex(data), hex(dictionary) FROM parquet_pages('%s/in.parquet')", 0, 0},
     {"glob", "SELECT file_name, count(*) FROM parquet_metadata('%s/in*.parquet') GROUP BY 1", 0, 0},
-    {"write", "SELECT parquet_write('%s/out.parquet', 'SELECT * FROM t', '{\"row_group_size\":100,\"codec\":\"ZSTD\",\"page_index\":true,\"bloom_filter\":true,\"columns\":{\"i\":{\"encoding\":\"DELTA_BINARY_PACKED\"},\"s\":{\"dictionary\":true}}}')", 1, 0},
-    {"write_blob", "SELECT hex(parquet_write(NULL, 'SELECT i, s, r FROM t', '{\"page_version\":2,\"codec\":\"BROTLI\"}'))", 0, 0},
-    {"write_nested", "SELECT parquet_write('%s/out.parquet', 'SELECT json_array(i, n) AS l, json_object(''a'', i, ''b'', s) AS st, json_object(s, json_array(i)) AS m FROM t', '{\"columns\":{\"l\":{\"type\":\"LIST<INT64>\"},\"st\":{\"type\":\"STRUCT<a INT64, b STRING>\"},\"m\":{\"type\":\"MAP<STRING, LIST<INT64>>\"}}}')", 1, 0},
+    /* parquet_write: its options, nested columns, a parquet table's rows;
+    ** "durable" but in write_table (one fsync is enough); no BROTLI, which
+    ** takes long under the sanitizers (file_codecs has it) */
+    {"write", "SELECT parquet_write('%s/out.parquet', 'SELECT * FROM t', '{\"row_group_size\":100,\"codec\":\"ZSTD\",\"page_index\":true,\"bloom_filter\":true,\"durable\":false,\"columns\":{\"i\":{\"encoding\":\"DELTA_BINARY_PACKED\"},\"s\":{\"dictionary\":true}}}')", 1, 0},
+    {"write_blob", "SELECT hex(parquet_write(NULL, 'SELECT i, s, r FROM t', '{\"page_version\":2,\"codec\":\"LZ4_RAW\"}'))", 0, 0},
+    {"write_nested", "SELECT parquet_write('%s/out.parquet', 'SELECT json_array(i, n) AS l, json_object(''a'', i, ''b'', s) AS st, json_object(s, json_array(i)) AS m FROM t', '{\"durable\":false,\"columns\":{\"l\":{\"type\":\"LIST<INT64>\"},\"st\":{\"type\":\"STRUCT<a INT64, b STRING>\"},\"m\":{\"type\":\"MAP<STRING, LIST<INT64>>\"}}}')", 1, 0},
     {"write_table", "SELECT parquet_write('%s/out.parquet', 'SELECT * FROM pt WHERE i < 500')", 1, 0},
+    /* The worker busy: row groups of 1000 rows, each handed over, so that
+    ** after 4 of them the columns are spread over the worker's lane and
+    ** the calling thread's by their cost (write.c, w_balance); small
+    ** pages, so that a column's batches cost more than closing a row
+    ** group.  The rows come from a stream of 1, 2, 3, ...: no allocation
+    ** per row. */
+    {"write_threads", "SELECT parquet_write('%s/out.parquet', 'SELECT value AS x, value * 7 %% 1000 AS m, value * 0.5 AS h FROM parquet_values(X''80E00201C8DF02020200'', ''DELTA_BINARY_PACKED'') LIMIT 8000', '{\"codec\":\"SNAPPY\",\"page_size\":1024,\"row_group_size\":1000,\"durable\":false}')", 1, 0, 1},
+    /* each chunk's encoding measured (levels under a codec too) */
+    {"write_auto", "SELECT parquet_write('%s/out.parquet', 'SELECT * FROM t', '{\"encoding\":\"auto\",\"row_group_size\":120,\"codec\":\"SNAPPY\",\"durable\":false}')", 1, 0},
+    /* dictionaries that fall back, small pages, bloom filters sized by
+    ** ndv, page indexes, key-value metadata */
+    {"write_fallback", "SELECT parquet_write('%s/out.parquet', 'SELECT s, i, b FROM t', '{\"dictionary_page_size\":40,\"page_size\":256,\"row_group_size\":150,\"page_index\":true,\"bloom_filter\":{\"ndv\":50,\"fpp\":0.05},\"metadata\":{\"a\":\"1\",\"b\":null},\"created_by\":\"oom\",\"threads\":1,\"durable\":false}')", 1, 0},
+    /* values converted to the types given: INTEGER to STRING makes text */
+    {"write_types", "SELECT hex(parquet_write(NULL, 'SELECT i, r, n, date(''2020-01-01'', ''+'' || i || '' days'') AS d, datetime(1600000000 + i * 3600, ''unixepoch'') AS ts, printf(''%%04d'', i) AS f FROM t', '{\"page_version\":2,\"columns\":{\"i\":{\"type\":\"STRING\"},\"r\":{\"type\":\"DECIMAL(9,3)\"},\"n\":{\"type\":\"INT32\",\"encoding\":\"DELTA_BINARY_PACKED\"},\"d\":{\"type\":\"DATE\"},\"ts\":{\"type\":\"TIMESTAMP(ms)\"},\"f\":{\"type\":\"FIXED_LEN_BYTE_ARRAY(4)\"}}}'))", 0, 0},
 };
 
 /* Where two results part, when OOM_VERBOSE is set. */
@@ -275,8 +340,15 @@ static void show_diff(const text *a, const text *b) {
   printf("  want: %.200s\n  got:  %.200s\n", a->s + from, b->s + from);
 }
 
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 /* One statement of the list, swept. */
 static void sweep(const stmt *s) {
+  double t0 = now();
   char *sql = sqlite3_mprintf(s->sql, dir, dir);
   text want = {0}, got = {0};
   /* What it gives without a failure. */
@@ -299,10 +371,10 @@ static void sweep(const stmt *s) {
     remove(out_path());
     sqlite3_int64 before = sqlite3_memory_used();
     db = open_db();
-    arm(n);
+    arm(n, s->worker);
     rc = run(db, sql, &got);
     int fired = failed;
-    arm(0);
+    arm(0, 0);
     const char *msg = sqlite3_errmsg(db);
     if (rc == SQLITE_OK) {
       if (s->writes) add_file(&got, out_path());
@@ -362,7 +434,7 @@ static void sweep(const stmt *s) {
     fails++;
   } else {
     passes++;
-    printf("%s: %ld allocations\n", s->name, n - 1);
+    printf("%s: %ld allocations, %.1f s\n", s->name, n - 1, now() - t0);
   }
   free(want.s);
   free(got.s);
@@ -377,6 +449,7 @@ int main(int argc, char **argv) {
   ext = argv[1];
   dir = argv[2];
   const char *filter = argc > 3 ? argv[3] : NULL;
+  main_thread = pthread_self();
   sqlite3_config(SQLITE_CONFIG_GETMALLOC, &base);
   sqlite3_mem_methods m = base;
   m.xMalloc = oom_malloc;
@@ -390,6 +463,7 @@ int main(int argc, char **argv) {
   sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 1);
   sqlite3_config(SQLITE_CONFIG_LOOKASIDE, 0, 0);
   sqlite3_initialize();
+  load_once();
   make_inputs();
   for (size_t i = 0; i < sizeof stmts / sizeof *stmts; i++) {
     if (filter && !strstr(stmts[i].name, filter)) continue;

@@ -659,6 +659,10 @@ int pq_writer_open_columns(pq_writer **out, int n, const pq_params *params,
     w->ncols = i + 1;
   }
   pq_buf_append(&w->file, "PAR1", 4);
+  if (w->file.oom) {
+    pq_writer_free(w);
+    return pq_nomem(err, LABEL);
+  }
   *out = w;
   return PQ_OK;
 }
@@ -788,6 +792,7 @@ static int flush_page(pq_writer *w, col_writer *c, pq_error *err) {
     pq_rle_writer *lw = k ? &c->defw : &c->repw;
     pq_buf *lb = k ? &c->def : &c->rep;
     pq_rle_writer_flush(lw);
+    if (lb->oom) return pq_nomem(err, LABEL); /* the levels are cut short */
     if (c->o.page_version == 1) {
       uint8_t len[4];
       pq_store32(len, (uint32_t)lb->len);
@@ -938,6 +943,7 @@ static int write_dict_page(pq_writer *w, col_writer *c, pq_error *err) {
                         : PQ_PLAIN);
   pq_tw_struct_end(&tw);
   pq_tw_stop(&tw);
+  if (sc->header.oom) return pq_nomem(err, LABEL);
   pq_buf_append(&c->dictpage, sc->header.data, sc->header.len);
   pq_buf_append(&c->dictpage, sc->packed.data, sc->packed.len);
   c->dict_bytes = (int64_t)(sc->header.len + sc->packed.len);
@@ -991,6 +997,7 @@ static int emit(pq_writer *w, const uint8_t *p, size_t n, pq_error *err) {
     pq_buf_append(&w->file, p, n);
     return w->file.oom ? pq_nomem(err, LABEL) : PQ_OK;
   }
+  if (w->file.oom) return pq_nomem(err, LABEL); /* bytes went missing */
   if (w->file.len) {
     if (w->sink(w->sink_ctx, w->file.data, w->file.len))
       return pq_fail(err, PQ_IO, LABEL, "the file could not be written");
@@ -1321,42 +1328,46 @@ static size_t auto_sample(const col_writer *c) {
 }
 
 /* The size of the buffered values encoded as p, after the codec (a
-** dictionary's page included); SIZE_MAX when p cannot encode them.  lv:
-** what goes before the values in the page the codec compresses (a v1
-** page's definition levels, auto_levels), or NULL. */
-static size_t auto_size(pq_writer *w, col_writer *c, const pq_params *p,
-                        const void *vals, const pq_buf *lv) {
+** dictionary's page included), into *size: SIZE_MAX when p cannot encode
+** them.  lv: what goes before the values in the page the codec compresses
+** (a v1 page's definition levels, auto_levels), or NULL.  PQ_NOMEM when
+** out of memory (no size then: the choice would not be the one made
+** without the failure), else PQ_OK. */
+static int auto_size(pq_writer *w, col_writer *c, const pq_params *p,
+                     const void *vals, const pq_buf *lv, size_t *size) {
   page_scratch *sc = &w->sc[c->lane];
   pq_encoder *e;
   pq_error err;
-  if (pq_encoder_open(&e, p, &err)) return SIZE_MAX;
-  size_t size = SIZE_MAX;
+  *size = SIZE_MAX;
+  int rc = pq_encoder_open(&e, p, &err);
+  if (rc) return rc == PQ_NOMEM ? PQ_NOMEM : PQ_OK;
   sc->tmp.len = 0;
   sc->body.len = 0;
   if (lv) pq_buf_append(&sc->tmp, lv->data, lv->len);
   int dict = p->encoding == PQ_RLE_DICTIONARY;
-  if (!sc->tmp.oom && pq_encoder_put(e, vals, (size_t)c->ab_nv, &err) == PQ_OK &&
-      pq_encoder_finish(e, &sc->tmp, dict ? &sc->body : NULL, &err) == PQ_OK) {
-    sc->packed.len = 0;
-    if (compress_page(c, sc->tmp.data, sc->tmp.len, &sc->packed, &err) == PQ_OK)
-      size = sc->packed.len;
-    if (dict && size != SIZE_MAX) {
-      sc->packed.len = 0;
-      if (compress_page(c, sc->body.data, sc->body.len, &sc->packed, &err) == PQ_OK)
-        size += sc->packed.len;
-      else
-        size = SIZE_MAX;
-    }
-  }
+  rc = sc->tmp.oom ? PQ_NOMEM : pq_encoder_put(e, vals, (size_t)c->ab_nv, &err);
+  if (rc == PQ_OK)
+    rc = pq_encoder_finish(e, &sc->tmp, dict ? &sc->body : NULL, &err);
   pq_encoder_free(e);
-  return size;
+  if (rc == PQ_OK) {
+    sc->packed.len = 0;
+    rc = compress_page(c, sc->tmp.data, sc->tmp.len, &sc->packed, &err);
+  }
+  size_t n = sc->packed.len;
+  if (rc == PQ_OK && dict) {
+    sc->packed.len = 0;
+    rc = compress_page(c, sc->body.data, sc->body.len, &sc->packed, &err);
+    n += sc->packed.len;
+  }
+  if (rc == PQ_OK) *size = n;
+  return rc == PQ_NOMEM ? PQ_NOMEM : PQ_OK;
 }
 
 /* A v1 page compresses its definition levels together with its values
 ** (flush_page): under a codec the trials measure them with the values, as
 ** the page will be, for the levels change what the codec makes of the
 ** values.  Their 4-byte length and runs, once for all the trials, into lv;
-** 0 when there are none to measure. */
+** 0 when there are none to measure (or lv is out of memory: lv->oom). */
 static int auto_levels(const col_writer *c, pq_buf *lv) {
   if (c->o.page_version != 1 || c->max_def == 0 ||
       c->o.codec == PQ_UNCOMPRESSED)
@@ -1394,7 +1405,8 @@ static int auto_decide(pq_writer *w, col_writer *c, pq_error *err) {
   pq_buf lv;
   pq_buf_init(&lv);
   int with_levels = auto_levels(c, &lv);
-  for (int pass = 0; pass < 2; pass++)
+  int rc = lv.oom ? PQ_NOMEM : PQ_OK;
+  for (int pass = 0; pass < 2 && rc == PQ_OK; pass++)
     for (int e = 0; e < PQ_ENCODING_COUNT; e++) {
       /* the column's own encoding first, so that it wins a tie */
       if ((pass == 0) != (e == (int)c->base.encoding)) continue;
@@ -1408,14 +1420,17 @@ static int auto_decide(pq_writer *w, col_writer *c, pq_error *err) {
       if (e == PQ_RLE) p.length_prefix = 1;
       pq_error ignored;
       if (pq_params_resolve(&p, 0, &ignored)) continue;
-      size_t size = auto_size(w, c, &p, c->ab_vals.data,
-                              with_levels ? &lv : NULL);
+      size_t size;
+      rc = auto_size(w, c, &p, c->ab_vals.data, with_levels ? &lv : NULL,
+                     &size);
+      if (rc) break;
       if (size < best_size) {
         best_size = size;
         best = p;
       }
     }
   pq_buf_free(&lv);
+  if (rc) return pq_nomem(err, LABEL);
   c->p = best;
   c->dict = best.encoding == PQ_RLE_DICTIONARY;
   if (c->dict) {
@@ -1429,8 +1444,8 @@ static int auto_decide(pq_writer *w, col_writer *c, pq_error *err) {
     c->o.fallback = -1;
   }
   /* (the buffered entries end at the row group's end at the latest) */
-  int rc = col_put(w, c, c->ab_vals.data, c->ab_present.data, (size_t)c->ab_n,
-                   NULL, err);
+  rc = col_put(w, c, c->ab_vals.data, c->ab_present.data, (size_t)c->ab_n,
+               NULL, err);
   /* The first page's copy goes: kept for the next chunk it would stand
   ** beside the chunk's pages all along (memory follows the row group). */
   pq_buf_free(&c->ab_vals);
