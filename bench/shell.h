@@ -331,9 +331,11 @@ SH_FN void write_results(const char *path, const char *heading) {
     fclose(f);
     char pat[256];
     snprintf(pat, sizeof pat, "\n%s\n", heading);
-    char *at = strstr(old, pat);
+    /* The heading at the start of a line: of the file, or after a '\n'. */
+    char *at = strncmp(old, pat + 1, strlen(pat + 1)) == 0 ? old : NULL;
+    if (!at && (at = strstr(old, pat)) != NULL) at++;
     if (at) {
-      char *next = strstr(at + strlen(pat), "\n## ");
+      char *next = strstr(at + strlen(pat + 1) - 1, "\n## ");
       if (next) rest = next + 1;
       len = (size_t)(at - old);
     }
