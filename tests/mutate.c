@@ -41,6 +41,9 @@
 **     ci_nulls_neg  null_counts -1
 **     ci_null_pages every page null_pages, when null_counts say otherwise
 **     oi_short      the OffsetIndex one page location short
+**     oi_rows       flat columns: page k's first_row_index k rows later
+**                   (each page said to hold a row more than it does, the
+**                   last fewer): a lie the pages' headers show
 **   bloom filters (the header and bitset rewritten after the data, when
 **   they move)
 **     bloom_cut     bloom_filter_length 32 bytes short of header + bitset
@@ -497,18 +500,33 @@ static int edit_column_index(out_file *o, const chunk *c, tv *cc,
   return changed;
 }
 
-static int edit_offset_index(out_file *o, tv *cc) {
+static int edit_offset_index(out_file *o, const chunk *c, tv *cc,
+                             const char *verb) {
+  if (strcmp(verb, "short") && strcmp(verb, "rows")) return -1;
   tv *off = fld(cc, 4), *len = fld(cc, 5);
   if (!off) return 0;
   tv oi;
   if (!rd_at(o, off->i, len ? len->i : -1, &oi, NULL)) return 0;
   tv *locs = fld(&oi, 1);
   int changed = 0;
-  if (locs && locs->nkid > 1) {
+  if (!strcmp(verb, "short") && locs && locs->nkid > 1) {
     tv_free(&locs->kid[--locs->nkid]);
-    relocate(o, cc, 4, 5, &oi);
     changed = 1;
+  } else if (!strcmp(verb, "rows") && locs && locs->nkid > 1 &&
+             c->leaf->max_rep == 0) {
+    /* PageLocation.first_row_index (3) of page k moved k rows on: each
+    ** page said to hold one row more than it does, the last fewer; only
+    ** where they stay inside the chunk's rows (a flat column: its values). */
+    tv *last = fld(&locs->kid[locs->nkid - 1], 3);
+    if (last && last->i + (int64_t)locs->nkid - 1 < c->num_values) {
+      for (size_t k = 1; k < locs->nkid; k++) {
+        tv *first = fld(&locs->kid[k], 3);
+        if (first) first->i += (int64_t)k;
+      }
+      changed = 1;
+    }
   }
+  if (changed) relocate(o, cc, 4, 5, &oi);
   tv_free(&oi);
   return changed;
 }
@@ -592,7 +610,7 @@ static int edit_chunk(out_file *o, const chunk *c, tv *cc, const char *verb) {
   if (!meta) return 0;
   if (!strncmp(verb, "stats_", 6)) return edit_stats(c, meta, verb + 6);
   if (!strncmp(verb, "ci_", 3)) return edit_column_index(o, c, cc, verb + 3);
-  if (!strcmp(verb, "oi_short")) return edit_offset_index(o, cc);
+  if (!strncmp(verb, "oi_", 3)) return edit_offset_index(o, c, cc, verb + 3);
   if (!strncmp(verb, "bloom_", 6)) return edit_bloom(o, meta, verb + 6);
   return -1;
 }

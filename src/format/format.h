@@ -153,6 +153,12 @@ uint32_t pq_page_reader_pages(const pq_page_reader *r);
 ** chunk's first repetition level is checked there). */
 int pq_page_reader_skip(pq_page_reader *r, int64_t entries, int64_t *skipped,
                         pq_error *err);
+/* From here on, each data page of a flat column read or skipped at an
+** offset that `oi` lists must hold the rows it says (rows: the row group's,
+** for the last page); one that does not is PQ_CORRUPT.  oi must outlast
+** the reader, or the next call (NULL: no check). */
+void pq_page_reader_check_rows(pq_page_reader *r, const pq_offset_index *oi,
+                               int64_t rows);
 /* Goes on at the page `page` whose header is at `offset` (later in the
 ** chunk than what was read), values_before level entries into the chunk:
 ** what an offset index says. */

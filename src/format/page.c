@@ -57,6 +57,8 @@ struct pq_page_reader {
   uint32_t dict_header;      /* the size of the dictionary page's header */
   int stretched;             /* the chunk's end moved past that header */
   size_t data_end;           /* where the footer begins */
+  const pq_offset_index *oi; /* pages to check against (flat columns) */
+  int64_t oi_rows;           /* the row group's rows */
 };
 
 static int bit_width_of(int max) { return pq_bit_width64((uint64_t)max); }
@@ -497,6 +499,42 @@ static int inflate_into(pq_page_reader *r, const pq_page *p, pq_buf *to,
   return PQ_OK;
 }
 
+/* A data page of a flat column against the offset index it was given
+** (pq_page_reader_check_rows): the page at an offset the index lists holds
+** the rows the index says, up to the next page's first row (the last
+** page listed: at most up to the row group's end, as an index that lists
+** too few pages says of it).  With every page read checked, a reader that
+** goes to a page by the index starts it at the row the page starts at. */
+static int check_location(const pq_page_reader *r, const pq_page *p,
+                          pq_error *err) {
+  const pq_offset_index *oi = r->oi;
+  if (!oi || !oi->n_pages || r->leaf->max_rep > 0 ||
+      (p->page_type != PQ_DATA_PAGE && p->page_type != PQ_DATA_PAGE_V2))
+    return PQ_OK;
+  uint32_t lo = 0, hi = oi->n_pages;
+  while (lo < hi) { /* the first page listed at or after p */
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (oi->pages[mid].offset < p->offset) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  if (lo == oi->n_pages || oi->pages[lo].offset != p->offset) return PQ_OK;
+  const pq_page_location *l = &oi->pages[lo];
+  int last = lo + 1 == oi->n_pages;
+  int64_t says = (last ? r->oi_rows : l[1].first_row_index) -
+                 l->first_row_index;
+  if (p->num_values == says || (last && p->num_values < says)) return PQ_OK;
+  return pq_fail(err, PQ_CORRUPT, r->label,
+                 "page at offset %lld: its header says %d rows, the offset "
+                 "index %s%lld (rows %lld to %lld): the offset index does "
+                 "not describe the chunk",
+                 (long long)p->offset, p->num_values, last ? "at most " : "",
+                 (long long)says, (long long)l->first_row_index,
+                 (long long)(l->first_row_index + says - 1));
+}
+
 /* Reads the page at r->pos into p. */
 static int read_page(pq_page_reader *r, pq_page *p, pq_error *err) {
   p->index = r->pages;
@@ -509,6 +547,7 @@ static int read_page(pq_page_reader *r, pq_page *p, pq_error *err) {
   p->max_rep = r->leaf->max_rep;
   int32_t def_len = 0, rep_len = 0;
   int rc = parse_page_header(r, p, 1, &def_len, &rep_len, err);
+  if (rc == PQ_OK) rc = check_location(r, p, err);
   if (rc) return rc;
   size_t at = r->pos + p->header_size;
   if (p->compressed_size >= 0) stretch_chunk(r, at, (size_t)p->compressed_size);
@@ -702,6 +741,7 @@ int pq_page_reader_skip(pq_page_reader *r, int64_t entries, int64_t *skipped,
     p.offset = (int64_t)r->pos;
     int32_t def_len = 0, rep_len = 0;
     int rc = parse_page_header(r, &p, 0, &def_len, &rep_len, err);
+    if (rc == PQ_OK) rc = check_location(r, &p, err);
     if (rc) return rc;
     if (p.page_type == PQ_DICTIONARY_PAGE && !r->has_dict) {
       rc = read_page(r, &p, err); /* kept for the pages to read */
@@ -724,6 +764,12 @@ int pq_page_reader_skip(pq_page_reader *r, int64_t entries, int64_t *skipped,
 }
 
 uint32_t pq_page_reader_pages(const pq_page_reader *r) { return r->pages; }
+
+void pq_page_reader_check_rows(pq_page_reader *r, const pq_offset_index *oi,
+                               int64_t rows) {
+  r->oi = oi;
+  r->oi_rows = rows;
+}
 
 int pq_page_reader_seek(pq_page_reader *r, int64_t offset, uint32_t page,
                         int64_t values_before, pq_error *err) {

@@ -248,6 +248,11 @@ int pq_column_reader_seek(pq_column_reader *r, int64_t offset, uint32_t page,
   return pq_page_reader_seek(r->pages, offset, page, values_before, err);
 }
 
+void pq_column_reader_check_rows(pq_column_reader *r,
+                                 const pq_offset_index *oi, int64_t rows) {
+  pq_page_reader_check_rows(r->pages, oi, rows);
+}
+
 int pq_column_reader_skip_pages(pq_column_reader *r, int64_t entries,
                                 int64_t *skipped, pq_error *err) {
   *skipped = 0;

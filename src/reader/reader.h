@@ -75,6 +75,10 @@ const pq_dict *pq_column_reader_dict(const pq_column_reader *r,
                                      const pq_bytes **page);
 /* The page reader's room (pq_page_reader_swap_room). */
 void pq_column_reader_swap_room(pq_column_reader *r, pq_read_room *room);
+/* The pages read from here on checked against the chunk's offset index
+** (pq_page_reader_check_rows). */
+void pq_column_reader_check_rows(pq_column_reader *r,
+                                 const pq_offset_index *oi, int64_t rows);
 /* Goes on at the data page `page` at `offset`, values_before entries into
 ** the chunk (from its offset index), reading the dictionary first. */
 int pq_column_reader_seek(pq_column_reader *r, int64_t offset, uint32_t page,

@@ -320,6 +320,9 @@ int pq_field_reader_skip(pq_field_reader *r, int64_t rows, pq_error *err) {
     if (pq_offset_index_read(r->f, r->row_group, (uint32_t)r->field->leaf,
                              &r->oi, &e) != PQ_OK)
       r->oi = NULL;
+    /* Going to a page by the index trusts the rows it says come before
+    ** it: the pages read from here on must hold the rows it says. */
+    if (r->oi) pq_column_reader_check_rows(r->col, r->oi, r->rows);
   }
   if (r->col && r->oi) {
     int64_t p = scan_page_of(r->oi, target);
