@@ -1130,6 +1130,7 @@ static __attribute__((noinline)) int tbl_entry_result(sqlite3_context *ctx,
 /* A reader's room back to the table, unless the table keeps enough. */
 static void tbl_room_back(TblTable *t, pq_field_reader *r) {
   pq_read_room room;
+  memset(&room, 0, sizeof room); /* no bytes of any file */
   pq_buf_init(&room.window);
   pq_buf_init(&room.page);
   pq_field_reader_take_room(r, &room);
