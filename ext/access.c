@@ -186,9 +186,7 @@ int pqx_files_allowed(sqlite3 *db, const char *fn, char **msg) {
 #endif
 }
 
-/* Sets the error of ctx from msg (sqlite3_mprintf; NULL: out of memory)
-** and frees it. */
-static void acc_fail(sqlite3_context *ctx, char *msg) {
+void pqx_result_error_msg(sqlite3_context *ctx, char *msg) {
   if (msg) {
     sqlite3_result_error(ctx, msg, -1);
     sqlite3_free(msg);
@@ -210,7 +208,7 @@ int pqx_guard_call(sqlite3_context *ctx, const char *fn) {
   }
   /* All three are refusals; the order only picks the message. */
   if (!named) {
-    acc_fail(ctx, sqlite3_mprintf(
+    pqx_result_error_msg(ctx, sqlite3_mprintf(
                       "%s: refused: no statement of this connection calls "
                       "%s by name, so the call comes from the database's "
                       "schema (a CHECK constraint) or from a statement "
@@ -221,7 +219,7 @@ int pqx_guard_call(sqlite3_context *ctx, const char *fn) {
     return 1;
   }
   if (writes) {
-    acc_fail(ctx, sqlite3_mprintf(
+    pqx_result_error_msg(ctx, sqlite3_mprintf(
                       "%s: refused inside a statement that writes the "
                       "database (a CHECK constraint of the table written "
                       "could be the caller): %s",
@@ -229,7 +227,7 @@ int pqx_guard_call(sqlite3_context *ctx, const char *fn) {
     return 1;
   }
   if (checks) {
-    acc_fail(ctx, sqlite3_mprintf(
+    pqx_result_error_msg(ctx, sqlite3_mprintf(
                       "%s: refused during an integrity check, which runs "
                       "the CHECK constraints of the database's schema: run "
                       "the check in a statement of its own",
@@ -252,7 +250,7 @@ const char *pqx_guard_advice(const char *fn) {
 int pqx_guard(sqlite3_context *ctx, const char *fn) {
   char *msg;
   if (!pqx_files_allowed(sqlite3_context_db_handle(ctx), fn, &msg)) {
-    acc_fail(ctx, msg);
+    pqx_result_error_msg(ctx, msg);
     return 1;
   }
   return pqx_guard_call(ctx, fn);
@@ -324,9 +322,9 @@ static void fileAccessFunc(sqlite3_context *ctx, int argc,
   if (pqx_guard_call(ctx, fn)) return;
   if (want == 1 && !on) {
 #ifdef PARQUET_OMIT_FILES
-    acc_fail(ctx, sqlite3_mprintf(PQX_OMIT_FILES_MSG, fn));
+    pqx_result_error_msg(ctx, sqlite3_mprintf(PQX_OMIT_FILES_MSG, fn));
 #else
-    acc_fail(ctx, sqlite3_mprintf(
+    pqx_result_error_msg(ctx, sqlite3_mprintf(
                       "%s: file access is off for this connection and "
                       "cannot be turned back on: an application turns it "
                       "off before it runs SQL it did not write, and that "

@@ -31,12 +31,7 @@ static int codecArg(sqlite3_context *ctx, const char *fn, sqlite3_value *v,
         "ZSTD, LZ4_RAW)",
         fn, s ? s : "");
   }
-  if (msg) {
-    sqlite3_result_error(ctx, msg, -1);
-    sqlite3_free(msg);
-  } else {
-    sqlite3_result_error_nomem(ctx);
-  }
+  pqx_result_error_msg(ctx, msg);
   return 1;
 }
 

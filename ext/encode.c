@@ -43,12 +43,7 @@ static const char *const sql_type_names[] = {"?",    "INTEGER", "REAL",
 /* Reports an error once and marks the state. */
 static void encFail(sqlite3_context *ctx, EncodeState *s, char *msg) {
   s->failed = 1;
-  if (msg) {
-    sqlite3_result_error(ctx, msg, -1);
-    sqlite3_free(msg);
-  } else {
-    sqlite3_result_error_nomem(ctx);
-  }
+  pqx_result_error_msg(ctx, msg);
 }
 
 /* Where a value is, for messages: the function, the encoding, its index. */
@@ -411,12 +406,7 @@ static void fileStep(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   }
   if (msg || rc || !s->w) {
     s->failed = 1;
-    if (msg) {
-      sqlite3_result_error(ctx, msg, -1);
-      sqlite3_free(msg);
-    } else {
-      sqlite3_result_error_nomem(ctx);
-    }
+    pqx_result_error_msg(ctx, msg);
     return;
   }
   s->n++;

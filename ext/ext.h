@@ -303,6 +303,9 @@ char *pqx_type_text(pq_type t, int32_t type_length);
 char *pqx_logical_text(const pq_schema_element *e);
 /* Sets text from sqlite3_mprintf (NULL: out of memory). */
 void pqx_result_mprintf(sqlite3_context *ctx, char *s);
+/* Sets the error of ctx from msg (sqlite3_mprintf; NULL: out of memory)
+** and frees it (access.c). */
+void pqx_result_error_msg(sqlite3_context *ctx, char *msg);
 /* A statistic's bytes as text (numbers, UTF-8 text, or hex). */
 void pqx_result_stat(sqlite3_context *ctx, int present, pq_bytes v,
                      pq_type t);

@@ -1746,12 +1746,7 @@ static int w_refused(sqlite3_context *ctx, sqlite3_value *path) {
   char *msg;
   int rc = pqx_path_arg(path, FN, &p, &msg);
   if (rc == SQLITE_OK) return 0;
-  if (msg) {
-    sqlite3_result_error(ctx, msg, -1);
-    sqlite3_free(msg);
-  } else {
-    sqlite3_result_error_nomem(ctx);
-  }
+  pqx_result_error_msg(ctx, msg);
   return 1;
 }
 
