@@ -31,7 +31,9 @@ enum {
   MD_INDEX_PAGE_OFFSET, MD_DICTIONARY_PAGE_OFFSET, MD_DATA_PAGE_OFFSET,
   MD_TOTAL_COMPRESSED_SIZE, MD_TOTAL_UNCOMPRESSED_SIZE,
   MD_KEY_VALUE_METADATA, MD_BLOOM_FILTER_OFFSET, MD_BLOOM_FILTER_LENGTH,
-  MD_MIN_IS_EXACT, MD_MAX_IS_EXACT, MD_ROW_GROUP_COMPRESSED_BYTES, MD_SOURCE
+  MD_MIN_IS_EXACT, MD_MAX_IS_EXACT, MD_ROW_GROUP_COMPRESSED_BYTES,
+  MD_STATS_MIN_RAW, MD_STATS_MAX_RAW, MD_STATS_MIN_VALUE_RAW,
+  MD_STATS_MAX_VALUE_RAW, MD_SOURCE
 };
 
 #define METADATA_SCHEMA                                                       \
@@ -46,7 +48,8 @@ enum {
   "total_uncompressed_size INTEGER, key_value_metadata TEXT, "                \
   "bloom_filter_offset INTEGER, bloom_filter_length INTEGER, min_is_exact "   \
   "INTEGER, max_is_exact INTEGER, row_group_compressed_bytes INTEGER, "       \
-  "source HIDDEN)"
+  "stats_min_raw BLOB, stats_max_raw BLOB, stats_min_value_raw BLOB, "        \
+  "stats_max_value_raw BLOB, source HIDDEN)"
 
 enum {
   SC_FILE_NAME, SC_NAME, SC_TYPE, SC_TYPE_LENGTH, SC_REPETITION_TYPE,
@@ -224,6 +227,33 @@ static void resultKeyValues(sqlite3_context *ctx, const pq_keyvalue *kv,
   pq_buf_free(&b);
 }
 
+/* A statistic as the value it is of the leaf's logical type (as DuckDB's
+** parquet_metadata shows it), else as pqx_result_stat shows bytes. */
+static void resultLogicalStat(sqlite3_context *ctx, int present, pq_bytes v,
+                              const pq_schema_node *leaf, pq_type t) {
+  if (!present) return;
+  if (leaf && leaf->elem->has_type && leaf->elem->type == t) {
+    pq_buf b;
+    pq_buf_init(&b);
+    int ok = pq_stat_text(leaf->elem, v, &b);
+    if (ok && b.oom) {
+      sqlite3_result_error_nomem(ctx);
+    } else if (ok) {
+      sqlite3_result_text64(ctx, (const char *)(b.data ? b.data : (const uint8_t *)""),
+                            b.len, SQLITE_TRANSIENT, SQLITE_UTF8);
+    }
+    pq_buf_free(&b);
+    if (ok) return;
+  }
+  pqx_result_stat(ctx, present, v, t);
+}
+
+static void resultRaw(sqlite3_context *ctx, int present, pq_bytes v) {
+  if (present)
+    sqlite3_result_blob64(ctx, v.ptr ? (const void *)v.ptr : "", v.len,
+                          SQLITE_TRANSIENT);
+}
+
 static void metadataColumn(const FileCursor *c, sqlite3_context *ctx,
                            int col) {
   const pq_file_meta *m = pq_file_metadata(c->src.file);
@@ -246,15 +276,20 @@ static void metadataColumn(const FileCursor *c, sqlite3_context *ctx,
       if (leaf && leaf->path) sqlite3_result_text(ctx, leaf->path, -1, SQLITE_TRANSIENT);
       break;
     }
-    default:
+    default: {
       if (!has) break;
+      const pq_schema_node *leaf = pq_file_leaf(c->src.file, c->column);
       switch (col) {
         case MD_NUM_VALUES: sqlite3_result_int64(ctx, cm->num_values); break;
         case MD_TYPE: sqlite3_result_text(ctx, pq_type_name(cm->type), -1, SQLITE_STATIC); break;
-        case MD_STATS_MIN: pqx_result_stat(ctx, hs && st->has_min, st->min, cm->type); break;
-        case MD_STATS_MAX: pqx_result_stat(ctx, hs && st->has_max, st->max, cm->type); break;
-        case MD_STATS_MIN_VALUE: pqx_result_stat(ctx, hs && st->has_min_value, st->min_value, cm->type); break;
-        case MD_STATS_MAX_VALUE: pqx_result_stat(ctx, hs && st->has_max_value, st->max_value, cm->type); break;
+        case MD_STATS_MIN: resultLogicalStat(ctx, hs && st->has_min, st->min, leaf, cm->type); break;
+        case MD_STATS_MAX: resultLogicalStat(ctx, hs && st->has_max, st->max, leaf, cm->type); break;
+        case MD_STATS_MIN_VALUE: resultLogicalStat(ctx, hs && st->has_min_value, st->min_value, leaf, cm->type); break;
+        case MD_STATS_MAX_VALUE: resultLogicalStat(ctx, hs && st->has_max_value, st->max_value, leaf, cm->type); break;
+        case MD_STATS_MIN_RAW: resultRaw(ctx, hs && st->has_min, st->min); break;
+        case MD_STATS_MAX_RAW: resultRaw(ctx, hs && st->has_max, st->max); break;
+        case MD_STATS_MIN_VALUE_RAW: resultRaw(ctx, hs && st->has_min_value, st->min_value); break;
+        case MD_STATS_MAX_VALUE_RAW: resultRaw(ctx, hs && st->has_max_value, st->max_value); break;
         case MD_STATS_NULL_COUNT: if (hs && st->has_null_count) sqlite3_result_int64(ctx, st->null_count); break;
         case MD_STATS_DISTINCT_COUNT: if (hs && st->has_distinct_count) sqlite3_result_int64(ctx, st->distinct_count); break;
         case MD_MIN_IS_EXACT: if (hs && st->is_min_value_exact >= 0) sqlite3_result_int(ctx, st->is_min_value_exact); break;
@@ -285,6 +320,7 @@ static void metadataColumn(const FileCursor *c, sqlite3_context *ctx,
         case MD_BLOOM_FILTER_OFFSET: resultOptional(ctx, cm->bloom_filter_offset); break;
         case MD_BLOOM_FILTER_LENGTH: resultOptional(ctx, cm->bloom_filter_length); break;
       }
+    }
   }
 }
 

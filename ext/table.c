@@ -78,8 +78,14 @@ typedef struct TblFile {
 typedef struct TblCol {
   char *name;
   pq_field_info info;
+  char *type;              /* its type as parquet_write spells it, or NULL
+                           ** (pq_field_type): in its declared type */
   int hive;                /* index of its hive key, or -1 */
 } TblCol;
+
+/* The collation of each PQ_ORDER_* (src/util/order.c), by which a
+** column's text compares: its declared collation. */
+static const char *const tbl_collations[] = {"BINARY", "instant", "decimal"};
 
 typedef struct TblTable {
   sqlite3_vtab base;
@@ -281,7 +287,10 @@ static void tbl_free_files(TblTable *t, int cols) {
   t->nfiles = 0;
   t->total_rows = 0;
   if (!cols) return;
-  for (int i = 0; i < t->ncols; i++) sqlite3_free(t->cols[i].name);
+  for (int i = 0; i < t->ncols; i++) {
+    sqlite3_free(t->cols[i].name);
+    sqlite3_free(t->cols[i].type);
+  }
   sqlite3_free(t->cols);
   t->cols = NULL;
   t->ncols = t->nhive = 0;
@@ -397,7 +406,8 @@ static int tbl_find_col(const TblTable *t, const char *name, int n) {
 }
 
 static int tbl_add_col(TblTable *t, const char *name, int n,
-                       const pq_field_info *info, int hive) {
+                       const pq_field_info *info, const char *type,
+                       int hive) {
   TblCol *c = sqlite3_realloc64(t->cols, (size_t)(t->ncols + 1) * sizeof *c);
   if (!c) return SQLITE_NOMEM;
   t->cols = c;
@@ -405,6 +415,13 @@ static int tbl_add_col(TblTable *t, const char *name, int n,
   memset(c, 0, sizeof *c);
   c->name = sqlite3_mprintf("%.*s", n, name);
   if (!c->name) return SQLITE_NOMEM;
+  if (type && *type) {
+    c->type = sqlite3_mprintf("%s", type);
+    if (!c->type) {
+      sqlite3_free(c->name);
+      return SQLITE_NOMEM;
+    }
+  }
   c->info = *info;
   c->hive = hive;
   t->ncols++;
@@ -457,7 +474,14 @@ static int tbl_map_fields(TblTable *t, int fi, char **msg) {
       return SQLITE_ERROR;
     }
     if (c < 0 || first) {
-      int rc = tbl_add_col(t, name, nlen, &info, -1);
+      pq_buf type;
+      pq_buf_init(&type);
+      int rc = pq_field_type(n, t->binary_as_string, &type);
+      if (!rc) pq_buf_append(&type, "", 1);
+      rc = rc || type.oom ? SQLITE_NOMEM
+                          : tbl_add_col(t, name, nlen, &info,
+                                        (const char *)type.data, -1);
+      pq_buf_free(&type);
       if (rc) return rc;
       c = t->ncols - 1;
     } else if (strcmp(t->cols[c].info.decl, info.decl) ||
@@ -542,7 +566,7 @@ static int tbl_hive_columns(TblTable *t, char **msg) {
       rc = SQLITE_ERROR;
       break;
     }
-    rc = tbl_add_col(t, keys[j], (int)strlen(keys[j]), &info, j);
+    rc = tbl_add_col(t, keys[j], (int)strlen(keys[j]), &info, NULL, j);
     if (!rc) t->nhive++;
   }
   for (int j = 0; j < nkeys; j++) sqlite3_free(keys[j]);
@@ -554,8 +578,12 @@ static int tbl_declare(TblTable *t) {
   sqlite3_str *s = sqlite3_str_new(t->db);
   sqlite3_str_appendall(s, "CREATE TABLE x(");
   for (int i = 0; i < t->ncols; i++) {
-    sqlite3_str_appendf(s, "%s\"%w\" %s", i ? ", " : "", t->cols[i].name,
-                        t->cols[i].info.decl);
+    const TblCol *c = &t->cols[i];
+    sqlite3_str_appendf(s, "%s\"%w\" %s", i ? ", " : "", c->name,
+                        c->info.decl);
+    if (c->type) sqlite3_str_appendf(s, " '%q'", c->type);
+    if (c->info.order)
+      sqlite3_str_appendf(s, " COLLATE %s", tbl_collations[c->info.order]);
   }
   int n = t->ncols;
   t->filename_col = t->file_row_col = -2;
@@ -620,7 +648,7 @@ static int tbl_read_files(TblTable *t, char **msg) {
 static int tbl_shadow_save(TblTable *t) {
   char *sql = sqlite3_mprintf(
       "CREATE TABLE \"%w\".\"%w" TBL_SHADOW "\"(name TEXT, decl TEXT, kind "
-      "INTEGER, nested INTEGER, hive INTEGER)",
+      "INTEGER, nested INTEGER, hive INTEGER, type TEXT, ord INTEGER)",
       t->schema, t->name);
   if (!sql) return SQLITE_NOMEM;
   int rc = sqlite3_exec(t->db, sql, 0, 0, 0);
@@ -628,7 +656,7 @@ static int tbl_shadow_save(TblTable *t) {
   sqlite3_stmt *st = NULL;
   if (rc == SQLITE_OK) {
     sql = sqlite3_mprintf("INSERT INTO \"%w\".\"%w" TBL_SHADOW
-                          "\" VALUES (?1, ?2, ?3, ?4, ?5)",
+                          "\" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                           t->schema, t->name);
     if (!sql) return SQLITE_NOMEM;
     rc = sqlite3_prepare_v2(t->db, sql, -1, &st, 0);
@@ -641,6 +669,8 @@ static int tbl_shadow_save(TblTable *t) {
     sqlite3_bind_int(st, 3, c->info.kind);
     sqlite3_bind_int(st, 4, c->info.nested);
     sqlite3_bind_int(st, 5, c->hive);
+    sqlite3_bind_text(st, 6, c->type, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 7, c->info.order);
     rc = sqlite3_step(st);
     int r2 = sqlite3_reset(st);
     rc = rc == SQLITE_DONE ? SQLITE_OK : r2 ? r2 : SQLITE_ERROR;
@@ -660,7 +690,8 @@ static const char *tbl_known_decl(const char *d) {
 }
 
 static int tbl_shadow_load(TblTable *t, char **msg) {
-  char *sql = sqlite3_mprintf("SELECT name, decl, kind, nested, hive FROM "
+  char *sql = sqlite3_mprintf("SELECT name, decl, kind, nested, hive, type, "
+                              "ord FROM "
                               "\"%w\".\"%w" TBL_SHADOW "\" ORDER BY rowid",
                               t->schema, t->name);
   if (!sql) return SQLITE_NOMEM;
@@ -672,7 +703,11 @@ static int tbl_shadow_load(TblTable *t, char **msg) {
     const char *decl = tbl_known_decl((const char *)sqlite3_column_text(st, 1));
     int kind = sqlite3_column_int(st, 2), nested = sqlite3_column_int(st, 3);
     int hive = sqlite3_column_int(st, 4);
+    const char *type = (const char *)sqlite3_column_text(st, 5);
+    int ord = sqlite3_column_int(st, 6);
     if (!name || !decl || kind < PQ_CELL_NULL || kind > PQ_CELL_BLOB ||
+        ord < PQ_ORDER_BYTES || ord > PQ_ORDER_DECIMAL ||
+        (type && strlen(type) > 10000) ||
         (nested != 0 && nested != 1) || (hive >= 0 && hive != t->nhive) ||
         hive < -1 || (hive < 0 && t->nhive > 0) ||
         tbl_find_col(t, name, (int)strlen(name)) >= 0) {
@@ -684,7 +719,8 @@ static int tbl_shadow_load(TblTable *t, char **msg) {
     info.decl = decl;
     info.kind = kind;
     info.nested = nested;
-    rc = tbl_add_col(t, name, (int)strlen(name), &info, hive);
+    info.order = ord;
+    rc = tbl_add_col(t, name, (int)strlen(name), &info, type, hive);
     if (rc == SQLITE_OK && hive >= 0) t->nhive++;
   }
   if (st) {
@@ -715,6 +751,9 @@ static int tbl_first_read(TblTable *t, char **msg) {
     same = !strcmp(t->cols[i].name, saved[i].name) &&
            !strcmp(t->cols[i].info.decl, saved[i].info.decl) &&
            t->cols[i].info.nested == saved[i].info.nested &&
+           t->cols[i].info.order == saved[i].info.order &&
+           !strcmp(t->cols[i].type ? t->cols[i].type : "",
+                   saved[i].type ? saved[i].type : "") &&
            t->cols[i].hive == saved[i].hive;
   }
   if (rc == SQLITE_OK && !same) {
@@ -732,7 +771,10 @@ static int tbl_first_read(TblTable *t, char **msg) {
     t->loaded = 0;
     return rc;
   }
-  for (int i = 0; i < nsaved; i++) sqlite3_free(saved[i].name);
+  for (int i = 0; i < nsaved; i++) {
+    sqlite3_free(saved[i].name);
+    sqlite3_free(saved[i].type);
+  }
   sqlite3_free(saved);
   return SQLITE_OK;
 }
@@ -889,6 +931,7 @@ static int tblBestIndex(sqlite3_vtab *v, sqlite3_index_info *info) {
     int is_col = col >= 0 && col < t->ncols;
     int text = is_col && t->cols[col].info.kind != PQ_CELL_INT &&
                t->cols[col].info.kind != PQ_CELL_REAL;
+    int order = is_col ? t->cols[col].info.order : PQ_ORDER_BYTES;
     switch (c->op) {
       case SQLITE_INDEX_CONSTRAINT_EQ: op = PQ_OP_EQ; break;
       case SQLITE_INDEX_CONSTRAINT_LT: op = PQ_OP_LT; break;
@@ -897,8 +940,9 @@ static int tblBestIndex(sqlite3_vtab *v, sqlite3_index_info *info) {
       case SQLITE_INDEX_CONSTRAINT_GE: op = PQ_OP_GE; break;
       case SQLITE_INDEX_CONSTRAINT_ISNULL: op = PQ_OP_ISNULL; break;
       case SQLITE_INDEX_CONSTRAINT_ISNOTNULL: op = PQ_OP_NOTNULL; break;
-      case SQLITE_INDEX_CONSTRAINT_LIKE: op = text ? TBL_OP_LIKE : 0; break;
-      case SQLITE_INDEX_CONSTRAINT_GLOB: op = text ? TBL_OP_GLOB : 0; break;
+      /* (a prefix bounds bytes: not text in another order) */
+      case SQLITE_INDEX_CONSTRAINT_LIKE: op = text && !order ? TBL_OP_LIKE : 0; break;
+      case SQLITE_INDEX_CONSTRAINT_GLOB: op = text && !order ? TBL_OP_GLOB : 0; break;
       case SQLITE_INDEX_CONSTRAINT_LIMIT: op = TBL_OP_LIMIT; break;
       case SQLITE_INDEX_CONSTRAINT_OFFSET:
         /* Rows are skipped before SQLite's checks only when there are
@@ -919,10 +963,11 @@ static int tblBestIndex(sqlite3_vtab *v, sqlite3_index_info *info) {
     if (op < TBL_OP_LIMIT && (col == -1 || col == TBL_FILE_ROW(t)) &&
         op > PQ_OP_GE)
       continue;
-    /* Text compared under another collation cannot be pruned by bytes. */
+    /* Text is pruned in its column's order: compared under another
+    ** collation, not at all. */
     if ((text || col == TBL_FILENAME(t)) && op <= PQ_OP_GE) {
       const char *coll = sqlite3_vtab_collation(info, i);
-      if (coll && sqlite3_stricmp(coll, "BINARY")) continue;
+      if (coll && sqlite3_stricmp(coll, tbl_collations[order])) continue;
     }
     if (!t->pushdown && op != TBL_OP_LIMIT && op != TBL_OP_OFFSET) continue;
     /* IN on a column: all its values at once; on the rowid, one xFilter
@@ -960,6 +1005,7 @@ static int tblBestIndex(sqlite3_vtab *v, sqlite3_index_info *info) {
 
 typedef struct TblCons {
   int col, op;
+  int order;       /* PQ_ORDER_* of the column's text */
   int nvals;
   pq_cell *vals;   /* nvals of them; IN: every value */
   int usable;      /* 0: SQL's comparison here is not known (affinity) */
@@ -1305,6 +1351,8 @@ static size_t tbl_prefix(const pq_cell *pat, int like) {
 }
 
 /* Adds constraint (col, op) with values. */
+static int tbl_order_valid(const TblCons *k);
+
 static TblCons *tbl_cons_add(TblCursor *c, int col, int op) {
   TblCons *n = sqlite3_realloc64(c->cons, (size_t)(c->ncons + 1) * sizeof *n);
   if (!n) return NULL;
@@ -1314,6 +1362,7 @@ static TblCons *tbl_cons_add(TblCursor *c, int col, int op) {
   k->col = col;
   k->op = op;
   k->usable = 1;
+  k->order = PQ_ORDER_BYTES;
   return k;
 }
 
@@ -1447,6 +1496,7 @@ static int tbl_read_constraints(TblCursor *c, TblTable *t, const char *idx,
       if (sqlite3_value_type(v) != SQLITE_TEXT && op != TBL_OP_IN) k->usable = 0;
     }
     const TblCol *tc = col < t->ncols ? &t->cols[col] : NULL;
+    if (tc) k->order = tc->info.order;
     if (op == TBL_OP_IN) {
       sqlite3_value *x;
       int rc;
@@ -1458,19 +1508,41 @@ static int tbl_read_constraints(TblCursor *c, TblTable *t, const char *idx,
         int rc2 = tbl_cons_value(k, x);
         if (rc2) return rc2;
       }
+      if (!tbl_order_valid(k)) k->usable = 0;
       if (rc != SQLITE_OK && rc != SQLITE_DONE) return rc;
       continue;
     }
     if (tc && !tbl_affinity(tc, v)) k->usable = 0;
     int rc = tbl_cons_value(k, v);
     if (rc) return rc;
+    if (!tbl_order_valid(k)) k->usable = 0;
   }
   return SQLITE_OK;
+}
+
+/* Whether a constraint's text names what its column's order compares (a
+** text that names nothing is compared by a rule pruning does not take
+** for granted: the collation may be another's of the same name). */
+static int tbl_order_valid(const TblCons *k) {
+  for (int i = 0; i < k->nvals; i++) {
+    const pq_cell *v = &k->vals[i];
+    if (v->kind != PQ_CELL_TEXT || k->order == PQ_ORDER_BYTES) continue;
+    const char *p = (const char *)v->p;
+    if (k->order == PQ_ORDER_INSTANT ? !pq_instant_valid(p, v->n)
+                                     : !pq_decimal_valid(p, v->n))
+      return 0;
+  }
+  return 1;
 }
 
 /* Whether any value of constraint k may match within bounds b. */
 static int tbl_may_match(const TblCons *k, const pq_bounds *b) {
   if (!k->usable) return 1;
+  /* bounds in another order than SQL's here (a file whose column has
+  ** another type than the table's) bound nothing */
+  if (b->has_minmax && b->order != k->order &&
+      k->op != PQ_OP_ISNULL && k->op != PQ_OP_NOTNULL)
+    return 1;
   if (k->op == PQ_OP_ISNULL || k->op == PQ_OP_NOTNULL)
     return pq_bounds_may_match(b, k->op, NULL);
   for (int i = 0; i < k->nvals; i++)
@@ -1748,8 +1820,8 @@ static int tbl_numeric(int kind) {
 
 /* Whether value v surely fails constraint k, as SQLite would find: a NULL
 ** fails every comparison; numbers are compared with numbers and text
-** with text (BINARY, as tblBestIndex takes no other collation) as SQL
-** does.  Anything else may match: SQLite decides. */
+** with text (in the column's order, as tblBestIndex takes no other
+** collation) as SQL does.  Anything else may match: SQLite decides. */
 static int tbl_row_fails(const TblCons *k, const pq_cell *v) {
   if (k->op == PQ_OP_ISNULL) return v->kind != PQ_CELL_NULL;
   if (k->op == PQ_OP_NOTNULL) return v->kind == PQ_CELL_NULL;
@@ -1759,7 +1831,7 @@ static int tbl_row_fails(const TblCons *k, const pq_cell *v) {
   for (int i = 0; i < k->nvals; i++) {
     const pq_cell *x = &k->vals[i];
     if (num ? !tbl_numeric(x->kind) : x->kind != PQ_CELL_TEXT) return 0;
-    int cmp = pq_cell_compare(v, x);
+    int cmp = pq_cell_compare_in(v, x, k->order);
     int ok = k->op == PQ_OP_EQ ? cmp == 0
            : k->op == PQ_OP_LT ? cmp < 0
            : k->op == PQ_OP_LE ? cmp <= 0

@@ -129,6 +129,35 @@ int pqx_write_scalar_type(const char *s, WType *t) {
   return 1;
 }
 
+/* The type that a declared type's quoted part names, as the parquet table
+** declares its columns (`TEXT 'TIMESTAMP(us, utc)'`, `JSON TEXT
+** 'LIST<INT32>'`): 1 with it in buf; 0 when there is none, or it names no
+** type of the options; -1 out of memory. */
+static int decl_type(const char *d, char *buf, size_t cap) {
+  const char *q = d ? strchr(d, '\'') : NULL;
+  size_t n = 0;
+  if (!q) return 0;
+  for (q++; *q; q++) {
+    if (*q == '\'' && q[1] != '\'') break;
+    if (*q == '\'') q++; /* '' is one quote */
+    if (n + 1 >= cap) return 0;
+    buf[n++] = *q;
+  }
+  if (*q != '\'' || q[1 + strspn(q + 1, " ")] != 0) return 0;
+  buf[n] = 0;
+  WNode *tree = NULL;
+  char *why = NULL;
+  int nested = pqx_nested_parse(buf, &tree, &why);
+  if (tree) pqx_nested_free(tree);
+  if (nested < 0) {
+    if (why == PQX_W_NOMEM) return -1;
+    sqlite3_free(why);
+    return 0;
+  }
+  WType t;
+  return nested || pqx_write_scalar_type(buf, &t) == 0;
+}
+
 /* The type a declared type names, as doc/parquet_write.md lists them; 0
 ** when it names none (no declared type, NUMERIC, ...). */
 static int decl_kind(const char *d, WType *t) {
@@ -140,6 +169,22 @@ static int decl_kind(const char *d, WType *t) {
   if (w_ieq(d, "DATETIME", n) || w_ieq(d, "TIMESTAMP", n)) {
     t->unit = PQ_UNIT_MICROS;
     return t->kind = WK_TIMESTAMP;
+  }
+  if (w_ieq(d, "TIMESTAMPTZ", n) || w_ieq(d, "TIMESTAMP WITH TIME ZONE", n)) {
+    t->unit = PQ_UNIT_MICROS;
+    t->utc = 1;
+    return t->kind = WK_TIMESTAMP;
+  }
+  if (w_ieq(d, "UUID", n)) return t->kind = WK_UUID;
+  if (w_ieq(d, "JSON", n)) return t->kind = WK_JSON;
+  /* DECIMAL(p, s) and NUMERIC(p, s), as SQL declares them */
+  if (sqlite3_strnicmp(d, "NUMERIC", 7) == 0 || sqlite3_strnicmp(d, "DECIMAL", 7) == 0) {
+    char dec[64];
+    if (n < sizeof dec) {
+      snprintf(dec, sizeof dec, "DECIMAL%s", d + 7);
+      if (strchr(dec, '(') && pqx_write_scalar_type(dec, t) == 0) return t->kind;
+    }
+    memset(t, 0, sizeof *t);
   }
   /* SQLite's affinity rules (datatype3.html, 3.1), in their order. */
   char up[64];
@@ -1361,8 +1406,18 @@ static char *w_columns(Writer *wr) {
       msg = w_column_options(wr, &a);
       if (msg) break;
     }
-    /* The type: given, declared, or from the values read ahead. */
-    if (a.has_type) {
+    /* The type: given, declared, or from the values read ahead.  A type
+    ** in the declared type (a parquet table's column) is as if given. */
+    int declared = 0;
+    if (!a.has_type) {
+      declared = decl_type(sqlite3_column_decltype(wr->q, i), a.type,
+                           sizeof a.type);
+      if (declared < 0) {
+        msg = PQX_W_NOMEM;
+        break;
+      }
+    }
+    if (a.has_type || declared) {
       char *why = NULL;
       int nested = pqx_nested_parse(a.type, &c->tree, &why);
       if (nested < 0) { /* (checked by apply_key: out of memory) */
@@ -1376,6 +1431,7 @@ static char *w_columns(Writer *wr) {
         pqx_write_scalar_type(a.type, &c->t);
       }
       c->explicit_type = 1;
+      c->from_decl = declared;
     } else if (decl_kind(sqlite3_column_decltype(wr->q, i), &c->t)) {
       c->from_decl = 1;
     } else {

@@ -668,23 +668,62 @@ PQ_API int pq_bloom_hash_cell(const pq_schema_node *leaf, const pq_cell *v,
 ** (doc/values.md): what it yields, and a reader of its values one row
 ** group at a time. */
 
+/* How the text values of a column compare in SQL: by their bytes (BINARY),
+** as the instants or durations they name (the collation `instant`), or as
+** the numbers they name (`decimal`): pq_instant_compare and
+** pq_decimal_compare. */
+enum { PQ_ORDER_BYTES = 0, PQ_ORDER_INSTANT = 1, PQ_ORDER_DECIMAL = 2 };
+
 typedef struct pq_field_info {
-  const char *decl;  /* the SQL type it is declared with: INTEGER, REAL,
-                     ** TEXT or BLOB */
+  const char *decl;  /* the SQL type its affinity comes from: INTEGER,
+                     ** REAL, TEXT, BLOB, or JSON TEXT */
   int kind;          /* PQ_CELL_* of its values (UINT64 past INT64: TEXT) */
   int nested;        /* a group or a repeated field: JSON text */
   int ordered;       /* its SQL values keep the order the column's
                      ** statistics use: they may prune */
+  int order;         /* PQ_ORDER_*: how its text values compare */
 } pq_field_info;
 
 /* binary_as_string: BYTE_ARRAY values without a logical type are TEXT. */
 PQ_API void pq_field_describe(const pq_schema_node *field,
                               int binary_as_string, pq_field_info *out);
 
+/* The field's type as parquet_write's `type` option spells it
+** ("TIMESTAMP(us, utc)", "DECIMAL(20, 4)", "LIST<INT32>", "STRUCT<a
+** DOUBLE, \"b c\" STRING>"), appended to out; nothing where the declared
+** type alone says what parquet_write writes (INTEGER: INT64, REAL:
+** DOUBLE, TEXT: STRING, BLOB: BYTE_ARRAY) or where no type of the writer's
+** holds the values (an INTERVAL, a DECIMAL past 38 digits).  PQ_NOMEM
+** when out could not grow. */
+PQ_API int pq_field_type(const pq_schema_node *field, int binary_as_string,
+                         pq_buf *out);
+
+/* The collations: texts compared as what they name (src/util/order.c).
+** Negative, 0 or positive; a total order, texts that name nothing after
+** the others, by their bytes. */
+PQ_API int pq_instant_compare(const char *a, size_t na, const char *b,
+                              size_t nb);
+PQ_API int pq_decimal_compare(const char *a, size_t na, const char *b,
+                              size_t nb);
+/* Whether a text names an instant (duration), or a decimal. */
+PQ_API int pq_instant_valid(const char *p, size_t n);
+PQ_API int pq_decimal_valid(const char *p, size_t n);
+
+/* The exact sum of decimal texts (SQL's decimal_sum): pq_decimal_sum_add
+** is PQ_MISUSE for text that is no decimal, PQ_TOOBIG past 100 000 digits
+** either side of the point, PQ_NOMEM; the text of the sum keeps the most
+** digits after the point any addend had ("1.50" + "2" is "3.50"),
+** allocated (pq_free). */
+typedef struct pq_decimal_sum pq_decimal_sum;
+PQ_API pq_decimal_sum *pq_decimal_sum_new(void);
+PQ_API int pq_decimal_sum_add(pq_decimal_sum *s, const char *p, size_t n);
+PQ_API char *pq_decimal_sum_text(const pq_decimal_sum *s, size_t *len);
+PQ_API void pq_decimal_sum_free(pq_decimal_sum *s);
+
 /* The cell of one value of a leaf column, laid out as for its type; text
 ** is written to scratch (PQ_CELL_SCRATCH bytes) or points into v.  A NaN
 ** is a NULL cell: SQL has no NaN. */
-#define PQ_CELL_SCRATCH 64
+#define PQ_CELL_SCRATCH 96
 PQ_API void pq_cell_from_value(const pq_schema_element *e,
                                int binary_as_string, const void *v,
                                char *scratch, pq_cell *out);
@@ -693,9 +732,19 @@ PQ_API void pq_cell_from_value(const pq_schema_element *e,
 PQ_API int pq_cell_from_plain(const pq_schema_element *e,
                               int binary_as_string, pq_bytes b,
                               char *scratch, pq_cell *out);
+/* A statistic's PLAIN bytes as the value DuckDB's parquet_metadata shows:
+** by the leaf's logical type (a DATE '2021-01-01', a TIMESTAMP adjusted
+** to UTC '2024-03-01 12:00:00.25+00', a DECIMAL with all its scale's
+** digits), appended to out; 0 when they hold no value of the type (of
+** another size, a NaN), or are bytes DuckDB shows as bytes (BYTE_ARRAY
+** without a logical type). */
+PQ_API int pq_stat_text(const pq_schema_element *e, pq_bytes b, pq_buf *out);
+
 /* SQL's order of two cells (NULL, then numbers by value, text by bytes,
 ** blobs by bytes): negative, 0 or positive. */
 PQ_API int pq_cell_compare(const pq_cell *a, const pq_cell *b);
+/* The same with text compared in the order `order` (PQ_ORDER_*). */
+PQ_API int pq_cell_compare_in(const pq_cell *a, const pq_cell *b, int order);
 
 /* What statistics say of a column chunk's or a page's values, as cells:
 ** bounds (when they can be trusted to bound the SQL values in SQL's
@@ -706,6 +755,7 @@ typedef struct pq_bounds {
   int64_t nulls;      /* -1 unknown */
   int nulls_exact;    /* 0: SQL may see NULLs the count leaves out (NaN) */
   int64_t values;     /* entries; -1 unknown */
+  int order;          /* PQ_ORDER_* of min and max: the column's */
   char smin[PQ_CELL_SCRATCH], smax[PQ_CELL_SCRATCH];
 } pq_bounds;
 

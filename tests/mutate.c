@@ -59,6 +59,8 @@
 **     time_ms       an INT32 leaf without annotation becomes TIME_MILLIS
 **                   (its values as they are: negative ones, or a day or
 **                   more, are what other writers left in files)
+**     decimal_wide  a BYTE_ARRAY leaf without annotation becomes
+**                   DECIMAL(77, 38), as in DuckDB's bigdecimal.parquet
 **
 ** The footer is read into a tree of Thrift compact values with the core's
 ** reader (src/format/thrift.c), edited, and written back whole; a page
@@ -604,8 +606,25 @@ static int edit_schema(out_file *o, const chunk *c) {
   return 1;
 }
 
+/* A BYTE_ARRAY leaf without annotation as DECIMAL(77, 38). */
+static int edit_decimal(out_file *o, const chunk *c) {
+  const pq_schema_element *e = c->leaf->elem;
+  size_t at = (size_t)(e - pq_file_metadata(o->f)->schema);
+  if (e->type != PQ_BYTE_ARRAY || !o->schema || at >= o->schema->nkid)
+    return 0;
+  tv *el = &o->schema->kid[at];
+  tv *ct = fld(el, 6);
+  if (ct && ct->i == 5) return 0;
+  if (ct || fld(el, 10)) return 0;
+  fld_set(el, 6, PQ_TT_I32)->i = 5;
+  fld_set(el, 7, PQ_TT_I32)->i = 38;
+  fld_set(el, 8, PQ_TT_I32)->i = 77;
+  return 1;
+}
+
 static int edit_chunk(out_file *o, const chunk *c, tv *cc, const char *verb) {
   if (!strcmp(verb, "time_ms")) return edit_schema(o, c);
+  if (!strcmp(verb, "decimal_wide")) return edit_decimal(o, c);
   tv *meta = fld(cc, 3);
   if (!meta) return 0;
   if (!strncmp(verb, "stats_", 6)) return edit_stats(c, meta, verb + 6);

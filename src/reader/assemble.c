@@ -87,8 +87,8 @@ static void put_value(pq_buf *b, const pq_schema_element *e,
       } else {
         p = ((const pq_bytes *)v)->ptr;
         n = ((const pq_bytes *)v)->len;
-        if (n > 16) break;
       }
+      if (!pq_decimal_fits_text(p, n)) break; /* (hex, as bytes are) */
       pq_buf_append(b, s, pq_text_decimal(s, sizeof s, p, n, m->scale));
       return;
     }
@@ -96,6 +96,7 @@ static void put_value(pq_buf *b, const pq_schema_element *e,
     case PQ_AS_TIMESTAMP:
     case PQ_AS_TIME:
     case PQ_AS_INT96:
+    case PQ_AS_INTERVAL:
     case PQ_AS_UUID: {
       pq_cell c;
       pq_cell_convert(e, m, 0, v, s, &c);

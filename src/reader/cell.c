@@ -98,19 +98,56 @@ size_t pq_text_int96(char *s, size_t cap, const uint8_t *p) {
   return n;
 }
 
+/* Drops the leading bytes of a big-endian two's complement integer that
+** only repeat its sign. */
+static void cell_be_trim(const uint8_t **p, size_t *n) {
+  while (*n > 1 && (((*p)[0] == 0 && !((*p)[1] & 0x80)) ||
+                    ((*p)[0] == 0xff && ((*p)[1] & 0x80)))) {
+    (*p)++;
+    (*n)--;
+  }
+}
+
 size_t pq_text_decimal(char *s, size_t cap, const uint8_t *p, size_t n,
                        int scale) {
-  unsigned __int128 u = 0;
+  cell_be_trim(&p, &n);
+  if (n > PQ_DECIMAL_MAX_BYTES) n = 0; /* (callers check) */
   int neg = n > 0 && (p[0] & 0x80);
-  for (size_t i = 0; i < n; i++) u = u << 8 | p[i];
-  if (neg && n < 16) u |= ~(unsigned __int128)0 << (8 * n);
-  if (neg) u = ~u + 1;
-  char digits[96];
+  /* The magnitude, in base 10^9 limbs, least significant first. */
+  uint32_t limb[(PQ_DECIMAL_MAX_BYTES * 8 + 28) / 29 + 1];
+  size_t nl = 0;
+  uint8_t mag[PQ_DECIMAL_MAX_BYTES];
+  memcpy(mag, p, n);
+  if (neg) { /* two's complement negation */
+    int carry = 1;
+    for (size_t i = n; i-- > 0;) {
+      int v = (uint8_t)~mag[i] + carry;
+      mag[i] = (uint8_t)v;
+      carry = v >> 8;
+    }
+  }
+  size_t start = 0;
+  while (start < n) { /* divide mag by 10^9, the remainder a limb */
+    uint64_t rem = 0;
+    for (size_t i = start; i < n; i++) {
+      uint64_t cur = rem << 8 | mag[i];
+      mag[i] = (uint8_t)(cur / 1000000000u);
+      rem = cur % 1000000000u;
+    }
+    limb[nl++] = (uint32_t)rem;
+    while (start < n && !mag[start]) start++;
+  }
+  char digits[sizeof limb / sizeof *limb * 9 + 48];
   int k = 0;
-  do {
-    digits[k++] = (char)('0' + (int)(u % 10));
-    u /= 10;
-  } while (u);
+  for (size_t i = 0; i < nl; i++) {
+    uint32_t v = limb[i];
+    for (int j = 0; j < 9; j++) {
+      digits[k++] = (char)('0' + (int)(v % 10));
+      v /= 10;
+    }
+  }
+  while (k > 1 && digits[k - 1] == '0') k--;
+  if (!k) digits[k++] = '0';
   while (k <= scale && k < (int)sizeof digits) digits[k++] = '0';
   size_t o = 0;
   if (neg && o + 1 < cap) s[o++] = '-';
@@ -120,6 +157,39 @@ size_t pq_text_decimal(char *s, size_t cap, const uint8_t *p, size_t n,
   }
   if (cap) s[o < cap ? o : cap - 1] = 0;
   return o;
+}
+
+int pq_decimal_fits_text(const uint8_t *p, size_t n) {
+  cell_be_trim(&p, &n);
+  return n <= PQ_DECIMAL_MAX_BYTES;
+}
+
+size_t pq_text_interval(char *s, size_t cap, const uint8_t *p) {
+  uint32_t months = pq_load32(p), days = pq_load32(p + 4);
+  uint32_t ms = pq_load32(p + 8);
+  size_t n = 0;
+  const struct {
+    uint32_t v;
+    const char *unit;
+  } parts[] = {{months / 12, "year"}, {months % 12, "month"}, {days, "day"}};
+  for (int i = 0; i < 3; i++)
+    if (parts[i].v)
+      n += cell_fit(snprintf(s + n, cap - n, "%s%u %s%s", n ? " " : "",
+                             parts[i].v, parts[i].unit,
+                             parts[i].v == 1 ? "" : "s"),
+                    cap - n);
+  if (ms || !n) {
+    if (n && n + 1 < cap) s[n++] = ' ';
+    n += pq_text_time(s + n, cap - n, (int64_t)(ms - ms % 1000), 1000, 3);
+    if (ms % 1000) { /* DuckDB's fraction: no trailing zeros */
+      unsigned f = ms % 1000;
+      int digits = f % 100 == 0 ? 1 : f % 10 == 0 ? 2 : 3;
+      n += cell_fit(snprintf(s + n, cap - n, ".%0*u", digits,
+                             digits == 1 ? f / 100 : digits == 2 ? f / 10 : f),
+                    cap - n);
+    }
+  }
+  return n;
 }
 
 size_t pq_text_uuid(char *s, size_t cap, const uint8_t *p) {
@@ -155,7 +225,7 @@ int pq_leaf_meaning(const pq_schema_element *e, int *scale, int *precision,
     *precision = lt == 5 ? e->logical_precision : e->precision;
     if (*scale >= 0 && *scale < 40 &&
         (t == PQ_INT32 || t == PQ_INT64 || t == PQ_BYTE_ARRAY ||
-         (t == PQ_FIXED_LEN_BYTE_ARRAY && e->type_length <= 16)))
+         (t == PQ_FIXED_LEN_BYTE_ARRAY && e->type_length > 0)))
       return PQ_AS_DECIMAL;
   }
   if (t == PQ_INT32 && (conv == 6 || lt == 6)) return PQ_AS_DATE;
@@ -177,6 +247,8 @@ int pq_leaf_meaning(const pq_schema_element *e, int *scale, int *precision,
     return PQ_AS_FLOAT16;
   if (t == PQ_FIXED_LEN_BYTE_ARRAY && lt == 14 && e->type_length == 16)
     return PQ_AS_UUID;
+  if (t == PQ_FIXED_LEN_BYTE_ARRAY && conv == 21 && e->type_length == 12)
+    return PQ_AS_INTERVAL;
   if (t == PQ_BYTE_ARRAY &&
       (conv == 0 || conv == 4 || conv == 19 || lt == 1 || lt == 4 || lt == 12))
     return PQ_AS_STRING;
@@ -188,7 +260,7 @@ void pq_field_describe(const pq_schema_node *field, int binary_as_string,
   const pq_schema_element *e = field->elem;
   memset(out, 0, sizeof *out);
   if (field->leaf < 0 || e->repetition == 2) {
-    out->decl = "TEXT";
+    out->decl = "JSON TEXT";
     out->kind = PQ_CELL_TEXT;
     out->nested = 1;
     return;
@@ -199,32 +271,36 @@ void pq_field_describe(const pq_schema_node *field, int binary_as_string,
       if (precision > 0 && precision <= 15) {
         out->decl = "REAL";
         out->kind = PQ_CELL_REAL;
-        out->ordered = 1;
       } else {
         out->decl = "TEXT";
         out->kind = PQ_CELL_TEXT;
+        out->order = PQ_ORDER_DECIMAL;
       }
+      out->ordered = 1;
       return;
     case PQ_AS_DATE:
     case PQ_AS_TIME:
     case PQ_AS_TIMESTAMP:
-    case PQ_AS_UUID:
       out->decl = "TEXT";
       out->kind = PQ_CELL_TEXT;
       out->ordered = 1;
+      out->order = PQ_ORDER_INSTANT;
       return;
-    case PQ_AS_INT96:
+    case PQ_AS_INT96: /* (its statistics have no defined order) */
+    case PQ_AS_INTERVAL:
       out->decl = "TEXT";
       out->kind = PQ_CELL_TEXT;
+      out->order = PQ_ORDER_INSTANT;
       return;
-    case PQ_AS_FLOAT16:
-      out->decl = "REAL";
-      out->kind = PQ_CELL_REAL;
-      return;
+    case PQ_AS_UUID:
     case PQ_AS_STRING:
       out->decl = "TEXT";
       out->kind = PQ_CELL_TEXT;
       out->ordered = 1;
+      return;
+    case PQ_AS_FLOAT16:
+      out->decl = "REAL";
+      out->kind = PQ_CELL_REAL;
       return;
     default:
       break;
@@ -245,6 +321,152 @@ void pq_field_describe(const pq_schema_node *field, int binary_as_string,
       out->decl = "INTEGER";
       out->kind = PQ_CELL_INT;
   }
+}
+
+/* ---- The type parquet_write gives a field ---------------------------------- */
+
+static const char *const cell_units[] = {"", "ms", "us", "ns"};
+
+/* A leaf's scalar type, or "" (the declared type's own), or NULL (none). */
+static const char *cell_leaf_type(const pq_schema_element *e,
+                                  int binary_as_string, char *buf,
+                                  size_t cap) {
+  int scale, precision, unit;
+  int m = pq_leaf_meaning(e, &scale, &precision, &unit);
+  switch (m) {
+    case PQ_AS_DECIMAL:
+      if (precision < 1 || precision > 38 || scale > precision) return NULL;
+      snprintf(buf, cap, "DECIMAL(%d, %d)", precision, scale);
+      return buf;
+    case PQ_AS_DATE: return "DATE";
+    case PQ_AS_TIME:
+    case PQ_AS_TIMESTAMP: /* a converted type is adjusted to UTC */
+      snprintf(buf, cap, "%s(%s%s)", m == PQ_AS_TIME ? "TIME" : "TIMESTAMP",
+               cell_units[unit],
+               e->logical_type == 0 || e->logical_utc ? ", utc" : "");
+      return buf;
+    case PQ_AS_INT96: return "TIMESTAMP(ns)"; /* INT96 would be INTEGER */
+    case PQ_AS_UUID: return "UUID";
+    case PQ_AS_FLOAT16: return "FLOAT";
+    case PQ_AS_INTERVAL: return NULL;
+    case PQ_AS_UNSIGNED: /* the next wider signed type */
+      return e->type == PQ_INT32 && e->logical_type == 10 &&
+                     e->logical_bit_width < 32
+                 ? "INT32"
+             : e->type == PQ_INT32 && e->converted_type >= 11 &&
+                     e->converted_type <= 12
+                 ? "INT32"
+                 : "";
+    case PQ_AS_STRING:
+      return e->logical_type == 12 || e->converted_type == 19 ? "JSON" : "";
+    default:
+      break;
+  }
+  switch (e->type) {
+    case PQ_BOOLEAN: return "BOOLEAN";
+    case PQ_INT32: return "INT32";
+    case PQ_FLOAT: return "FLOAT";
+    case PQ_FIXED_LEN_BYTE_ARRAY:
+      if (binary_as_string) return "";
+      snprintf(buf, cap, "FIXED_LEN_BYTE_ARRAY(%d)", (int)e->type_length);
+      return buf;
+    default: return ""; /* INT64, DOUBLE, BYTE_ARRAY, INT96 (above) */
+  }
+}
+
+/* A name of a STRUCT's field: a word as it is, else in double quotes
+** (0: it holds a double quote, which the writer's types cannot spell). */
+static int cell_put_name(pq_buf *out, const pq_bytes *n) {
+  int word = n->len > 0;
+  for (size_t i = 0; i < n->len; i++) {
+    uint8_t c = n->ptr[i];
+    if (c == '"') return 0;
+    if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+          (c >= '0' && c <= '9')))
+      word = 0;
+  }
+  if (!n->len) return 0;
+  if (!word) pq_buf_byte(out, '"');
+  pq_buf_append(out, n->ptr, n->len);
+  if (!word) pq_buf_byte(out, '"');
+  pq_buf_byte(out, ' ');
+  return 1;
+}
+
+/* The repeated child of a LIST or MAP's group, and what it holds: the
+** spec's three-level forms only (1: ok). */
+static int cell_type_of(const pq_schema_node *f, int bas, pq_buf *out,
+                        int depth, int top);
+
+static int cell_type_list(const pq_schema_node *f, int bas, pq_buf *out,
+                          int depth) {
+  if (f->n_children != 1) return 0;
+  const pq_schema_node *rep = f->children[0];
+  if (rep->elem->repetition != 2 || rep->leaf >= 0 || rep->n_children != 1)
+    return 0;
+  pq_buf_append(out, "LIST<", 5);
+  if (!cell_type_of(rep->children[0], bas, out, depth + 1, 0)) return 0;
+  pq_buf_byte(out, '>');
+  return 1;
+}
+
+static int cell_type_map(const pq_schema_node *f, int bas, pq_buf *out,
+                         int depth) {
+  if (f->n_children != 1) return 0;
+  const pq_schema_node *rep = f->children[0];
+  if (rep->elem->repetition != 2 || rep->leaf >= 0 || rep->n_children != 2 ||
+      rep->children[0]->leaf < 0)
+    return 0;
+  pq_buf_append(out, "MAP<", 4);
+  if (!cell_type_of(rep->children[0], bas, out, depth + 1, 0)) return 0;
+  pq_buf_append(out, ", ", 2);
+  if (!cell_type_of(rep->children[1], bas, out, depth + 1, 0)) return 0;
+  pq_buf_byte(out, '>');
+  return 1;
+}
+
+static int cell_type_of(const pq_schema_node *f, int bas, pq_buf *out,
+                        int depth, int top) {
+  const pq_schema_element *e = f->elem;
+  if (depth > 32 || e->repetition == 2) return 0; /* a bare repeated field */
+  if (f->leaf >= 0) {
+    char buf[64];
+    const char *t = cell_leaf_type(e, bas, buf, sizeof buf);
+    if (!t) return 0;
+    if (!*t) { /* what the declared type would have said */
+      pq_field_info i;
+      pq_field_describe(f, bas, &i);
+      t = i.kind == PQ_CELL_INT    ? "INT64"
+          : i.kind == PQ_CELL_REAL ? "DOUBLE"
+          : i.kind == PQ_CELL_TEXT ? "STRING"
+                                   : "BINARY";
+      if (top) return 1;
+    }
+    pq_buf_append(out, t, strlen(t));
+    return 1;
+  }
+  if (e->logical_type == 3 || e->converted_type == 3)
+    return cell_type_list(f, bas, out, depth);
+  if (e->logical_type == 2 || e->converted_type == 1 || e->converted_type == 2)
+    return cell_type_map(f, bas, out, depth);
+  if (e->logical_type != 0 || e->converted_type >= 0 || !f->n_children)
+    return 0; /* a VARIANT, or another annotated group */
+  pq_buf_append(out, "STRUCT<", 7);
+  for (uint32_t i = 0; i < f->n_children; i++) {
+    if (i) pq_buf_append(out, ", ", 2);
+    if (!cell_put_name(out, &f->children[i]->elem->name) ||
+        !cell_type_of(f->children[i], bas, out, depth + 1, 0))
+      return 0;
+  }
+  pq_buf_byte(out, '>');
+  return 1;
+}
+
+int pq_field_type(const pq_schema_node *field, int binary_as_string,
+                  pq_buf *out) {
+  size_t at = out->len;
+  if (!cell_type_of(field, binary_as_string, out, 0, 1)) out->len = at;
+  return out->oom ? PQ_NOMEM : PQ_OK;
 }
 
 /* ---- Cells -------------------------------------------------------------- */
@@ -308,7 +530,7 @@ static void cell_decimal(const pq_schema_element *e, int scale, int precision,
     p = b->ptr;
     n = b->len;
   }
-  if (n > 16) { /* more digits than any precision: the bytes as they are */
+  if (!pq_decimal_fits_text(p, n)) { /* more digits than text holds here */
     out->kind = PQ_CELL_BLOB;
     out->p = p;
     out->n = n;
@@ -385,6 +607,9 @@ void pq_cell_convert(const pq_schema_element *e, const pq_meaning *m,
     }
     case PQ_AS_UUID:
       cell_text(out, scratch, pq_text_uuid(scratch, PQ_CELL_SCRATCH, v));
+      return;
+    case PQ_AS_INTERVAL:
+      cell_text(out, scratch, pq_text_interval(scratch, PQ_CELL_SCRATCH, v));
       return;
     case PQ_AS_STRING: {
       const pq_bytes *b = v;
@@ -501,4 +726,74 @@ int pq_cell_compare(const pq_cell *a, const pq_cell *b) {
   int c = n ? memcmp(a->p, b->p, n) : 0;
   if (c) return c < 0 ? -1 : 1;
   return a->n < b->n ? -1 : a->n > b->n;
+}
+
+int pq_cell_compare_in(const pq_cell *a, const pq_cell *b, int order) {
+  if (a->kind != PQ_CELL_TEXT || b->kind != PQ_CELL_TEXT ||
+      order == PQ_ORDER_BYTES)
+    return pq_cell_compare(a, b);
+  const char *x = (const char *)a->p, *y = (const char *)b->p;
+  return order == PQ_ORDER_INSTANT ? pq_instant_compare(x, a->n, y, b->n)
+                                   : pq_decimal_compare(x, a->n, y, b->n);
+}
+
+/* ---- Statistics as DuckDB's parquet_metadata shows them ----------------- */
+
+/* Drops a time's trailing fraction zeros (and the point with them). */
+static size_t cell_trim_fraction(const char *s, size_t n) {
+  const char *dot = memchr(s, '.', n);
+  if (!dot) return n;
+  while (n > (size_t)(dot - s) + 1 && s[n - 1] == '0') n--;
+  if (n == (size_t)(dot - s) + 1) n--;
+  return n;
+}
+
+int pq_stat_text(const pq_schema_element *e, pq_bytes b, pq_buf *out) {
+  char s[PQ_CELL_SCRATCH];
+  pq_cell c;
+  int scale, precision, unit;
+  int m = pq_leaf_meaning(e, &scale, &precision, &unit);
+  if (!pq_cell_from_plain(e, 0, b, s, &c)) return 0;
+  if (m == PQ_AS_DECIMAL) { /* all the scale's digits, as DuckDB's DECIMAL */
+    uint8_t be[8];
+    const uint8_t *p = b.ptr;
+    size_t n = b.len;
+    if (e->type == PQ_INT32 || e->type == PQ_INT64) {
+      for (size_t i = 0; i < n; i++) be[i] = b.ptr[n - 1 - i];
+      p = be;
+    }
+    if (!pq_decimal_fits_text(p, n)) return 0;
+    pq_buf_append(out, s, pq_text_decimal(s, sizeof s, p, n, scale));
+    return 1;
+  }
+  switch (c.kind) {
+    case PQ_CELL_NULL: return 0; /* a NaN: below */
+    case PQ_CELL_INT: {
+      int k = e->type == PQ_BOOLEAN
+                  ? snprintf(s, sizeof s, "%s", c.i ? "true" : "false")
+                  : snprintf(s, sizeof s, "%lld", (long long)c.i);
+      pq_buf_append(out, s, (size_t)k);
+      return 1;
+    }
+    case PQ_CELL_REAL:
+      if (e->type == PQ_FLOAT) { /* a float's own shortest digits */
+        float f = (float)c.r;
+        pq_json_values(out, PQ_FLOAT, 0, 0, &f, 1, 0);
+      } else {
+        pq_json_values(out, PQ_DOUBLE, 0, 0, &c.r, 1, 0);
+      }
+      return 1;
+    case PQ_CELL_TEXT:
+      if (m == PQ_AS_TIMESTAMP || m == PQ_AS_TIME || m == PQ_AS_INT96) {
+        pq_buf_append(out, c.p, cell_trim_fraction((const char *)c.p, c.n));
+        if ((m == PQ_AS_TIMESTAMP || m == PQ_AS_TIME) &&
+            (e->logical_type == 7 || e->logical_type == 8) && e->logical_utc)
+          pq_buf_append(out, "+00", 3);
+        return 1;
+      }
+      pq_buf_append(out, c.p, c.n);
+      return 1;
+    default:
+      return 0;
+  }
 }

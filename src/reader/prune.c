@@ -5,10 +5,11 @@
 ** Conservative: bounds are used only where they bound the SQL values in
 ** SQL's order.  Byte arrays and unsigned integers have bounds only from
 ** min_value / max_value in files that declare column orders (old writers
-** compared bytes as signed); reals whose bounds are NaN have none; dates
-** and times only where their text sorts as they do (years 0 to 9999,
-** times within a day); UINT64 bounds past INT64 none (digits sort as
-** text).
+** compared bytes as signed); reals whose bounds are NaN have none; dates,
+** times and decimals of more than 15 digits are text compared as the
+** column's collation compares them (instant, decimal: src/util/order.c),
+** which the table prunes by only under that collation; UINT64 bounds past
+** INT64 none (digits sort as text).
 **
 ** Metadata can lie.  What a reader can see to be false is not believed:
 **   - a min or max whose size is not its type's (Parquet.Net wrote INT64
@@ -29,20 +30,6 @@
 ** nan_counts are not read, so its pages' counts never are.
 */
 #include "reader.h"
-
-/* Text of a date or time whose year has four digits. */
-static int prune_text_sorts(const pq_cell *c) {
-  return c->n >= 5 && c->p[0] >= '0' && c->p[0] <= '9' && c->p[4] == '-';
-}
-
-/* Text of a time within the day: "HH:MM:SS..." with HH from 00 to 23
-** (outside a day, cell.c writes a signed duration, which does not sort as
-** the values do). */
-static int prune_time_sorts(const pq_cell *c) {
-  const uint8_t *p = c->p;
-  return c->n >= 8 && p[0] >= '0' && p[0] <= '2' && p[1] >= '0' &&
-         p[1] <= '9' && p[2] == ':' && (p[0] < '2' || p[1] < '4');
-}
 
 /* Whether the PLAIN bytes of a DECIMAL bound of a byte array hold its
 ** value in their last 8 bytes, as cell.c reads a decimal of at most 15
@@ -74,16 +61,11 @@ static void prune_set(pq_bounds *b, const pq_schema_node *leaf,
   if (b->min.kind != info.kind || b->max.kind != info.kind) return;
   int scale, precision, unit;
   int m = pq_leaf_meaning(e, &scale, &precision, &unit);
-  if ((m == PQ_AS_DATE || m == PQ_AS_TIMESTAMP) &&
-      (!prune_text_sorts(&b->min) || !prune_text_sorts(&b->max)))
-    return;
-  if (m == PQ_AS_TIME &&
-      (!prune_time_sorts(&b->min) || !prune_time_sorts(&b->max)))
-    return;
-  if (m == PQ_AS_DECIMAL &&
+  if (m == PQ_AS_DECIMAL && info.kind == PQ_CELL_REAL &&
       (!prune_decimal_fits(e, lo) || !prune_decimal_fits(e, hi)))
     return;
-  if (pq_cell_compare(&b->min, &b->max) > 0) return;
+  b->order = info.order;
+  if (pq_cell_compare_in(&b->min, &b->max, b->order) > 0) return;
   b->has_minmax = 1;
 }
 
@@ -213,7 +195,8 @@ int pq_bounds_may_match(const pq_bounds *b, int op, const pq_cell *v) {
   if (op == PQ_OP_NOTNULL) return 1;
   if (!v || v->kind == PQ_CELL_NULL) return 0;
   if (!b->has_minmax) return 1;
-  int lo = pq_cell_compare(&b->min, v), hi = pq_cell_compare(&b->max, v);
+  int lo = pq_cell_compare_in(&b->min, v, b->order);
+  int hi = pq_cell_compare_in(&b->max, v, b->order);
   switch (op) {
     case PQ_OP_EQ: return lo <= 0 && hi >= 0;
     case PQ_OP_LT: return lo < 0;

@@ -19,9 +19,16 @@ size_t pq_text_time(char *s, size_t cap, int64_t units, int64_t per_second,
 size_t pq_text_timestamp(char *s, size_t cap, int64_t v, int unit);
 /* An INT96 (nanoseconds of the day, then the Julian day) the same way. */
 size_t pq_text_int96(char *s, size_t cap, const uint8_t *p);
-/* An unscaled decimal in big-endian two's complement (n <= 16). */
+/* An unscaled decimal in big-endian two's complement, of at most
+** PQ_DECIMAL_MAX_BYTES bytes past those that repeat its sign (92 digits;
+** pq_decimal_fits_text says): at most 95 characters. */
+#define PQ_DECIMAL_MAX_BYTES 38
 size_t pq_text_decimal(char *s, size_t cap, const uint8_t *p, size_t n,
                        int scale);
+int pq_decimal_fits_text(const uint8_t *p, size_t n);
+/* An INTERVAL (months, days, milliseconds: little-endian unsigned) as
+** DuckDB writes one: "1 year 2 months 3 days 04:05:06.789", "00:00:00". */
+size_t pq_text_interval(char *s, size_t cap, const uint8_t *p);
 /* 16 bytes as "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx". */
 size_t pq_text_uuid(char *s, size_t cap, const uint8_t *p);
 double pq_half_to_double(uint16_t h);
@@ -37,7 +44,8 @@ enum {
   PQ_AS_INT96,
   PQ_AS_FLOAT16,
   PQ_AS_UUID,
-  PQ_AS_STRING       /* STRING, ENUM, JSON: byte arrays as text */
+  PQ_AS_STRING,      /* STRING, ENUM, JSON: byte arrays as text */
+  PQ_AS_INTERVAL     /* FIXED_LEN_BYTE_ARRAY(12) INTERVAL */
 };
 int pq_leaf_meaning(const pq_schema_element *e, int *scale, int *precision,
                     int *unit);

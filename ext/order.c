@@ -1,0 +1,128 @@
+/*
+** order.c -- the collations `instant` and `decimal`, which the parquet
+** table declares on its columns of dates, times and timestamps and of
+** decimals of more than 15 digits (doc/values.md), and decimal_sum(x), the
+** exact sum of such decimals.  The comparisons are the core's
+** (src/util/order.c), the same that prune row groups and pages.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ext.h"
+
+static int collInstant(void *arg, int na, const void *a, int nb,
+                       const void *b) {
+  (void)arg;
+  return pq_instant_compare(a, (size_t)na, b, (size_t)nb);
+}
+
+static int collDecimal(void *arg, int na, const void *a, int nb,
+                       const void *b) {
+  (void)arg;
+  return pq_decimal_compare(a, (size_t)na, b, (size_t)nb);
+}
+
+/* ---- decimal_sum(x) ---------------------------------------------------------- */
+
+typedef struct SumCtx {
+  pq_decimal_sum *s;
+  int failed;
+} SumCtx;
+
+/* The shortest text that reads back to r: a REAL made from a decimal of at
+** most 15 digits gives that decimal. */
+static void sum_real_text(double r, char *buf, size_t cap) {
+  for (int digits = 15; digits <= 17; digits++) {
+    snprintf(buf, cap, "%.*g", digits, r);
+    if (strtod(buf, NULL) == r) return;
+  }
+}
+
+static void sumStep(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  SumCtx *c = sqlite3_aggregate_context(ctx, sizeof *c);
+  if (!c) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  if (c->failed) return;
+  int vt = sqlite3_value_type(argv[0]);
+  if (vt == SQLITE_NULL) return;
+  if (!c->s && !(c->s = pq_decimal_sum_new())) {
+    c->failed = 1;
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  char buf[40];
+  const char *p;
+  size_t n;
+  if (vt == SQLITE_FLOAT) {
+    double r = sqlite3_value_double(argv[0]);
+    if (isinf(r)) {
+      c->failed = 1;
+      sqlite3_result_error(ctx, "decimal_sum: an infinite REAL has no sum", -1);
+      return;
+    }
+    sum_real_text(r, buf, sizeof buf);
+    p = buf;
+    n = strlen(buf);
+  } else if (vt == SQLITE_INTEGER || vt == SQLITE_TEXT) {
+    p = (const char *)sqlite3_value_text(argv[0]);
+    n = (size_t)sqlite3_value_bytes(argv[0]);
+    if (!p) {
+      c->failed = 1;
+      sqlite3_result_error_nomem(ctx);
+      return;
+    }
+  } else {
+    c->failed = 1;
+    sqlite3_result_error(ctx, "decimal_sum: a BLOB is no decimal", -1);
+    return;
+  }
+  int rc = pq_decimal_sum_add(c->s, p, n);
+  if (rc == PQ_OK) return;
+  c->failed = 1;
+  if (rc == PQ_NOMEM) {
+    sqlite3_result_error_nomem(ctx);
+  } else {
+    pqx_result_error_msg(
+        ctx, sqlite3_mprintf(rc == PQ_TOOBIG
+                                 ? "decimal_sum: '%.40s' has more digits "
+                                   "than a sum may (100000)"
+                                 : "decimal_sum: '%.40s' is not a decimal",
+                             p));
+  }
+}
+
+static void sumFinal(sqlite3_context *ctx) {
+  SumCtx *c = sqlite3_aggregate_context(ctx, 0);
+  if (!c || c->failed || !c->s) {
+    if (c) pq_decimal_sum_free(c->s);
+    return; /* NULL, as sum() of no values, or the error set */
+  }
+  size_t n;
+  char *t = pq_decimal_sum_text(c->s, &n);
+  pq_decimal_sum_free(c->s);
+  c->s = NULL;
+  if (!t) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_text64(ctx, t, n, SQLITE_TRANSIENT, SQLITE_UTF8);
+  pq_free(t);
+}
+
+int pqx_register_order(sqlite3 *db) {
+  int rc = sqlite3_create_collation_v2(db, "instant", SQLITE_UTF8, NULL,
+                                       collInstant, NULL);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_collation_v2(db, "decimal", SQLITE_UTF8, NULL,
+                                     collDecimal, NULL);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function(
+        db, "decimal_sum", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
+        NULL, NULL, sumStep, sumFinal);
+  return rc;
+}
