@@ -102,14 +102,28 @@ static void add(text *t, const char *p, size_t n) {
 }
 static void adds(text *t, const char *p) { add(t, p, strlen(p)); }
 
-/* The statement's rows, as text, into out (cleared first).  Returns the
-** result code of the first call that failed, or SQLITE_OK. */
+static int run_one(sqlite3_stmt *st, text *out);
+
+/* The rows of each statement of sql in turn, as text, into out (cleared
+** first).  Returns the result code of the first call that failed, or
+** SQLITE_OK. */
 static int run(sqlite3 *db, const char *sql, text *out) {
   out->n = 0;
   adds(out, "");
-  sqlite3_stmt *st;
-  int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
-  if (rc) return rc;
+  const char *tail = sql;
+  while (tail && *tail) {
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db, tail, -1, &st, &tail);
+    if (rc) return rc;
+    if (!st) continue; /* (only spaces were left) */
+    rc = run_one(st, out);
+    if (rc) return rc;
+  }
+  return SQLITE_OK;
+}
+
+static int run_one(sqlite3_stmt *st, text *out) {
+  int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     for (int i = 0; i < sqlite3_column_count(st); i++) {
       int type = sqlite3_column_type(st, i);
@@ -250,8 +264,14 @@ static void make_inputs(void) {
       "SELECT parquet_write('%q/in_nested.parquet', 'SELECT json_array(i, n) "
       "AS l, json_object(''a'', i, ''b'', s) AS st FROM t', "
       "'{\"codec\":\"GZIP\",\"columns\":{\"l\":{\"type\":\"LIST<INT64>\"},"
-      "\"st\":{\"type\":\"STRUCT<a INT64, b STRING>\"}}}');",
-      dir, dir);
+      "\"st\":{\"type\":\"STRUCT<a INT64, b STRING>\"}}}');"
+      "SELECT parquet_write('%q/in_types.parquet', 'SELECT date(''2020-01-01'', "
+      "''+'' || i || '' days'') AS d, datetime(1600000000 + i * 3600, "
+      "''unixepoch'') AS ts, i || ''.'' || n AS big, json_array(i, n) AS l "
+      "FROM t', '{\"row_group_size\":100,\"columns\":{\"d\":{\"type\":"
+      "\"DATE\"},\"ts\":{\"type\":\"TIMESTAMP(ms, utc)\"},\"big\":{\"type\":"
+      "\"DECIMAL(20, 4)\"},\"l\":{\"type\":\"LIST<INT32>\"}}}');",
+      dir, dir, dir);
   sqlite3 *db;
   sqlite3_open(":memory:", &db);
   char *err = NULL;
@@ -300,6 +320,11 @@ static const stmt stmts[] = {
     {"rows", "SELECT file_row_number, value FROM parquet_rows('%s/in_nested.parquet')", 0, 0},
     {"decode_file", "SELECT parquet_decode('%s/in.parquet')", 0, 0},
     {"metadata", "SELECT * FROM parquet_metadata('%s/in.parquet')", 0, 0},
+    /* statistics as values of their logical types */
+    {"metadata_types", "SELECT * FROM parquet_metadata('%s/in_types.parquet')", 0, 0},
+    /* declared types, collations, their pruning, and the types written back */
+    {"table_types", "CREATE VIRTUAL TABLE temp.pt4 USING parquet('%s/in_types.parquet'); SELECT count(*), min(ts), max(big), decimal_sum(big) FROM pt4 WHERE ts > '2020-09-14T00:00:00Z' AND big > 5; SELECT hex(parquet_write(NULL, 'SELECT * FROM pt4'))", 0, "DROP TABLE IF EXISTS temp.pt4"},
+    {"decimal_sum", "SELECT decimal_sum(r), decimal_sum(i || '.125'), decimal_sum(n) FROM t", 0, 0},
     {"schema", "SELECT * FROM parquet_schema('%s/in_nested.parquet')", 0, 0},
     {"file_metadata", "SELECT * FROM parquet_file_metadata('%s/in.parquet')", 0, 0},
     {"kv_metadata", "SELECT * FROM parquet_kv_metadata('%s/in.parquet')", 0, 0},

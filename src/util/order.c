@@ -381,21 +381,27 @@ static void ord_trim(pq_decimal_sum *s) {
   if (!s->n) s->neg = 0;
 }
 
-/* s *= 10^k, k >= 0. */
+/* s *= 10^k, k >= 0: whole limbs of zeros, then a multiply. */
 static int ord_shift(pq_decimal_sum *s, int64_t k) {
-  while (k > 0) {
-    int step = k > 9 ? 9 : (int)k;
+  if (k <= 0 || !s->n) return PQ_OK;
+  size_t limbs = (size_t)(k / 9);
+  int rest = (int)(k % 9);
+  if (ord_reserve(s, s->n + limbs + 1)) return PQ_NOMEM;
+  if (limbs) {
+    memmove(s->limb + limbs, s->limb, s->n * sizeof *s->limb);
+    memset(s->limb, 0, limbs * sizeof *s->limb);
+    s->n += limbs;
+  }
+  if (rest) {
     uint32_t mul = 1;
-    for (int i = 0; i < step; i++) mul *= 10;
-    if (ord_reserve(s, s->n + 1)) return PQ_NOMEM;
+    for (int i = 0; i < rest; i++) mul *= 10;
     uint64_t carry = 0;
-    for (size_t i = 0; i < s->n; i++) {
+    for (size_t i = limbs; i < s->n; i++) {
       uint64_t v = (uint64_t)s->limb[i] * mul + carry;
       s->limb[i] = (uint32_t)(v % ORD_BASE);
       carry = v / ORD_BASE;
     }
     if (carry) s->limb[s->n++] = (uint32_t)carry;
-    k -= step;
   }
   return PQ_OK;
 }
