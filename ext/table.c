@@ -8,8 +8,11 @@
 **
 ** At CREATE the paths and globs are expanded, every file's footer is read
 ** (each file's snapshot, below), and the columns are the top-level fields
-** of the schema, then the hive partitions, then the hidden `filename` and
-** `file_row_number`.  The rowid is the row's number across the file list.
+** of the schema (renamed where names repeat or are empty, as DuckDB does),
+** then the hive partitions (a key that names a field takes its place),
+** then the hidden `filename` and `file_row_number`.  The columns do not
+** change after CREATE.  The rowid is the row's number across the file list
+** of the scan.
 **
 ** A scan reads only the columns the query uses (colUsed), and only what
 ** the constraints cannot rule out: files by their hive values and rowid
@@ -21,12 +24,16 @@
 **
 ** Files that change.  A snapshot is what a file was when its footer was
 ** read: the footer, and the file's identity (device, inode, size, the
-** modification and change times; fileio.c).  The table holds one per
-** file, and each scan (xFilter) first checks every file against its
-** snapshot: a file that changed is read again into a new snapshot, which
-** must have the table's columns (else the table fails, until it is created
-** again); one that cannot be read fails the scan, and the next scan tries
-** again.  A cursor takes a reference to the snapshots its scan began with,
+** modification and change times; fileio.c), with the fields each column
+** reads and the hive values of its path.  The table holds one per file of
+** its list.  Each scan (xFilter) first makes the list again: a pattern
+** whose walk went through a folder that changed since (glob.c's
+** pqx_folders_same) is expanded again, and every file is checked against
+** its snapshot: a file that changed is read again into a new snapshot,
+** which must have the fields the table read of it (else the table fails,
+** until it is created again); a new file must fit the table's columns (else
+** the scan fails, and the next one looks again); a file that is gone is
+** left out; one that cannot be read fails the scan.  A cursor takes a reference to the snapshots its scan began with,
 ** and reads them only: a file changed while a cursor reads it (or between
 ** its xFilter and its reaching the file) is an error of that cursor, never
 ** rows of the new file under the old footer, and another cursor's new
@@ -576,13 +583,14 @@ static int tbl_fit_fields(TblTable *t, TblSnap *f, char **msg) {
     int c = t->union_by_name
                 ? tbl_find_col(t, names[i], (int)strlen(names[i]))
                 : (int)i;
-    if (c < 0 || t->cols[c].hive >= 0) continue; /* not read */
+    if (c < 0) continue; /* not read */
     const TblCol *col = &t->cols[c];
     if (!t->union_by_name) {
       fits = !strcmp(names[i], col->name) &&
-             !strcmp(info.decl, col->info.decl) &&
-             info.nested == col->info.nested;
+             (col->hive >= 0 || (!strcmp(info.decl, col->info.decl) &&
+                                 info.nested == col->info.nested));
     }
+    if (col->hive >= 0) continue; /* the folder's value */
     f->field[c] = (int)i;
     f->other[c] = tbl_class(&col->info) != tbl_class(&info);
   }
@@ -2256,9 +2264,7 @@ static int tbl_refresh(TblTable *t, char **msg) {
 }
 
 /* Sets the table up for a scan: the files read, if they are not yet (a
-** table from a schema), else each checked against its snapshot, and one
-** that changed read again into a new snapshot, which must keep the
-** table's columns. */
+** table from a schema), else the file list made again (tbl_refresh). */
 static int tbl_recheck(TblTable *t, char **msg) {
   *msg = NULL;
   if (!pqx_files_allowed(t->db, "parquet", msg))
