@@ -33,11 +33,12 @@
 ** which must have the fields the table read of it (else the table fails,
 ** until it is created again); a new file must fit the table's columns (else
 ** the scan fails, and the next one looks again); a file that is gone is
-** left out; one that cannot be read fails the scan.  A cursor takes a reference to the snapshots its scan began with,
-** and reads them only: a file changed while a cursor reads it (or between
-** its xFilter and its reaching the file) is an error of that cursor, never
-** rows of the new file under the old footer, and another cursor's new
-** snapshot leaves it alone.  Each file is opened when a cursor reaches it
+** left out; one that cannot be read fails the scan.  A cursor takes a
+** reference to the snapshots its scan began with, and reads them only: a
+** file changed while a cursor reads it (or between its xFilter and its
+** reaching the file) is an error of that cursor, never rows of the new
+** file under the old footer, and another cursor's new snapshot (or list)
+** leaves it alone.  Each file is opened when a cursor reaches it
 ** and closed when no cursor reads it: a table of many files holds few
 ** descriptors.
 **
@@ -2166,8 +2167,12 @@ static int tbl_advance(TblCursor *c) {
 static int tbl_refresh(TblTable *t, char **msg) {
   int rc = SQLITE_OK;
   for (int i = 0; i < t->npatterns && !rc; i++) {
-    if (!pqx_folders_same(t->watch[i].dirs, t->watch[i].ndirs))
-      rc = tbl_expand(t, i, 1, msg);
+    const TblWatch *w = &t->watch[i];
+    /* A path that named a file names it still: the check below finds
+    ** it gone, or back. */
+    if (w->ndirs == 0 && w->npaths == 1 && !strcmp(w->paths[0], t->patterns[i]))
+      continue;
+    if (!pqx_folders_same(w->dirs, w->ndirs)) rc = tbl_expand(t, i, 1, msg);
   }
   const char **list = NULL;
   int n = 0;
