@@ -203,6 +203,26 @@ void pqx_spare_give(sqlite3 *db, pq_encoder *e);
 int pqx_paths_expand(const char *fn, const char *pattern, char ***paths,
                      int *n, char **msg);
 void pqx_paths_free(char **paths, int n);
+/* A folder a walk listed or looked names up in, and what it was then: a
+** name added, removed or renamed in it changes its modification time.
+** racy: that time was within two seconds of the walk, when a change in the
+** same tick of the file system's clock could leave it as it was. */
+typedef struct pqx_folder {
+  char *path;
+  unsigned long long dev, ino;
+  long long mtime_ns;
+  int present, racy;
+} pqx_folder;
+/* pqx_paths_expand, and the folders the walk went through (*dirs, *ndirs;
+** none for a path that names a file, or nothing).  lenient: a pattern that
+** matches nothing, or a path that names nothing, is no error but no file. */
+int pqx_paths_watch(const char *fn, const char *pattern, int lenient,
+                    char ***paths, int *n, pqx_folder **dirs, int *ndirs,
+                    char **msg);
+/* 1 when every folder is still what it was (and none was racy), so that
+** the pattern would match the same names; 0 for none. */
+int pqx_folders_same(const pqx_folder *dirs, int n);
+void pqx_folders_free(pqx_folder *dirs, int n);
 
 /* The sources a `source` argument names, opened one at a time: a BLOB (one
 ** file image), a path (one file), or a glob or folder (the files that

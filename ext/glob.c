@@ -52,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "ext.h"
 
@@ -79,6 +80,8 @@ typedef struct GlobWalk {
   size_t len, cap;
   char **out;          /* the files found */
   int n, n_alloc;
+  pqx_folder *dirs;    /* the folders listed or looked in, when wanted */
+  int ndirs, ndirs_alloc, want_dirs;
 } GlobWalk;
 
 static int glob_has_wild(const char *s) { return strpbrk(s, "*?[") != NULL; }
@@ -416,9 +419,48 @@ static int glob_literals(GlobWalk *w, const int *st, int ns, int listed) {
   return rc;
 }
 
+/* What the folder at the path is now: a folder's modification time changes
+** when a name in it is added, removed or renamed.  Noted before it is
+** listed, so that a change while it is listed shows at the next look. */
+static void glob_folder_stat(const char *path, pqx_folder *d) {
+  struct stat st;
+  struct timespec now;
+  d->present = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+  d->dev = d->present ? (unsigned long long)st.st_dev : 0;
+  d->ino = d->present ? (unsigned long long)st.st_ino : 0;
+  d->mtime_ns = d->present ? (long long)st.st_mtim.tv_sec * 1000000000LL +
+                                 st.st_mtim.tv_nsec
+                           : 0;
+  /* A time within the file system's clock tick of now may not change
+  ** with the next change: such a folder is looked at again each time,
+  ** until it is older. */
+  d->racy = d->present && (clock_gettime(CLOCK_REALTIME, &now) != 0 ||
+                            st.st_mtim.tv_sec + 2 >= now.tv_sec);
+}
+
+static int glob_folder_note(GlobWalk *w) {
+  if (w->ndirs == w->ndirs_alloc) {
+    int cap = w->ndirs_alloc ? 2 * w->ndirs_alloc : 8;
+    pqx_folder *d = sqlite3_realloc64(w->dirs, (sqlite3_uint64)cap * sizeof *d);
+    if (!d) return SQLITE_NOMEM;
+    w->dirs = d;
+    w->ndirs_alloc = cap;
+  }
+  pqx_folder *d = &w->dirs[w->ndirs];
+  d->path = sqlite3_mprintf("%s", w->len ? w->path : ".");
+  if (!d->path) return SQLITE_NOMEM;
+  w->ndirs++;
+  glob_folder_stat(d->path, d);
+  return SQLITE_OK;
+}
+
 /* Walks the folder at the path, whose entries are to match the segments
 ** of the set st (ns of them). */
 static int glob_folder(GlobWalk *w, const int *st, int ns) {
+  if (w->want_dirs) {
+    int rc = glob_folder_note(w);
+    if (rc) return rc;
+  }
   int listed = 0;
   for (int k = 0; k < ns && !listed; k++) listed = glob_has_wild(w->segs[st[k]]);
   char *pend = NULL;
@@ -510,10 +552,11 @@ static void glob_sort(GlobWalk *w) {
 
 /* A path without glob characters: a file, or a folder (walked as the
 ** segments `**` and "*.parquet" after it). */
-static int glob_plain(GlobWalk *w, const char *pattern) {
+static int glob_plain(GlobWalk *w, const char *pattern, int lenient) {
   struct stat st;
   size_t len = strlen(pattern);
   if (stat(pattern, &st) != 0) {
+    if (lenient && (errno == ENOENT || errno == ENOTDIR)) return SQLITE_OK;
     *w->msg = sqlite3_mprintf("%s: cannot open '%s': %s", w->fn, pattern,
                               strerror(errno));
     return SQLITE_ERROR;
@@ -535,11 +578,22 @@ static int glob_plain(GlobWalk *w, const char *pattern) {
 
 int pqx_paths_expand(const char *fn, const char *pattern, char ***paths,
                      int *n, char **msg) {
+  return pqx_paths_watch(fn, pattern, 0, paths, n, NULL, NULL, msg);
+}
+
+int pqx_paths_watch(const char *fn, const char *pattern, int lenient,
+                    char ***paths, int *n, pqx_folder **dirs, int *ndirs,
+                    char **msg) {
   *paths = NULL;
   *n = 0;
   *msg = NULL;
+  if (dirs) {
+    *dirs = NULL;
+    *ndirs = 0;
+  }
 #ifdef PARQUET_OMIT_FILES
   (void)pattern;
+  (void)lenient;
   *msg = sqlite3_mprintf(PQX_OMIT_FILES_MSG, fn);
   return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
 #else
@@ -548,14 +602,15 @@ int pqx_paths_expand(const char *fn, const char *pattern, char ***paths,
   w.fn = fn;
   w.pattern = pattern;
   w.msg = msg;
+  w.want_dirs = dirs != NULL;
   int rc;
   if (glob_has_wild(pattern)) {
     size_t base = glob_base_len(pattern);
     rc = glob_run(&w, pattern, base, pattern + base);
   } else {
-    rc = glob_plain(&w, pattern);
+    rc = glob_plain(&w, pattern, lenient);
   }
-  if (rc == SQLITE_OK && w.n == 0) {
+  if (rc == SQLITE_OK && w.n == 0 && !lenient) {
     *msg = sqlite3_mprintf("%s: no file matches '%s'", fn, pattern);
     rc = SQLITE_ERROR;
   }
@@ -566,13 +621,42 @@ int pqx_paths_expand(const char *fn, const char *pattern, char ***paths,
   sqlite3_free(w.scratch);
   if (rc) {
     pqx_paths_free(w.out, w.n);
+    pqx_folders_free(w.dirs, w.ndirs);
     return rc;
   }
   glob_sort(&w);
   *paths = w.out;
   *n = w.n;
+  if (dirs) {
+    *dirs = w.dirs;
+    *ndirs = w.ndirs;
+  }
   return SQLITE_OK;
 #endif /* PARQUET_OMIT_FILES */
+}
+
+int pqx_folders_same(const pqx_folder *dirs, int n) {
+  if (n == 0) return 0; /* nothing to tell by: look again */
+#ifdef PARQUET_OMIT_FILES
+  (void)dirs;
+  return 0;
+#else
+  for (int i = 0; i < n; i++) {
+    pqx_folder now;
+    if (dirs[i].racy) return 0;
+    glob_folder_stat(dirs[i].path, &now);
+    if (now.present != dirs[i].present || now.dev != dirs[i].dev ||
+        now.ino != dirs[i].ino || now.mtime_ns != dirs[i].mtime_ns)
+      return 0;
+  }
+  return 1;
+#endif
+}
+
+void pqx_folders_free(pqx_folder *dirs, int n) {
+  if (!dirs) return;
+  for (int i = 0; i < n; i++) sqlite3_free(dirs[i].path);
+  sqlite3_free(dirs);
 }
 
 void pqx_paths_free(char **paths, int n) {

@@ -8,8 +8,11 @@
 **
 ** At CREATE the paths and globs are expanded, every file's footer is read
 ** (each file's snapshot, below), and the columns are the top-level fields
-** of the schema, then the hive partitions, then the hidden `filename` and
-** `file_row_number`.  The rowid is the row's number across the file list.
+** of the schema (renamed where names repeat or are empty, as DuckDB does),
+** then the hive partitions (a key that names a field takes its place),
+** then the hidden `filename` and `file_row_number`.  The columns do not
+** change after CREATE.  The rowid is the row's number across the file list
+** of the scan.
 **
 ** A scan reads only the columns the query uses (colUsed), and only what
 ** the constraints cannot rule out: files by their hive values and rowid
@@ -21,16 +24,21 @@
 **
 ** Files that change.  A snapshot is what a file was when its footer was
 ** read: the footer, and the file's identity (device, inode, size, the
-** modification and change times; fileio.c).  The table holds one per
-** file, and each scan (xFilter) first checks every file against its
-** snapshot: a file that changed is read again into a new snapshot, which
-** must have the table's columns (else the table fails, until it is created
-** again); one that cannot be read fails the scan, and the next scan tries
-** again.  A cursor takes a reference to the snapshots its scan began with,
-** and reads them only: a file changed while a cursor reads it (or between
-** its xFilter and its reaching the file) is an error of that cursor, never
-** rows of the new file under the old footer, and another cursor's new
-** snapshot leaves it alone.  Each file is opened when a cursor reaches it
+** modification and change times; fileio.c), with the fields each column
+** reads and the hive values of its path.  The table holds one per file of
+** its list.  Each scan (xFilter) first makes the list again: a pattern
+** whose walk went through a folder that changed since (glob.c's
+** pqx_folders_same) is expanded again, and every file is checked against
+** its snapshot: a file that changed is read again into a new snapshot,
+** which must have the fields the table read of it (else the table fails,
+** until it is created again); a new file must fit the table's columns (else
+** the scan fails, and the next one looks again); a file that is gone is
+** left out; one that cannot be read fails the scan.  A cursor takes a
+** reference to the snapshots its scan began with, and reads them only: a
+** file changed while a cursor reads it (or between its xFilter and its
+** reaching the file) is an error of that cursor, never rows of the new
+** file under the old footer, and another cursor's new snapshot (or list)
+** leaves it alone.  Each file is opened when a cursor reaches it
 ** and closed when no cursor reads it: a table of many files holds few
 ** descriptors.
 **
@@ -56,24 +64,34 @@
 
 /* ---- The table ------------------------------------------------------------ */
 
-/* A file as its footer was read (see above).  refs: the table's, and
-** each cursor's that began a scan with it; readers: the cursors reading
-** its row groups now, for whom src.fd is open. */
+/* A file as its footer was read (see above), with what the table makes of
+** it: which of its fields each column reads, and its hive values.  refs:
+** the table's, and each cursor's that began a scan with it; readers: the
+** cursors reading its row groups now, for whom src.fd is open. */
 typedef struct TblSnap {
   int refs;
   int readers;
   pqx_source src;          /* the path, the descriptor, the footer */
+  char *path;              /* as the table found it */
   int64_t num_rows;
   int64_t *rg_first;       /* first row of each row group, in the file */
+  int *field;              /* per table column: top-level field, or -1 */
+  uint8_t *other;          /* per table column: 1 when the file's values are
+                           ** of another kind than the declared type's
+                           ** (union_by_name): nothing is pruned by them */
+  int nfield;              /* entries of field and other */
+  char **hive;             /* per hive key: its value, or NULL */
+  int nhive;
 } TblSnap;
 
-typedef struct TblFile {
-  char *path;
-  TblSnap *snap;           /* NULL until the files are read */
-  int *field;              /* per table column: top-level field, or -1 */
-  int nfield;              /* entries of field */
-  char **hive;             /* per hive key: its value, or NULL */
-} TblFile;
+/* A pattern, and what it matched when it was last expanded: the paths,
+** and the folders the walk went through (none: expanded at every scan). */
+typedef struct TblWatch {
+  char **paths;
+  int npaths;
+  pqx_folder *dirs;
+  int ndirs;
+} TblWatch;
 
 typedef struct TblCol {
   char *name;
@@ -93,13 +111,16 @@ typedef struct TblTable {
   char *schema, *name;     /* the database and the table */
   char **patterns;         /* the paths and globs as given */
   int npatterns;
+  TblWatch *watch;         /* per pattern, once it has been expanded */
   int from_schema;         /* in a database's schema: read lazily */
   int loaded;              /* the files have been read */
   char *broken;            /* why every scan fails, until created again */
-  TblFile *files;
+  TblSnap **files;         /* the files of the last scan, in order */
   int nfiles;
   TblCol *cols;
   int ncols;               /* fields, then hive keys; hidden ones follow */
+  int nfields;             /* the columns of the files' fields (some of
+                           ** them may be hive keys too) */
   int nhive;
   int binary_as_string, pushdown, union_by_name, hive_partitioning;
   int64_t total_rows;
@@ -132,6 +153,11 @@ static void tbl_snap_unref(TblTable *t, TblSnap *s) {
     if (t->rooms[i].owner == s->src.file) t->rooms[i].owner = NULL;
   pqx_source_close(&s->src);
   sqlite3_free(s->rg_first);
+  sqlite3_free(s->path);
+  sqlite3_free(s->field);
+  sqlite3_free(s->other);
+  for (int i = 0; s->hive && i < s->nhive; i++) sqlite3_free(s->hive[i]);
+  sqlite3_free(s->hive);
   sqlite3_free(s);
 }
 
@@ -145,6 +171,11 @@ static int tbl_snap_open(TblTable *t, const char *path, TblSnap **out,
   if (!s) return SQLITE_NOMEM;
   memset(s, 0, sizeof *s);
   s->refs = 1;
+  s->path = sqlite3_mprintf("%s", path);
+  if (!s->path) {
+    tbl_snap_unref(t, s);
+    return SQLITE_NOMEM;
+  }
   int rc = pqx_source_open_path(&s->src, path, "parquet", msg);
   if (rc) {
     tbl_snap_unref(t, s);
@@ -192,27 +223,17 @@ static void tbl_snap_done(TblSnap *s) {
   if (--s->readers == 0) pqx_file_park(&s->src.fd);
 }
 
-/* ---- Files ---------------------------------------------------------------- */
-
-static void tbl_file_close(TblTable *t, TblFile *f, int nhive) {
-  tbl_snap_unref(t, f->snap);
-  f->snap = NULL;
-  sqlite3_free(f->field);
-  if (f->hive) {
-    for (int i = 0; i < nhive; i++) sqlite3_free(f->hive[i]);
-    sqlite3_free(f->hive);
-  }
-  f->field = NULL;
-  f->hive = NULL;
+/* Whether the file at path is gone (so that it is not read, rather than
+** an error). */
+static int tbl_vanished(const char *path) {
+#ifdef PARQUET_OMIT_FILES
+  (void)path; /* no file is ever read */
+  return 0;
+#else
+  struct stat st;
+  return stat(path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR);
+#endif
 }
-
-/* Reads f->path into its snapshot. */
-static int tbl_file_open(TblTable *t, TblFile *f, char **msg) {
-  return tbl_snap_open(t, f->path, &f->snap, msg);
-}
-
-/* The footer of file f as the table knows it (not a cursor's). */
-static const pq_file *tbl_pq(const TblFile *f) { return f->snap->src.file; }
 
 /* ---- Hive partitions ------------------------------------------------------- */
 
@@ -278,10 +299,7 @@ static int tbl_is_int(const char *s, sqlite3_int64 *out) {
 
 /* Forgets the files (and, with cols, the columns). */
 static void tbl_free_files(TblTable *t, int cols) {
-  for (int i = 0; i < t->nfiles; i++) {
-    tbl_file_close(t, &t->files[i], t->nhive);
-    sqlite3_free(t->files[i].path);
-  }
+  for (int i = 0; i < t->nfiles; i++) tbl_snap_unref(t, t->files[i]);
   sqlite3_free(t->files);
   t->files = NULL;
   t->nfiles = 0;
@@ -293,7 +311,7 @@ static void tbl_free_files(TblTable *t, int cols) {
   }
   sqlite3_free(t->cols);
   t->cols = NULL;
-  t->ncols = t->nhive = 0;
+  t->ncols = t->nhive = t->nfields = 0;
 }
 
 static void tbl_free(TblTable *t) {
@@ -303,6 +321,11 @@ static void tbl_free(TblTable *t) {
     pq_buf_free(&t->rooms[i].page);
   }
   sqlite3_free(t->rooms);
+  for (int i = 0; t->watch && i < t->npatterns; i++) {
+    pqx_paths_free(t->watch[i].paths, t->watch[i].npaths);
+    pqx_folders_free(t->watch[i].dirs, t->watch[i].ndirs);
+  }
+  sqlite3_free(t->watch);
   for (int i = 0; i < t->npatterns; i++) sqlite3_free(t->patterns[i]);
   sqlite3_free(t->patterns);
   sqlite3_free(t->broken);
@@ -379,23 +402,6 @@ static int tbl_option(TblTable *t, const char *a, char **msg) {
   return SQLITE_OK;
 }
 
-static int tbl_add_file(TblTable *t, const char *path) {
-  for (int i = 0; i < t->nfiles; i++)
-    if (!strcmp(t->files[i].path, path)) return SQLITE_OK;
-  if ((t->nfiles & (t->nfiles - 1)) == 0) {
-    TblFile *f = sqlite3_realloc64(
-        t->files, (size_t)(t->nfiles ? 2 * t->nfiles : 1) * sizeof *f);
-    if (!f) return SQLITE_NOMEM;
-    t->files = f;
-  }
-  TblFile *f = &t->files[t->nfiles];
-  memset(f, 0, sizeof *f);
-  f->path = sqlite3_mprintf("%s", path);
-  if (!f->path) return SQLITE_NOMEM;
-  t->nfiles++;
-  return SQLITE_OK;
-}
-
 static int tbl_find_col(const TblTable *t, const char *name, int n) {
   for (int i = 0; i < t->ncols; i++) {
     if ((int)strlen(t->cols[i].name) == n &&
@@ -428,88 +434,280 @@ static int tbl_add_col(TblTable *t, const char *name, int n,
   return SQLITE_OK;
 }
 
-static const char *tbl_kind_text(const pq_field_info *i) {
-  return i->nested ? "JSON TEXT" : i->decl;
+/* ---- Names -------------------------------------------------------------------
+** The files' top-level fields as columns, named as DuckDB names them: a
+** name met before (SQL's names ignore ASCII case) gets "_1", "_2", ...
+** after it, the number counting that name's repeats, until it is one not
+** met (so column, COLUMN, Column are column, COLUMN_1, Column_2); then a
+** field whose name is still empty is "C" and its position from 0, made
+** unique the same way. */
+
+typedef struct TblSeen {
+  char **name;
+  int *count;
+  int n;
+} TblSeen;
+
+static int tbl_seen_find(const TblSeen *h, const char *name) {
+  for (int i = 0; i < h->n; i++)
+    if (!sqlite3_stricmp(h->name[i], name)) return i;
+  return -1;
 }
 
-/* Maps the fields of file fi to the table's columns, adding columns from
-** it when union_by_name says so (or when it is the first file). */
+/* *name made unique among those seen, and noted. */
+static int tbl_seen_add(TblSeen *h, char **name) {
+  int k;
+  while ((k = tbl_seen_find(h, *name)) >= 0) {
+    char *n = sqlite3_mprintf("%s_%d", *name, h->count[k]++);
+    if (!n) return SQLITE_NOMEM;
+    sqlite3_free(*name);
+    *name = n;
+  }
+  char **nn = sqlite3_realloc64(h->name, (size_t)(h->n + 1) * sizeof *nn);
+  if (nn) h->name = nn;
+  int *nc = nn ? sqlite3_realloc64(h->count, (size_t)(h->n + 1) * sizeof *nc)
+               : NULL;
+  if (nc) h->count = nc;
+  if (!nn || !nc) return SQLITE_NOMEM;
+  h->name[h->n] = *name; /* borrowed: the caller's array owns it */
+  h->count[h->n++] = 1;
+  return SQLITE_OK;
+}
+
+static void tbl_names_free(char **names, uint32_t n) {
+  if (!names) return;
+  for (uint32_t i = 0; i < n; i++) sqlite3_free(names[i]);
+  sqlite3_free(names);
+}
+
+/* The names of the top-level fields of root, as columns; NULL when out of
+** memory. */
+static char **tbl_names(const pq_schema_node *root) {
+  uint32_t n = root->n_children;
+  char **names = sqlite3_malloc64((size_t)(n ? n : 1) * sizeof *names);
+  if (!names) return NULL;
+  memset(names, 0, (size_t)(n ? n : 1) * sizeof *names);
+  TblSeen h;
+  memset(&h, 0, sizeof h);
+  int rc = SQLITE_OK;
+  for (uint32_t i = 0; i < n && !rc; i++) {
+    const pq_schema_element *e = root->children[i]->elem;
+    names[i] = sqlite3_mprintf("%.*s", (int)e->name.len,
+                               e->name.ptr ? (const char *)e->name.ptr : "");
+    rc = names[i] ? tbl_seen_add(&h, &names[i]) : SQLITE_NOMEM;
+  }
+  /* At most one name is still empty (a second one became "_1"). */
+  for (uint32_t i = 0; i < n && !rc; i++) {
+    if (names[i][0]) continue;
+    int k = tbl_seen_find(&h, "");
+    if (k >= 0) h.name[k] = (char *)""; /* names[i] goes */
+    char *c = sqlite3_mprintf("C%u", i);
+    rc = c ? tbl_seen_add(&h, &c) : SQLITE_NOMEM;
+    if (rc) {
+      sqlite3_free(c);
+      break;
+    }
+    sqlite3_free(names[i]);
+    names[i] = c;
+  }
+  sqlite3_free(h.name);
+  sqlite3_free(h.count);
+  if (rc) {
+    tbl_names_free(names, n);
+    return NULL;
+  }
+  return names;
+}
+
+/* The kinds of values that SQL compares alike: numbers, text, blobs, JSON. */
+static int tbl_class(const pq_field_info *i) {
+  if (i->nested) return 3;
+  return i->kind == PQ_CELL_INT || i->kind == PQ_CELL_REAL ? 0
+         : i->kind == PQ_CELL_BLOB                         ? 2
+                                                           : 1;
+}
+
+/* The snapshot's maps, n columns long: no field, no other kind. */
+static int tbl_snap_maps(TblSnap *s, int n) {
+  int *f = sqlite3_realloc64(s->field, (size_t)(n + 1) * sizeof *f);
+  if (f) s->field = f;
+  uint8_t *o = f ? sqlite3_realloc64(s->other, (size_t)n + 1) : NULL;
+  if (o) s->other = o;
+  if (!f || !o) return SQLITE_NOMEM;
+  for (int i = s->nfield; i <= n; i++) {
+    f[i] = -1;
+    o[i] = 0;
+  }
+  s->nfield = n;
+  return SQLITE_OK;
+}
+
+/* Maps the fields of the table's file fi (at CREATE) to the columns,
+** adding columns from it when union_by_name says so (or when it is the
+** first file). */
 static int tbl_map_fields(TblTable *t, int fi, char **msg) {
-  TblFile *f = &t->files[fi];
-  const pq_schema_node *root = pq_file_schema(tbl_pq(f));
+  TblSnap *f = t->files[fi];
+  const pq_schema_node *root = pq_file_schema(f->src.file);
   int first = fi == 0;
+  char **names = tbl_names(root);
+  if (!names) return SQLITE_NOMEM;
+  int rc = SQLITE_OK;
   if (!first && !t->union_by_name) {
-    int same = (int)root->n_children == t->ncols - t->nhive;
+    int same = (int)root->n_children == t->ncols;
     for (uint32_t i = 0; same && i < root->n_children; i++) {
-      const pq_schema_node *n = root->children[i];
       pq_field_info info;
-      pq_field_describe(n, t->binary_as_string, &info);
+      pq_field_describe(root->children[i], t->binary_as_string, &info);
       const TblCol *c = &t->cols[i];
-      same = (int)n->elem->name.len == (int)strlen(c->name) &&
-             !memcmp(n->elem->name.ptr, c->name, n->elem->name.len) &&
-             !strcmp(info.decl, c->info.decl) && info.nested == c->info.nested;
+      same = !strcmp(names[i], c->name) && !strcmp(info.decl, c->info.decl) &&
+             info.nested == c->info.nested;
     }
     if (!same) {
       *msg = sqlite3_mprintf(
           "parquet: the schemas of '%s' and '%s' differ (union_by_name=1 "
           "reads files by column name)",
-          t->files[0].path, f->path);
-      return SQLITE_ERROR;
+          t->files[0]->path, f->path);
+      rc = SQLITE_ERROR;
     }
   }
-  f->nfield = t->ncols + (int)root->n_children;
-  f->field = sqlite3_malloc64((size_t)f->nfield * sizeof(int) + 1);
-  if (!f->field) return SQLITE_NOMEM;
-  for (int i = 0; i < f->nfield; i++) f->field[i] = -1;
-  for (uint32_t i = 0; i < root->n_children; i++) {
-    const pq_schema_node *n = root->children[i];
+  if (!rc) rc = tbl_snap_maps(f, t->ncols + (int)root->n_children);
+  for (uint32_t i = 0; i < root->n_children && !rc; i++) {
     pq_field_info info;
-    pq_field_describe(n, t->binary_as_string, &info);
-    const char *name = (const char *)n->elem->name.ptr;
-    int nlen = (int)n->elem->name.len;
-    int c = first || !t->union_by_name ? (int)i : tbl_find_col(t, name, nlen);
-    if (first && tbl_find_col(t, name, nlen) >= 0) {
-      *msg = sqlite3_mprintf("parquet: '%s' has two columns named '%.*s'",
-                             f->path, nlen, name);
-      return SQLITE_ERROR;
-    }
+    pq_field_describe(root->children[i], t->binary_as_string, &info);
+    int nlen = (int)strlen(names[i]);
+    int c = first || !t->union_by_name ? (int)i
+                                       : tbl_find_col(t, names[i], nlen);
     if (c < 0 || first) {
       pq_buf type;
       pq_buf_init(&type);
-      int rc = pq_field_type(n, t->binary_as_string, &type);
+      rc = pq_field_type(root->children[i], t->binary_as_string, &type);
       if (!rc) pq_buf_append(&type, "", 1);
       rc = rc || type.oom ? SQLITE_NOMEM
-                          : tbl_add_col(t, name, nlen, &info,
+                          : tbl_add_col(t, names[i], nlen, &info,
                                         (const char *)type.data, -1);
       pq_buf_free(&type);
-      if (rc) return rc;
       c = t->ncols - 1;
-    } else if (strcmp(t->cols[c].info.decl, info.decl) ||
-               t->cols[c].info.nested != info.nested) {
-      *msg = sqlite3_mprintf(
-          "parquet: column '%s' is %s in '%s' but %s in '%s'",
-          t->cols[c].name, tbl_kind_text(&t->cols[c].info), t->files[0].path,
-          tbl_kind_text(&info), f->path);
-      return SQLITE_ERROR;
+    } else {
+      /* union_by_name: this file's own values, whatever the column's
+      ** declared type (that of the first file that has it) */
+      f->other[c] = tbl_class(&t->cols[c].info) != tbl_class(&info);
     }
+    if (!rc) f->field[c] = (int)i;
+  }
+  tbl_names_free(names, root->n_children);
+  return rc;
+}
+
+/* Maps the fields of a file found after CREATE to the table's columns,
+** which do not change: without union_by_name it must have them, by name
+** and type, in order; with it, the fields named as columns are read (of
+** any type: see tbl_map_fields) and the others are not. */
+static int tbl_fit_fields(TblTable *t, TblSnap *f, char **msg) {
+  const pq_schema_node *root = pq_file_schema(f->src.file);
+  char **names = tbl_names(root);
+  if (!names) return SQLITE_NOMEM;
+  int rc = tbl_snap_maps(f, t->ncols);
+  int fits = (int)root->n_children == t->nfields || t->union_by_name;
+  for (uint32_t i = 0; i < root->n_children && fits && !rc; i++) {
+    pq_field_info info;
+    pq_field_describe(root->children[i], t->binary_as_string, &info);
+    int c = t->union_by_name
+                ? tbl_find_col(t, names[i], (int)strlen(names[i]))
+                : (int)i;
+    if (c < 0) continue; /* not read */
+    const TblCol *col = &t->cols[c];
+    if (!t->union_by_name) {
+      fits = !strcmp(names[i], col->name) &&
+             (col->hive >= 0 || (!strcmp(info.decl, col->info.decl) &&
+                                 info.nested == col->info.nested));
+    }
+    if (col->hive >= 0) continue; /* the folder's value */
     f->field[c] = (int)i;
+    f->other[c] = tbl_class(&col->info) != tbl_class(&info);
+  }
+  tbl_names_free(names, root->n_children);
+  if (!rc && !fits) {
+    *msg = sqlite3_mprintf(
+        "parquet: '%s' does not have the columns of the table (union_by_name=1 "
+        "reads files by column name)",
+        f->path);
+    rc = SQLITE_ERROR;
+  }
+  return rc;
+}
+
+/* Whether the new snapshot ns of a file has the fields the table read of
+** its old one, by name and type (and, without union_by_name, no other):
+** then ns reads as old did. */
+static int tbl_same_fields(TblTable *t, const TblSnap *old, TblSnap *ns,
+                           int *same) {
+  const pq_schema_node *ro = pq_file_schema(old->src.file);
+  const pq_schema_node *rn = pq_file_schema(ns->src.file);
+  char **no = tbl_names(ro), **nn = no ? tbl_names(rn) : NULL;
+  int rc = nn ? tbl_snap_maps(ns, old->nfield) : SQLITE_NOMEM;
+  *same = t->union_by_name || ro->n_children == rn->n_children;
+  for (int c = 0; c < old->nfield && *same && !rc; c++) {
+    int fi = old->field[c];
+    ns->field[c] = fi;
+    ns->other[c] = old->other[c];
+    if (fi < 0) continue;
+    pq_field_info a, b;
+    if ((uint32_t)fi >= rn->n_children) {
+      *same = 0;
+      break;
+    }
+    pq_field_describe(ro->children[fi], t->binary_as_string, &a);
+    pq_field_describe(rn->children[fi], t->binary_as_string, &b);
+    *same = !strcmp(no[fi], nn[fi]) && !strcmp(a.decl, b.decl) &&
+            a.nested == b.nested;
+  }
+  tbl_names_free(no, ro->n_children);
+  tbl_names_free(nn, rn->n_children);
+  return rc;
+}
+
+/* The hive values of the snapshot's path, for the table's hive keys. */
+static int tbl_snap_hive(TblTable *t, TblSnap *s) {
+  if (t->nhive == 0) return SQLITE_OK;
+  s->hive = sqlite3_malloc64((size_t)t->nhive * sizeof(char *));
+  if (!s->hive) return SQLITE_NOMEM;
+  memset(s->hive, 0, (size_t)t->nhive * sizeof(char *));
+  s->nhive = t->nhive;
+  for (int c = 0; c < t->ncols; c++) {
+    int j = t->cols[c].hive;
+    if (j < 0 || j >= t->nhive) continue;
+    const char *name = t->cols[c].name;
+    const char *k, *v;
+    int kn, vn;
+    for (int i = 0; !s->hive[j] && tbl_hive_pair(s->path, i, &k, &kn, &v, &vn);
+         i++) {
+      if (kn != (int)strlen(name) || sqlite3_strnicmp(k, name, kn) ||
+          (vn == 26 && !memcmp(v, "__HIVE_DEFAULT_PARTITION__", 26)))
+        continue;
+      s->hive[j] = tbl_hive_value(v, vn);
+      if (!s->hive[j]) return SQLITE_NOMEM;
+    }
   }
   return SQLITE_OK;
 }
 
-/* The hive keys of every file become columns, after the fields. */
+/* The hive keys of every file become columns: a key that names a column
+** of the files takes that column's place (its values are the folders',
+** as DuckDB reads what COPY ... PARTITION_BY (WRITE_PARTITION_COLUMNS)
+** writes), the others follow the fields.  The keys are numbered in the
+** order of their columns. */
 static int tbl_hive_columns(TblTable *t, char **msg) {
-  /* The keys, in the order they first appear. */
+  (void)msg;
+  /* The keys, in the order they first appear (ASCII case ignored). */
   char **keys = NULL;
   int nkeys = 0, rc = SQLITE_OK;
   for (int fi = 0; fi < t->nfiles && !rc; fi++) {
     const char *k, *v;
     int kn, vn;
-    for (int i = 0; tbl_hive_pair(t->files[fi].path, i, &k, &kn, &v, &vn);
+    for (int i = 0; tbl_hive_pair(t->files[fi]->path, i, &k, &kn, &v, &vn);
          i++) {
       int seen = 0;
       for (int j = 0; j < nkeys && !seen; j++)
-        seen = (int)strlen(keys[j]) == kn && !memcmp(keys[j], k, kn);
+        seen = (int)strlen(keys[j]) == kn && !sqlite3_strnicmp(keys[j], k, kn);
       if (seen) continue;
       char **nk = sqlite3_realloc64(keys, (size_t)(nkeys + 1) * sizeof *nk);
       if (!nk) {
@@ -525,49 +723,48 @@ static int tbl_hive_columns(TblTable *t, char **msg) {
       nkeys++;
     }
   }
-  /* Each file's values, and whether every value of a key is an integer. */
-  for (int fi = 0; fi < t->nfiles && !rc; fi++) {
-    TblFile *f = &t->files[fi];
-    f->hive = sqlite3_malloc64((size_t)(nkeys ? nkeys : 1) * sizeof(char *));
-    if (!f->hive) {
-      rc = SQLITE_NOMEM;
-      break;
-    }
-    memset(f->hive, 0, (size_t)(nkeys ? nkeys : 1) * sizeof(char *));
-    const char *k, *v;
-    int kn, vn;
-    for (int i = 0; tbl_hive_pair(f->path, i, &k, &kn, &v, &vn); i++) {
-      for (int j = 0; j < nkeys; j++) {
-        if ((int)strlen(keys[j]) == kn && !memcmp(keys[j], k, kn) &&
-            !f->hive[j] && !(vn == 26 && !memcmp(v, "__HIVE_DEFAULT_PARTITION__", 26))) {
-          f->hive[j] = tbl_hive_value(v, vn);
-          if (!f->hive[j]) rc = SQLITE_NOMEM;
-        }
+  /* The columns of the keys that name fields, in column order; then the
+  ** others as they came, after the fields. */
+  pq_field_info info;
+  memset(&info, 0, sizeof info);
+  info.ordered = 1;
+  for (int c = 0; c < t->nfields && !rc; c++) {
+    for (int j = 0; j < nkeys; j++) {
+      if (!keys[j] || sqlite3_stricmp(keys[j], t->cols[c].name)) continue;
+      t->cols[c].hive = t->nhive++;
+      for (int fi = 0; fi < t->nfiles; fi++) {
+        t->files[fi]->field[c] = -1;
+        t->files[fi]->other[c] = 0;
       }
+      sqlite3_free(keys[j]);
+      keys[j] = NULL;
+      break;
     }
   }
   for (int j = 0; j < nkeys && !rc; j++) {
+    if (!keys[j]) continue;
+    rc = tbl_add_col(t, keys[j], (int)strlen(keys[j]), &info, NULL, t->nhive);
+    if (!rc) t->nhive++;
+  }
+  /* Each file's values; a key is INTEGER when every value is an integer. */
+  for (int fi = 0; fi < t->nfiles && !rc; fi++)
+    rc = tbl_snap_hive(t, t->files[fi]);
+  for (int c = 0; c < t->ncols && !rc; c++) {
+    int j = t->cols[c].hive;
+    if (j < 0) continue;
     int all_int = 1;
     for (int fi = 0; fi < t->nfiles && all_int; fi++) {
       sqlite3_int64 x;
-      const char *v = t->files[fi].hive[j];
+      const char *v = t->files[fi]->hive[j];
       if (v && !tbl_is_int(v, &x)) all_int = 0;
     }
-    pq_field_info info;
-    memset(&info, 0, sizeof info);
-    info.decl = all_int ? "INTEGER" : "TEXT";
-    info.kind = all_int ? PQ_CELL_INT : PQ_CELL_TEXT;
-    info.ordered = 1;
-    if (tbl_find_col(t, keys[j], (int)strlen(keys[j])) >= 0) {
-      *msg = sqlite3_mprintf(
-          "parquet: the hive partition '%s' has the name of a column of "
-          "the files",
-          keys[j]);
-      rc = SQLITE_ERROR;
-      break;
-    }
-    rc = tbl_add_col(t, keys[j], (int)strlen(keys[j]), &info, NULL, j);
-    if (!rc) t->nhive++;
+    /* (a key that names a field is the folder's value, not the field's
+    ** type: no type of its own, compared as bytes or numbers) */
+    t->cols[c].info = info;
+    t->cols[c].info.decl = all_int ? "INTEGER" : "TEXT";
+    t->cols[c].info.kind = all_int ? PQ_CELL_INT : PQ_CELL_TEXT;
+    sqlite3_free(t->cols[c].type);
+    t->cols[c].type = NULL;
   }
   for (int j = 0; j < nkeys; j++) sqlite3_free(keys[j]);
   sqlite3_free(keys);
@@ -603,35 +800,121 @@ static int tbl_declare(TblTable *t) {
   return rc;
 }
 
+/* ---- The file list ------------------------------------------------------------
+** Each pattern is expanded at CREATE, and again at a scan when one of the
+** folders its walk went through has changed (pqx_folders_same), or when it
+** names a file (a stat, as cheap as the check).  The list is the patterns'
+** paths in order, each once. */
+
+/* A set of strings, by their index in an array the caller keeps. */
+typedef struct TblHash {
+  int *slot; /* index + 1, or 0 */
+  size_t mask;
+} TblHash;
+
+static uint64_t tbl_hash_of(const char *s) {
+  uint64_t h = 1469598103934665603ULL;
+  for (; *s; s++) h = (h ^ (uint8_t)*s) * 1099511628211ULL;
+  return h;
+}
+
+static int tbl_hash_init(TblHash *h, int n) {
+  size_t cap = 16;
+  while (cap < (size_t)n * 2 + 16) cap *= 2;
+  h->slot = sqlite3_malloc64(cap * sizeof *h->slot);
+  if (!h->slot) return SQLITE_NOMEM;
+  memset(h->slot, 0, cap * sizeof *h->slot);
+  h->mask = cap - 1;
+  return SQLITE_OK;
+}
+
+/* The index of s among keys, or -1; with add, s (keys[add - 1]) is added
+** when it is not there. */
+static int tbl_hash_find(TblHash *h, const char *const *keys, const char *s,
+                         int add) {
+  size_t i = (size_t)tbl_hash_of(s) & h->mask;
+  for (; h->slot[i]; i = (i + 1) & h->mask)
+    if (!strcmp(keys[h->slot[i] - 1], s)) return h->slot[i] - 1;
+  if (add) h->slot[i] = add;
+  return -1;
+}
+
+/* Expands pattern i again; lenient: into no file when it matches none. */
+static int tbl_expand(TblTable *t, int i, int lenient, char **msg) {
+  if (!t->watch) {
+    t->watch = sqlite3_malloc64((size_t)t->npatterns * sizeof *t->watch);
+    if (!t->watch) return SQLITE_NOMEM;
+    memset(t->watch, 0, (size_t)t->npatterns * sizeof *t->watch);
+  }
+  TblWatch *w = &t->watch[i];
+  char **paths;
+  pqx_folder *dirs;
+  int n, nd;
+  int rc = pqx_paths_watch("parquet", t->patterns[i], lenient, &paths, &n,
+                           &dirs, &nd, msg);
+  if (rc) return rc;
+  pqx_paths_free(w->paths, w->npaths);
+  pqx_folders_free(w->dirs, w->ndirs);
+  w->paths = paths;
+  w->npaths = n;
+  w->dirs = dirs;
+  w->ndirs = nd;
+  return SQLITE_OK;
+}
+
+/* The paths of all patterns, in order, each once (*list: borrowed from
+** the patterns' watches). */
+static int tbl_gather(TblTable *t, const char ***list, int *n) {
+  int total = 0;
+  for (int i = 0; i < t->npatterns; i++) total += t->watch[i].npaths;
+  const char **out = sqlite3_malloc64((size_t)(total + 1) * sizeof *out);
+  TblHash h;
+  h.slot = NULL;
+  if (!out || tbl_hash_init(&h, total)) {
+    sqlite3_free(out);
+    return SQLITE_NOMEM;
+  }
+  int m = 0;
+  for (int i = 0; i < t->npatterns; i++) {
+    for (int k = 0; k < t->watch[i].npaths; k++) {
+      out[m] = t->watch[i].paths[k];
+      if (tbl_hash_find(&h, out, out[m], m + 1) < 0) m++;
+    }
+  }
+  sqlite3_free(h.slot);
+  *list = out;
+  *n = m;
+  return SQLITE_OK;
+}
+
 /* Expands the patterns into the files, reads each, and makes the columns
 ** from them: what CREATE does, and a table from a schema's first scan. */
 static int tbl_read_files(TblTable *t, char **msg) {
   int rc = SQLITE_OK;
-  for (int i = 0; i < t->npatterns && !rc; i++) {
-    char **paths;
-    int n;
-    rc = pqx_paths_expand("parquet", t->patterns[i], &paths, &n, msg);
-    for (int k = 0; k < n && !rc; k++) rc = tbl_add_file(t, paths[k]);
-    if (paths) pqx_paths_free(paths, n);
+  for (int i = 0; i < t->npatterns && !rc; i++) rc = tbl_expand(t, i, 0, msg);
+  const char **list = NULL;
+  int n = 0;
+  if (!rc) rc = tbl_gather(t, &list, &n);
+  if (!rc) {
+    t->files = sqlite3_malloc64((size_t)(n + 1) * sizeof *t->files);
+    if (!t->files) rc = SQLITE_NOMEM;
   }
-  for (int i = 0; i < t->nfiles && !rc; i++) {
-    rc = tbl_file_open(t, &t->files[i], msg);
-    if (!rc) rc = tbl_map_fields(t, i, msg);
-    if (!rc) t->total_rows += t->files[i].snap->num_rows;
+  for (int k = 0; k < n && !rc; k++) {
+    TblSnap *s;
+    rc = tbl_snap_open(t, list[k], &s, msg);
+    if (rc) break;
+    t->files[t->nfiles++] = s;
+    rc = tbl_map_fields(t, t->nfiles - 1, msg);
+    if (!rc) t->total_rows += s->num_rows;
   }
-  if (!rc && t->hive_partitioning) rc = tbl_hive_columns(t, msg);
+  sqlite3_free(list);
+  t->nfields = t->ncols;
   /* Every file's map covers every column (union_by_name adds some). */
-  for (int i = 0; i < t->nfiles && !rc; i++) {
-    TblFile *f = &t->files[i];
-    int *m = sqlite3_realloc64(f->field, (size_t)(t->ncols + 1) * sizeof(int));
-    if (!m) {
-      rc = SQLITE_NOMEM;
-      break;
-    }
-    for (int k = f->nfield; k <= t->ncols; k++) m[k] = -1;
-    f->field = m;
-    f->nfield = t->ncols;
-  }
+  for (int i = 0; i < t->nfiles && !rc; i++)
+    rc = tbl_snap_maps(t->files[i], t->ncols);
+  if (!rc && t->hive_partitioning) rc = tbl_hive_columns(t, msg);
+  for (int i = 0; i < t->nfiles && !rc; i++)
+    rc = tbl_snap_maps(t->files[i], t->ncols);
   if (!rc) t->loaded = 1;
   return rc;
 }
@@ -709,7 +992,7 @@ static int tbl_shadow_load(TblTable *t, char **msg) {
         ord < PQ_ORDER_BYTES || ord > PQ_ORDER_DECIMAL ||
         (type && strlen(type) > 10000) ||
         (nested != 0 && nested != 1) || (hive >= 0 && hive != t->nhive) ||
-        hive < -1 || (hive < 0 && t->nhive > 0) ||
+        hive < -1 ||
         tbl_find_col(t, name, (int)strlen(name)) >= 0) {
       rc = SQLITE_CORRUPT;
       break;
@@ -1567,7 +1850,7 @@ static void tbl_point(pq_bounds *b, const pq_cell *v) {
 /* Whether file fi may hold matching rows: its hive values, its name, its
 ** rowids; columns it lacks are NULL in every row. */
 static int tbl_file_may_match(TblCursor *c, TblTable *t, int fi) {
-  TblFile *f = &t->files[fi];
+  const TblSnap *f = c->snaps[fi];
   int64_t rows = c->snaps[fi]->num_rows;
   if (rows == 0) return 0;
   if (c->rowid_hi < c->first[fi] || c->rowid_lo > c->first[fi] + rows - 1)
@@ -1611,9 +1894,10 @@ static const pq_file *tbl_cur_pq(const TblCursor *c) {
 
 /* The leaf of a table column in the cursor's file, when it is a flat
 ** field. */
-static int tbl_leaf(const TblCursor *c, const TblTable *t, const TblFile *f,
+static int tbl_leaf(const TblCursor *c, const TblTable *t, const TblSnap *f,
                     int col) {
-  if (col >= t->ncols || t->cols[col].hive >= 0 || f->field[col] < 0)
+  if (col >= t->ncols || t->cols[col].hive >= 0 || f->field[col] < 0 ||
+      f->other[col])
     return -1;
   const pq_schema_node *n =
       pq_file_schema(tbl_cur_pq(c))->children[f->field[col]];
@@ -1621,7 +1905,7 @@ static int tbl_leaf(const TblCursor *c, const TblTable *t, const TblFile *f,
 }
 
 /* Whether row group g of the cursor's file f may hold matching rows. */
-static int tbl_group_may_match(TblCursor *c, TblTable *t, TblFile *f,
+static int tbl_group_may_match(TblCursor *c, TblTable *t, const TblSnap *f,
                                uint32_t g) {
   const TblSnap *sn = tbl_snap(c);
   const pq_file *pf = sn->src.file;
@@ -1693,7 +1977,7 @@ static int tbl_range_add(TblCursor *c, int64_t lo, int64_t hi, int *cap) {
 
 /* The row ranges of row group g to read: its rows within the rowid bounds,
 ** less the pages each constrained column's page index rules out. */
-static int tbl_group_ranges(TblCursor *c, TblTable *t, TblFile *f,
+static int tbl_group_ranges(TblCursor *c, TblTable *t, const TblSnap *f,
                             uint32_t g) {
   const TblSnap *sn = tbl_snap(c);
   const pq_file *pf = sn->src.file;
@@ -1746,7 +2030,7 @@ static int tbl_group_ranges(TblCursor *c, TblTable *t, TblFile *f,
 }
 
 /* Opens the used columns' readers on row group g of the current file. */
-static int tbl_open_readers(TblCursor *c, TblTable *t, TblFile *f,
+static int tbl_open_readers(TblCursor *c, TblTable *t, const TblSnap *f,
                             uint32_t g) {
   tbl_readers_close(c);
   size_t limit = pqx_db_limit(t->db);
@@ -1805,7 +2089,7 @@ static int tbl_load(TblCursor *c, TblReader *r) {
   if (rc) {
     r->n = 0;
     char *msg = rc == PQ_NOMEM ? NULL
-                               : pqx_source_error("parquet", t->files[c->file].path, &err);
+                               : pqx_source_error("parquet", tbl_snap(c)->path, &err);
     sqlite3_free(c->base.pVtab->zErrMsg);
     c->base.pVtab->zErrMsg = msg;
     return msg ? SQLITE_ERROR : SQLITE_NOMEM;
@@ -1850,6 +2134,9 @@ static int tbl_row_filtered(TblCursor *c, int *fails) {
   for (int j = 0; j < c->ncons; j++) {
     TblCons *k = &c->cons[j];
     if (k->reader < 0) continue;
+    /* a file whose values are of another kind than the column's: SQL
+    ** may convert them (affinity), so only SQL compares them */
+    if (tbl_snap(c)->other[k->col]) continue;
     TblReader *r = &c->readers[k->reader];
     if (!r->r) continue;
     int rc = tbl_load(c, r);
@@ -1910,7 +2197,7 @@ static int tbl_advance(TblCursor *c) {
       c->eof = 1;
       return SQLITE_OK;
     }
-    TblFile *f = &t->files[c->file];
+    const TblSnap *f = tbl_snap(c);
     const pq_file_meta *m = pq_file_metadata(tbl_cur_pq(c));
     c->group++;
     if (c->group == 0 && !tbl_file_may_match(c, t, c->file))
@@ -1952,10 +2239,118 @@ static int tbl_advance(TblCursor *c) {
   }
 }
 
+/* The file list again, at a scan: the patterns whose folders changed
+** expanded again, and each file checked against its snapshot.  A file that
+** changed is read again, and must keep the fields the table read of it
+** (else the table fails until it is created again); a new file must fit
+** the table's columns (tbl_fit_fields; else the scan fails, naming it); a
+** file that is gone is not read.  On an error the list stays as it was. */
+static int tbl_refresh(TblTable *t, char **msg) {
+  int rc = SQLITE_OK;
+  for (int i = 0; i < t->npatterns && !rc; i++) {
+    const TblWatch *w = &t->watch[i];
+    /* A path that named a file names it still: the check below finds
+    ** it gone, or back. */
+    if (w->ndirs == 0 && w->npaths == 1 && !strcmp(w->paths[0], t->patterns[i]))
+      continue;
+    if (!pqx_folders_same(w->dirs, w->ndirs)) rc = tbl_expand(t, i, 1, msg);
+  }
+  const char **list = NULL;
+  int n = 0;
+  if (!rc) rc = tbl_gather(t, &list, &n);
+  if (rc) return rc;
+  TblSnap **nf = sqlite3_malloc64((size_t)(n + 1) * sizeof *nf);
+  const char **old = sqlite3_malloc64((size_t)(t->nfiles + 1) * sizeof *old);
+  TblHash h;
+  h.slot = NULL;
+  if (!nf || !old) rc = SQLITE_NOMEM;
+  for (int i = 0; i < t->nfiles && !rc; i++) old[i] = t->files[i]->path;
+  int m = 0, next = 0;
+  int64_t rows = 0;
+  for (int k = 0; k < n && !rc; k++) {
+    const char *path = list[k];
+    /* the file it was: mostly the next of the old list */
+    int o = -1;
+    if (next < t->nfiles && !strcmp(old[next], path)) {
+      o = next;
+    } else {
+      if (!h.slot) {
+        rc = tbl_hash_init(&h, t->nfiles);
+        for (int i = 0; i < t->nfiles && !rc; i++)
+          tbl_hash_find(&h, old, old[i], i + 1);
+        if (rc) break;
+      }
+      o = tbl_hash_find(&h, old, path, 0);
+    }
+    if (o >= 0) next = o + 1;
+    TblSnap *s = o >= 0 ? t->files[o] : NULL, *ns = NULL;
+    int same = 0;
+    if (s) {
+      rc = pqx_file_check(&s->src.fd, "parquet", &same, msg);
+      if (rc && rc != SQLITE_NOMEM && tbl_vanished(path)) {
+        sqlite3_free(*msg);
+        *msg = NULL;
+        rc = SQLITE_OK;
+        continue;
+      }
+      if (rc) break;
+      if (same) {
+        s->refs++;
+        nf[m++] = s;
+        rows += s->num_rows;
+        continue;
+      }
+    }
+    rc = tbl_snap_open(t, path, &ns, msg);
+    if (rc && rc != SQLITE_NOMEM && tbl_vanished(path)) {
+      sqlite3_free(*msg);
+      *msg = NULL;
+      rc = SQLITE_OK;
+      continue;
+    }
+    if (rc) break;
+    if (s) {
+      rc = tbl_same_fields(t, s, ns, &same);
+      if (!rc && !same) {
+        tbl_snap_unref(t, ns);
+        ns = NULL;
+        t->broken = sqlite3_mprintf(
+            "parquet: '%s' changed, and its columns with it: create the "
+            "table again",
+            path);
+        *msg = t->broken ? sqlite3_mprintf("%s", t->broken) : NULL;
+        rc = *msg ? SQLITE_ERROR : SQLITE_NOMEM;
+        break;
+      }
+    } else {
+      rc = tbl_fit_fields(t, ns, msg);
+    }
+    if (!rc) rc = tbl_snap_hive(t, ns);
+    if (rc) {
+      tbl_snap_unref(t, ns);
+      break;
+    }
+    nf[m++] = ns;
+    rows += ns->num_rows;
+  }
+  sqlite3_free(h.slot);
+  sqlite3_free(old);
+  sqlite3_free(list);
+  if (rc) {
+    for (int i = 0; i < m; i++) tbl_snap_unref(t, nf[i]);
+    sqlite3_free(nf);
+    return rc;
+  }
+  for (int i = 0; i < t->nfiles; i++) tbl_snap_unref(t, t->files[i]);
+  sqlite3_free(t->files);
+  t->files = nf;
+  t->nfiles = m;
+  t->total_rows = rows;
+  return SQLITE_OK;
+}
+
 /* Sets the table up for a scan: the files read, if they are not yet (a
-** table from a schema), else each checked against its snapshot, and one
-** that changed read again into a new snapshot, which must keep the
-** table's columns. */
+** table from a schema), else the file list made again (tbl_refresh). */
 static int tbl_recheck(TblTable *t, char **msg) {
   *msg = NULL;
   if (!pqx_files_allowed(t->db, "parquet", msg))
@@ -1978,53 +2373,7 @@ static int tbl_recheck(TblTable *t, char **msg) {
   }
 #endif
   if (!t->loaded) return tbl_first_read(t, msg);
-  int64_t rows = 0;
-  for (int i = 0; i < t->nfiles; i++) {
-    TblFile *f = &t->files[i];
-    int same;
-    int rc = pqx_file_check(&f->snap->src.fd, "parquet", &same, msg);
-    if (rc) return rc;
-    if (!same) {
-      TblSnap *ns;
-      rc = tbl_snap_open(t, f->path, &ns, msg);
-      if (rc) return rc;
-      /* The same columns, by name and type, as the table has. */
-      const pq_schema_node *root = pq_file_schema(ns->src.file);
-      same = 1;
-      for (int c = 0; c < t->ncols && same; c++) {
-        int fi = f->field[c];
-        if (fi < 0) continue;
-        pq_field_info info;
-        const pq_schema_node *n =
-            (uint32_t)fi < root->n_children ? root->children[fi] : NULL;
-        if (n) pq_field_describe(n, t->binary_as_string, &info);
-        same = n && n->elem->name.len == strlen(t->cols[c].name) &&
-               !memcmp(n->elem->name.ptr, t->cols[c].name,
-                       n->elem->name.len) &&
-               !strcmp(info.decl, t->cols[c].info.decl) &&
-               info.nested == t->cols[c].info.nested;
-      }
-      /* ... and no field more, that a table over it now would have. */
-      int fields = 0;
-      for (int c = 0; c < t->ncols; c++) fields += f->field[c] >= 0;
-      if (same && !t->union_by_name && (uint32_t)fields != root->n_children)
-        same = 0;
-      if (!same) {
-        tbl_snap_unref(t, ns);
-        t->broken = sqlite3_mprintf(
-            "parquet: '%s' changed, and its columns with it: create the "
-            "table again",
-            f->path);
-        *msg = t->broken ? sqlite3_mprintf("%s", t->broken) : NULL;
-        return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
-      }
-      tbl_snap_unref(t, f->snap);
-      f->snap = ns;
-    }
-    rows += f->snap->num_rows;
-  }
-  t->total_rows = rows;
-  return SQLITE_OK;
+  return tbl_refresh(t, msg);
 }
 
 /* The cursor's view of the files: a reference to each snapshot, and the
@@ -2035,7 +2384,7 @@ static int tbl_take_snaps(TblCursor *c, TblTable *t) {
   if (!c->snaps || !c->first) return SQLITE_NOMEM;
   int64_t rowid = 0;
   for (int i = 0; i < t->nfiles; i++) {
-    c->snaps[i] = t->files[i].snap;
+    c->snaps[i] = t->files[i];
     c->snaps[i]->refs++;
     c->first[i] = rowid;
     rowid += c->snaps[i]->num_rows;
@@ -2160,7 +2509,7 @@ static __attribute__((noinline)) int tbl_column(TblCursor *c,
                                                 sqlite3_context *ctx,
                                                 int col) {
   TblTable *t = (TblTable *)c->base.pVtab;
-  TblFile *f = &t->files[c->file];
+  const TblSnap *f = tbl_snap(c);
   if (col == TBL_FILENAME(t)) {
     sqlite3_result_text(ctx, f->path, -1, SQLITE_TRANSIENT);
     return SQLITE_OK;

@@ -32,11 +32,13 @@
 */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, opendir, dlopen */
 #include <dirent.h>
+#include <errno.h>
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include <sqlite3.h>
@@ -270,8 +272,18 @@ static void make_inputs(void) {
       "''unixepoch'') AS ts, i || ''.'' || n AS big, json_array(i, n) AS l "
       "FROM t', '{\"row_group_size\":100,\"columns\":{\"d\":{\"type\":"
       "\"DATE\"},\"ts\":{\"type\":\"TIMESTAMP(ms, utc)\"},\"big\":{\"type\":"
-      "\"DECIMAL(20, 4)\"},\"l\":{\"type\":\"LIST<INT32>\"}}}');",
-      dir, dir, dir);
+      "\"DECIMAL(20, 4)\"},\"l\":{\"type\":\"LIST<INT32>\"}}}');"
+      "SELECT parquet_write('%q/in_h/k=1/a.parquet', 'SELECT i AS k, s FROM t');",
+      dir, dir, dir, dir);
+  /* a hive folder whose key is a column of its file too */
+  char *h = sqlite3_mprintf("%s/in_h", dir), *hk = sqlite3_mprintf("%s/in_h/k=1", dir);
+  if (!h || !hk || (mkdir(h, 0777) && errno != EEXIST) ||
+      (mkdir(hk, 0777) && errno != EEXIST)) {
+    fprintf(stderr, "inputs: cannot make %s\n", hk ? hk : "?");
+    exit(2);
+  }
+  sqlite3_free(h);
+  sqlite3_free(hk);
   sqlite3 *db;
   sqlite3_open(":memory:", &db);
   char *err = NULL;
@@ -317,6 +329,7 @@ static const stmt stmts[] = {
     {"table_point", "SELECT i, r, s, hex(b), n FROM pt WHERE s = 'str_7' AND i < 900", 0, 0},
     {"table_create", "CREATE VIRTUAL TABLE temp.pt2 USING parquet('%s/in.parquet'); SELECT count(*), max(r) FROM pt2", 0, "DROP TABLE IF EXISTS temp.pt2"},
     {"table_two_files", "CREATE VIRTUAL TABLE temp.pt3 USING parquet('%s/in.parquet', '%s/in*.parquet', union_by_name=1); SELECT count(*), count(i), count(l) FROM pt3", 0, "DROP TABLE IF EXISTS temp.pt3"},
+    {"table_hive", "CREATE VIRTUAL TABLE temp.pt4 USING parquet('%s/in_h/**/*.parquet', '%s/in*.parquet', hive_partitioning=1, union_by_name=1); SELECT count(*), sum(k), count(l) FROM pt4 WHERE k IS NOT NULL OR s > 'str_3'", 0, "DROP TABLE IF EXISTS temp.pt4"},
     {"rows", "SELECT file_row_number, value FROM parquet_rows('%s/in_nested.parquet')", 0, 0},
     {"decode_file", "SELECT parquet_decode('%s/in.parquet')", 0, 0},
     {"metadata", "SELECT * FROM parquet_metadata('%s/in.parquet')", 0, 0},
