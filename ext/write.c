@@ -910,6 +910,63 @@ static char *w_last(Writer *wr) {
 
 /* ---- Options ----------------------------------------------------------------- */
 
+/* "auto": {"allow": [names]}: the encodings "auto" may try besides those
+** every mainstream reader reads (pq_auto_tries), into o->auto_allow. */
+static char *w_auto_allow(Writer *wr, const char *where, const char *json,
+                          const char *jtype, pq_write_options *o) {
+  static const char shape[] =
+      FN ": options%s: \"auto\" must be {\"allow\": [encoding names]}";
+  if (strcmp(jtype, "object")) return pqx_w_msg(shape, where);
+  sqlite3_stmt *st;
+  int rc = sqlite3_prepare_v2(
+      wr->db,
+      "SELECT NULL, (SELECT count(*) FROM json_each(?1) WHERE key <> 'allow')"
+      " + (json_type(?1, '$.allow') IS NOT 'array') UNION ALL "
+      "SELECT value, type = 'text' FROM json_each(?1, '$.allow')",
+      -1, &st, NULL);
+  if (rc) return pqx_w_sql(wr->db, rc, "options: auto");
+  sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
+  unsigned allow = 0;
+  char *msg = NULL;
+  int first = 1;
+  while (!msg && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+    int bad = sqlite3_column_int(st, 1);
+    if (first) {
+      first = 0;
+      if (bad) msg = pqx_w_msg(shape, where);
+      continue;
+    }
+    if (!bad) {
+      msg = pqx_w_msg(shape, where);
+      break;
+    }
+    int nomem = 0;
+    const char *name = pqx_w_text(st, 0, &nomem);
+    if (nomem || !name) {
+      msg = PQX_W_NOMEM;
+      break;
+    }
+    pq_encoding e;
+    if (pq_encoding_parse(name, strlen(name), &e)) {
+      msg = pqx_w_msg(FN ": options%s: \"auto\": unknown encoding '%s'",
+                      where, name);
+    } else if (e != PQ_ALP && e != PQ_BYTE_STREAM_SPLIT &&
+               e != PQ_GROUP_VAR_INT) {
+      msg = pqx_w_msg(FN ": options%s: \"auto\": \"allow\" takes ALP, "
+                         "BYTE_STREAM_SPLIT and GROUP_VAR_INT, the "
+                         "encodings not every mainstream reader reads, "
+                         "not %s",
+                      where, pq_encoding_name(e));
+    } else {
+      allow |= 1u << e;
+    }
+  }
+  if (!msg && rc != SQLITE_DONE) msg = pqx_w_sql(wr->db, rc, "options: auto");
+  sqlite3_finalize(st);
+  if (!msg) o->auto_allow = allow;
+  return msg;
+}
+
 /* Applies one key of a column's (or the defaults') options. */
 static char *apply_key(Writer *wr, const char *where, const char *key,
                        const char *json, const char *text, const char *jtype,
@@ -1005,6 +1062,7 @@ static char *apply_key(Writer *wr, const char *where, const char *key,
                        where);
     return NULL;
   }
+  if (strcmp(key, "auto") == 0) return w_auto_allow(wr, where, json, jtype, o);
   if (strcmp(key, "dictionary_page_size") == 0) {
     if (strcmp(jtype, "integer") || atoll(text) < 1 || atoll(text) > (1 << 30))
       return pqx_w_msg(FN ": options%s: \"dictionary_page_size\" must "
@@ -1397,9 +1455,13 @@ static char *w_columns(Writer *wr) {
     int is_auto = c->has_encoding && sqlite3_stricmp(a.enc, "auto") == 0;
     if (c->has_encoding && !is_auto) pq_encoding_parse(a.enc, strlen(a.enc), &e);
     if (is_auto) {
-      /* every encoding of the type, and a dictionary unless refused, tried
-      ** on each chunk's first page */
-      c->o.auto_encoding = c->dictionary == 0 ? 2 : 1;
+      /* every encoding of the type, and a dictionary unless refused (or,
+      ** by default, for BOOLEAN, as without auto), tried on each chunk's
+      ** first page */
+      c->o.auto_encoding =
+          c->dictionary == 0 || (c->dictionary < 0 && c->p.type == PQ_BOOLEAN)
+              ? 2
+              : 1;
       c->dictionary = 0;
     }
     int dict = c->dictionary;

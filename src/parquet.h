@@ -843,8 +843,13 @@ typedef struct pq_write_options {
   ** dictionary falling back to PLAIN, is tried, and the one whose page is
   ** smallest after the codec kept for the chunk; the encoding given is
   ** then only the first tried (and wins a tie); 2: the same without the
-  ** dictionary; 0 */
+  ** dictionary; 0.  Only the encodings every mainstream reader reads for
+  ** the type are tried (pq_auto_tries), and those of auto_allow besides. */
   int auto_encoding;
+  /* The encodings (bits 1 << PQ_*) "auto" may try where the mainstream
+  ** readers do not all read them: ALP, BYTE_STREAM_SPLIT of INT32, INT64
+  ** and FIXED_LEN_BYTE_ARRAY, GROUP_VAR_INT; 0 */
+  unsigned auto_allow;
 } pq_write_options;
 
 /* Key-value metadata and created_by for the footer of a file the writer
@@ -854,6 +859,13 @@ typedef struct pq_footer_extra {
   int n;
   const char *created_by;
 } pq_footer_extra;
+
+/* Whether "auto" tries encoding e for values of type t: e is one the
+** type may use in a data page, and DuckDB, arrow-rs, parquet-java and
+** Arrow C++ all read it for the type (doc/parquet_write.md, "Which
+** readers read what"), or allow (a pq_write_options auto_allow) has it.
+** PLAIN_DICTIONARY and BIT_PACKED never. */
+PQ_API int pq_auto_tries(pq_encoding e, pq_type t, unsigned allow);
 
 PQ_API void pq_write_options_init(pq_write_options *o);
 /* Parses a JSON object of options (doc/parquet_file.md): the file's keys

@@ -324,6 +324,9 @@ static const stmt stmts[] = {
     {"write_threads", "SELECT parquet_write('%s/out.parquet', 'SELECT value AS x, value * 7 %% 1000 AS m, value * 0.5 AS h FROM parquet_values(X''80E00201C8DF02020200'', ''DELTA_BINARY_PACKED'') LIMIT 8000', '{\"codec\":\"SNAPPY\",\"page_size\":1024,\"row_group_size\":1000,\"durable\":false}')", 1, 0, 1},
     /* each chunk's encoding measured (levels under a codec too) */
     {"write_auto", "SELECT parquet_write('%s/out.parquet', 'SELECT * FROM t', '{\"encoding\":\"auto\",\"row_group_size\":120,\"codec\":\"SNAPPY\",\"durable\":false}')", 1, 0},
+    /* ... and with the encodings not every reader reads allowed, for the
+    ** file and for a column */
+    {"write_auto_allow", "SELECT parquet_write('%s/out.parquet', 'SELECT * FROM t', '{\"encoding\":\"auto\",\"auto\":{\"allow\":[\"BYTE_STREAM_SPLIT\"]},\"codec\":\"UNCOMPRESSED\",\"durable\":false,\"columns\":{\"r\":{\"auto\":{\"allow\":[\"ALP\",\"GROUP_VAR_INT\"]}}}}')", 1, 0},
     /* dictionaries that fall back, small pages, bloom filters sized by
     ** ndv, page indexes, key-value metadata */
     {"write_fallback", "SELECT parquet_write('%s/out.parquet', 'SELECT s, i, b FROM t', '{\"dictionary_page_size\":40,\"page_size\":256,\"row_group_size\":150,\"page_index\":true,\"bloom_filter\":{\"ndv\":50,\"fpp\":0.05},\"metadata\":{\"a\":\"1\",\"b\":null},\"created_by\":\"oom\",\"threads\":1,\"durable\":false}')", 1, 0},
