@@ -14,7 +14,9 @@
 ** so memory follows one row group, not the result.  The file is written
 ** under a temporary name beside `path` and renamed when complete: nothing
 ** half-written is ever at `path`.  With a NULL path the file is returned
-** as a BLOB, bounded by parquet_max_alloc.  Returns the rows written.
+** as a BLOB, bounded by parquet_max_alloc.  With "partition_by" or
+** "file_size_bytes" the path is a folder of files ("The folder", below).
+** Returns the rows written.
 **
 ** What it must not do (doc/security.md): run when a database's schema
 ** calls it (access.c guards every call), write the database (the query
