@@ -1335,6 +1335,12 @@ static char *names_pair(Writer *wr, void *arg, const char *key,
                             "object", key);
       return NULL;
     }
+  for (int k = 0; k < wr->npart; k++)
+    if (strcmp(wr->part_names[k], key) == 0)
+      return pqx_w_msg(FN ": options: columns: \"%s\" is a partition "
+                          "column, which the files do not hold "
+                          "(\"write_partition_columns\": true writes it)",
+                       key);
   return pqx_w_msg(FN ": options: columns: the query has no column "
                       "\"%s\"", key);
 }
@@ -1929,15 +1935,14 @@ static char *w_route(Writer *wr, sqlite3_value **keys) {
     if (!vals[k]) return PQX_W_NOMEM;
     lens[k] = (size_t)sqlite3_value_bytes(keys[k]);
   }
-  pq_buf folder;
-  pq_buf_init(&folder);
-  pq_hive_folder(&folder, wr->npart, (const char *const *)wr->part_names,
+  pq_buf *folder = &wr->key;
+  folder->len = 0;
+  pq_hive_folder(folder, wr->npart, (const char *const *)wr->part_names,
                  vals, lens);
-  char *m = folder.oom ? PQX_W_NOMEM : NULL;
+  char *m = folder->oom ? PQX_W_NOMEM : NULL;
   while (!m) {
-    int rc = pq_partitioner_route(&wr->part,
-                                  folder.data ? (const char *)folder.data : "",
-                                  folder.len);
+    int rc = pq_partitioner_route(
+        &wr->part, folder->data ? (const char *)folder->data : "", folder->len);
     if (rc == PQ_PART_WRITE) break;
     if (rc == PQ_PART_CLOSE) {
       m = w_end_file(wr);
@@ -1948,7 +1953,6 @@ static char *w_route(Writer *wr, sqlite3_value **keys) {
       m = PQX_W_NOMEM;
     }
   }
-  pq_buf_free(&folder);
   return m;
 }
 
@@ -1998,6 +2002,7 @@ static void w_free_folder(Writer *wr) {
   sqlite3_free(wr->part_names);
   pq_partitioner_free(&wr->part);
   pq_buf_free(&wr->fname);
+  pq_buf_free(&wr->key);
   sqlite3_free(wr->ps);
   sqlite3_free(wr->os);
 }
@@ -2028,6 +2033,7 @@ static void w_free_folder(Writer *wr) {
   sqlite3_free(wr->part_names);
   pq_partitioner_free(&wr->part);
   pq_buf_free(&wr->fname);
+  pq_buf_free(&wr->key);
   sqlite3_free(wr->ps);
   sqlite3_free(wr->os);
 }
@@ -2275,6 +2281,7 @@ static void writeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (pq_codec_available(PQ_SNAPPY)) wr.o.codec = PQ_SNAPPY;
   pq_buf_init(&wr.out);
   pq_buf_init(&wr.fname);
+  pq_buf_init(&wr.key);
   pq_partitioner_init(&wr.part, 0);
   char *msg = NULL, *sorted = NULL;
   const char *sql = (const char *)sqlite3_value_text(argv[1]);

@@ -196,6 +196,7 @@ typedef struct Writer {
   pq_partitioner part;
   int64_t file_bytes;      /* written to the file open */
   pq_buf fname;            /* a file's folder and name */
+  pq_buf key;              /* a row's folder */
   pq_params *ps;           /* each column's, to open each file's writer */
   pq_write_options *os;
 } Writer;
