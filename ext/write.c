@@ -2388,6 +2388,9 @@ static void writeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     if (wr.folder) {
       wr.root = sqlite3_mprintf("%s", path ? path : "");
       if (!wr.root) goto fail;
+      /* 'out/' is the folder 'out' (its temporary one goes beside it) */
+      size_t n = strlen(wr.root);
+      while (n > 1 && wr.root[n - 1] == '/') wr.root[--n] = 0;
     } else {
       wr.path = sqlite3_mprintf("%s", path ? path : "");
       if (!wr.path) goto fail;
