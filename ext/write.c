@@ -14,7 +14,9 @@
 ** so memory follows one row group, not the result.  The file is written
 ** under a temporary name beside `path` and renamed when complete: nothing
 ** half-written is ever at `path`.  With a NULL path the file is returned
-** as a BLOB, bounded by parquet_max_alloc.  Returns the rows written.
+** as a BLOB, bounded by parquet_max_alloc.  With "partition_by" or
+** "file_size_bytes" the path is a folder of files ("The folder", below).
+** Returns the rows written.
 **
 ** What it must not do (doc/security.md): run when a database's schema
 ** calls it (access.c guards every call), write the database (the query
@@ -38,6 +40,10 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#ifndef PARQUET_OMIT_FILES
+#include <dirent.h>
+#include <ftw.h>
+#endif
 
 #include "write.h"
 
@@ -695,6 +701,7 @@ static char *w_batch(Writer *wr) {
 /* The writer's sink: the file, straight from the writer's buffers. */
 static int w_sink(void *ctx, const uint8_t *p, size_t n) {
   Writer *wr = ctx;
+  wr->file_bytes += (int64_t)n;
   if (fwrite(p, 1, n, wr->f) == n) return 0;
   wr->io_errno = errno ? errno : EIO;
   return 1;
@@ -955,6 +962,63 @@ static char *w_last(Writer *wr) {
 
 /* ---- Options ----------------------------------------------------------------- */
 
+/* "auto": {"allow": [names]}: the encodings "auto" may try besides those
+** every mainstream reader reads (pq_auto_tries), into o->auto_allow. */
+static char *w_auto_allow(Writer *wr, const char *where, const char *json,
+                          const char *jtype, pq_write_options *o) {
+  static const char shape[] =
+      FN ": options%s: \"auto\" must be {\"allow\": [encoding names]}";
+  if (strcmp(jtype, "object")) return pqx_w_msg(shape, where);
+  sqlite3_stmt *st;
+  int rc = sqlite3_prepare_v2(
+      wr->db,
+      "SELECT NULL, (SELECT count(*) FROM json_each(?1) WHERE key <> 'allow')"
+      " + (json_type(?1, '$.allow') IS NOT 'array') UNION ALL "
+      "SELECT value, type = 'text' FROM json_each(?1, '$.allow')",
+      -1, &st, NULL);
+  if (rc) return pqx_w_sql(wr->db, rc, "options: auto");
+  sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
+  unsigned allow = 0;
+  char *msg = NULL;
+  int first = 1;
+  while (!msg && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+    int bad = sqlite3_column_int(st, 1);
+    if (first) {
+      first = 0;
+      if (bad) msg = pqx_w_msg(shape, where);
+      continue;
+    }
+    if (!bad) {
+      msg = pqx_w_msg(shape, where);
+      break;
+    }
+    int nomem = 0;
+    const char *name = pqx_w_text(st, 0, &nomem);
+    if (nomem || !name) {
+      msg = PQX_W_NOMEM;
+      break;
+    }
+    pq_encoding e;
+    if (pq_encoding_parse(name, strlen(name), &e)) {
+      msg = pqx_w_msg(FN ": options%s: \"auto\": unknown encoding '%s'",
+                      where, name);
+    } else if (e != PQ_ALP && e != PQ_BYTE_STREAM_SPLIT &&
+               e != PQ_GROUP_VAR_INT) {
+      msg = pqx_w_msg(FN ": options%s: \"auto\": \"allow\" takes ALP, "
+                         "BYTE_STREAM_SPLIT and GROUP_VAR_INT, the "
+                         "encodings not every mainstream reader reads, "
+                         "not %s",
+                      where, pq_encoding_name(e));
+    } else {
+      allow |= 1u << e;
+    }
+  }
+  if (!msg && rc != SQLITE_DONE) msg = pqx_w_sql(wr->db, rc, "options: auto");
+  sqlite3_finalize(st);
+  if (!msg) o->auto_allow = allow;
+  return msg;
+}
+
 /* Applies one key of a column's (or the defaults') options. */
 static char *apply_key(Writer *wr, const char *where, const char *key,
                        const char *json, const char *text, const char *jtype,
@@ -1050,6 +1114,7 @@ static char *apply_key(Writer *wr, const char *where, const char *key,
                        where);
     return NULL;
   }
+  if (strcmp(key, "auto") == 0) return w_auto_allow(wr, where, json, jtype, o);
   if (strcmp(key, "dictionary_page_size") == 0) {
     if (strcmp(jtype, "integer") || atoll(text) < 1 || atoll(text) > (1 << 30))
       return pqx_w_msg(FN ": options%s: \"dictionary_page_size\" must "
@@ -1115,6 +1180,55 @@ static char *each_pair(Writer *wr, const char *obj, const char *where,
     msg = pqx_w_sql(wr->db, rc, what);
   }
   sqlite3_finalize(st);
+  return msg;
+}
+
+#define PART_MAX 32 /* partition columns, at most */
+
+/* "partition_by": [column names], distinct, into wr->part_names. */
+static char *w_partition_by(Writer *wr, const char *json, const char *jtype) {
+  static const char shape[] =
+      FN ": options: \"partition_by\" must be an array of column names";
+  if (strcmp(jtype, "array")) return pqx_w_msg(shape);
+  sqlite3_stmt *st;
+  int rc = sqlite3_prepare_v2(wr->db,
+                              "SELECT value, type FROM json_each(?1)", -1,
+                              &st, NULL);
+  if (rc) return pqx_w_sql(wr->db, rc, "options: partition_by");
+  sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
+  for (int i = 0; i < wr->npart; i++) sqlite3_free(wr->part_names[i]);
+  wr->npart = 0; /* (a key given twice: the last) */
+  char *msg = NULL;
+  while (!msg && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+    int nomem = 0;
+    const char *v = pqx_w_text(st, 0, &nomem);
+    const char *t = pqx_w_text(st, 1, &nomem);
+    if (nomem || !t) {
+      msg = PQX_W_NOMEM;
+    } else if (strcmp(t, "text") || !v || !*v) {
+      msg = pqx_w_msg(shape);
+    } else if (wr->npart == PART_MAX) {
+      msg = pqx_w_msg(FN ": options: \"partition_by\": more than %d "
+                         "columns", PART_MAX);
+    } else {
+      for (int i = 0; i < wr->npart && !msg; i++)
+        if (strcmp(wr->part_names[i], v) == 0)
+          msg = pqx_w_msg(FN ": options: \"partition_by\": '%s' is "
+                             "named twice", v);
+      if (!msg && !wr->part_names) {
+        wr->part_names = sqlite3_malloc64(PART_MAX * sizeof(char *));
+        if (!wr->part_names) msg = PQX_W_NOMEM;
+      }
+      if (!msg) {
+        char *copy = sqlite3_mprintf("%s", v);
+        if (!copy) msg = PQX_W_NOMEM;
+        else wr->part_names[wr->npart++] = copy;
+      }
+    }
+  }
+  if (!msg && rc != SQLITE_DONE) msg = pqx_w_sql(wr->db, rc, "options: partition_by");
+  sqlite3_finalize(st);
+  if (!msg && wr->npart == 0) msg = pqx_w_msg(shape);
   return msg;
 }
 
@@ -1210,6 +1324,21 @@ static char *top_pair(Writer *wr, void *arg, const char *key,
     wr->threads = (int)atoll(text);
     return NULL;
   }
+  if (strcmp(key, "partition_by") == 0) return w_partition_by(wr, json, jtype);
+  if (strcmp(key, "write_partition_columns") == 0) {
+    if (strcmp(jtype, "true") && strcmp(jtype, "false"))
+      return pqx_w_msg(FN ": options: \"write_partition_columns\" must be "
+                          "true or false");
+    wr->write_part = strcmp(jtype, "true") == 0;
+    return NULL;
+  }
+  if (strcmp(key, "file_size_bytes") == 0) {
+    if (strcmp(jtype, "integer") || atoll(text) < 1)
+      return pqx_w_msg(FN ": options: \"file_size_bytes\" must be an "
+                          "integer of at least 1 (bytes)");
+    wr->file_size = atoll(text);
+    return NULL;
+  }
   if (strcmp(key, "row_group_bytes") == 0) {
     if (strcmp(jtype, "integer") || atoll(text) < 1)
       return pqx_w_msg(FN ": options: \"row_group_bytes\" must be an "
@@ -1251,6 +1380,12 @@ static char *names_pair(Writer *wr, void *arg, const char *key,
                             "object", key);
       return NULL;
     }
+  for (int k = 0; k < wr->npart; k++)
+    if (strcmp(wr->part_names[k], key) == 0)
+      return pqx_w_msg(FN ": options: columns: \"%s\" is a partition "
+                          "column, which the files do not hold "
+                          "(\"write_partition_columns\": true writes it)",
+                       key);
   return pqx_w_msg(FN ": options: columns: the query has no column "
                       "\"%s\"", key);
 }
@@ -1375,20 +1510,20 @@ static char *w_column_options(Writer *wr, ColArg *a) {
   return msg;
 }
 
-/* Types, encodings and options of every column; the writer opened. */
+static char *w_open_writer(Writer *wr);
+
+/* Types, encodings and options of every column; the writer opened (but
+** for a folder, whose files each open one). */
 static char *w_columns(Writer *wr) {
   char *msg = NULL;
   if (wr->columns_json) {
     msg = each_pair(wr, wr->columns_json, "", names_pair, NULL);
     if (msg) return msg;
   }
-  pq_params *ps = sqlite3_malloc64((size_t)wr->ncols * sizeof *ps);
-  pq_write_options *os = sqlite3_malloc64((size_t)wr->ncols * sizeof *os);
-  if (!ps || !os) {
-    sqlite3_free(ps);
-    sqlite3_free(os);
-    return PQX_W_NOMEM;
-  }
+  pq_params *ps = wr->ps = sqlite3_malloc64((size_t)wr->ncols * sizeof *ps);
+  pq_write_options *os = wr->os =
+      sqlite3_malloc64((size_t)wr->ncols * sizeof *os);
+  if (!ps || !os) return PQX_W_NOMEM;
   for (int i = 0; i < wr->ncols && !msg; i++) {
     WCol *c = &wr->cols[i];
     c->p = wr->p;
@@ -1436,7 +1571,7 @@ static char *w_columns(Writer *wr) {
       c->from_decl = 1;
     } else {
       for (int r = 0; r < wr->nlook; r++) {
-        int k = value_kind(sqlite3_value_type(wr->look[r * wr->ncols + i]));
+        int k = value_kind(sqlite3_value_type(wr->look[r * wr->nvals + i]));
         if (k) {
           c->t.kind = k;
           break;
@@ -1453,9 +1588,13 @@ static char *w_columns(Writer *wr) {
     int is_auto = c->has_encoding && sqlite3_stricmp(a.enc, "auto") == 0;
     if (c->has_encoding && !is_auto) pq_encoding_parse(a.enc, strlen(a.enc), &e);
     if (is_auto) {
-      /* every encoding of the type, and a dictionary unless refused, tried
-      ** on each chunk's first page */
-      c->o.auto_encoding = c->dictionary == 0 ? 2 : 1;
+      /* every encoding of the type, and a dictionary unless refused (or,
+      ** by default, for BOOLEAN, as without auto), tried on each chunk's
+      ** first page */
+      c->o.auto_encoding =
+          c->dictionary == 0 || (c->dictionary < 0 && c->p.type == PQ_BOOLEAN)
+              ? 2
+              : 1;
       c->dictionary = 0;
     }
     int dict = c->dictionary;
@@ -1495,11 +1634,20 @@ static char *w_columns(Writer *wr) {
     else if (rc)
       msg = pqx_w_msg(FN ": column '%s': %s", wr->cols[i].name, err.msg);
   }
-  if (!msg && wr->nested) {
+  /* a folder's writers open with their files */
+  if (!msg && !wr->folder) msg = w_open_writer(wr);
+  return msg;
+}
+
+/* The core writer of the file (of the folder's next file), of the
+** columns' types and options. */
+static char *w_open_writer(Writer *wr) {
+  char *msg = NULL;
+  if (wr->nested) {
     msg = pqx_nested_open(wr);
-  } else if (!msg) {
+  } else {
     pq_error err = {0};
-    int rc = pq_writer_open_columns(&wr->w, wr->ncols, ps, os, &err);
+    int rc = pq_writer_open_columns(&wr->w, wr->ncols, wr->ps, wr->os, &err);
     if (rc) msg = pqx_w_core(rc, &err);
     for (int i = 0; i < wr->ncols; i++) wr->cols[i].wcol = i;
   }
@@ -1511,8 +1659,6 @@ static char *w_columns(Writer *wr) {
     int rc = pq_writer_set_footer(wr->w, &x, &err);
     if (rc) msg = pqx_w_core(rc, &err);
   }
-  sqlite3_free(ps);
-  sqlite3_free(os);
   return msg;
 }
 
@@ -1623,12 +1769,338 @@ static char *w_commit(Writer *wr) {
 }
 #endif /* PARQUET_OMIT_FILES */
 
+/* ---- The folder --------------------------------------------------------------
+** With "partition_by" or "file_size_bytes" the path is a folder of files:
+** each partition's rows (the rows whose partition columns have the same
+** values) go to files of its hive folder, key=value/... below it, the
+** partition columns left out of them unless "write_partition_columns";
+** a file closes once it passes file_size_bytes, and the partition's next
+** file opens, data_0.parquet, data_1.parquet, ...  The query runs sorted
+** by the partition values (their text: 1 and '1' name one folder), in its
+** own order within each, so that one file is open at a time and memory
+** follows one row group, however many partitions there are (SQLite's
+** sorter keeps what passes its cache in temporary files).  The rows go to
+** the core's partitioner (src/writer/partition.c), which says where each
+** goes.  Every file is written as a single file is (a temporary name,
+** synced, renamed), in a new folder beside the path that becomes the path
+** once the last is written: the path must not exist, or be an empty
+** folder, and a write that fails leaves nothing behind.  Each folder and
+** file is made only while the connection's file access is on. */
+
+static char *w_start(Writer *wr);
+
+#ifndef PARQUET_OMIT_FILES
+/* The query sorted: WITH pqx_p(c0, ...) AS (<query>) SELECT the columns
+** written (under their names), then the partition keys as text, FROM it
+** numbered, ORDER BY the keys and the number.  Prepared into wr->q (the
+** query alone is finalized), its text into *out for w_wrap. */
+static char *w_sort_query(Writer *wr, const char *sql, const char *tail,
+                          char **out) {
+  int n = sqlite3_column_count(wr->q);
+  int key[PART_MAX];
+  for (int k = 0; k < wr->npart; k++) {
+    key[k] = -1;
+    for (int i = 0; i < n && key[k] < 0; i++) {
+      const char *name = sqlite3_column_name(wr->q, i);
+      if (!name) return PQX_W_NOMEM;
+      if (strcmp(name, wr->part_names[k]) == 0) key[k] = i;
+    }
+    if (key[k] < 0)
+      return pqx_w_msg(FN ": options: \"partition_by\": the query has no "
+                          "column \"%s\"",
+                       wr->part_names[k]);
+  }
+  if (!wr->write_part && wr->npart >= n)
+    return pqx_w_msg(FN ": options: \"partition_by\" names every column, "
+                        "which leaves none to write (\"write_partition_columns\": "
+                        "true writes them in the files too)");
+  if (wr->npart == 0) return NULL; /* file_size_bytes alone: as it is */
+  size_t len = tail ? (size_t)(tail - sql) : strlen(sql);
+  while (len && (sql[len - 1] == ';' || sql[len - 1] == ' ' ||
+                 sql[len - 1] == '\n' || sql[len - 1] == '\t' ||
+                 sql[len - 1] == '\r'))
+    len--;
+  sqlite3_str *s = sqlite3_str_new(wr->db);
+  sqlite3_str_appendall(s, "WITH pqx_p(");
+  for (int i = 0; i < n; i++) sqlite3_str_appendf(s, "%sc%d", i ? "," : "", i);
+  sqlite3_str_appendf(s, ") AS (%.*s\n) SELECT ", (int)len, sql);
+  int first = 1;
+  for (int i = 0; i < n; i++) {
+    int is_key = 0;
+    for (int k = 0; k < wr->npart; k++) is_key |= key[k] == i;
+    if (is_key && !wr->write_part) continue;
+    const char *name = sqlite3_column_name(wr->q, i);
+    if (!name) {
+      sqlite3_free(sqlite3_str_finish(s));
+      return PQX_W_NOMEM;
+    }
+    sqlite3_str_appendf(s, "%sc%d AS \"%w\"", first ? "" : ", ", i, name);
+    first = 0;
+  }
+  for (int k = 0; k < wr->npart; k++)
+    sqlite3_str_appendf(s, ", CAST(c%d AS TEXT)", key[k]);
+  sqlite3_str_appendall(s, " FROM (SELECT *, row_number() OVER () AS pqx_n "
+                           "FROM pqx_p) ORDER BY ");
+  for (int k = 0; k < wr->npart; k++)
+    sqlite3_str_appendf(s, "CAST(c%d AS TEXT), ", key[k]);
+  sqlite3_str_appendall(s, "pqx_n");
+  char *text = sqlite3_str_finish(s);
+  if (!text) return PQX_W_NOMEM;
+  sqlite3_stmt *q = NULL;
+  int rc = sqlite3_prepare_v2(wr->db, text, -1, &q, NULL);
+  if (rc) {
+    sqlite3_free(text);
+    return pqx_w_sql(wr->db, rc, "query");
+  }
+  sqlite3_finalize(wr->q);
+  wr->q = q;
+  *out = text;
+  return NULL;
+}
+
+/* The files may be written (parquet_file_access may have turned them off
+** since the call began: the query runs on the connection). */
+static char *w_files_allowed(Writer *wr) {
+  char *m;
+  if (pqx_files_allowed(wr->db, FN, &m)) return NULL;
+  return m ? m : PQX_W_NOMEM;
+}
+
+/* Whether the folder dir holds nothing: 1, 0, or -1 (errno) when it
+** cannot be read. */
+static int w_empty_folder(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) return -1;
+  struct dirent *e;
+  int empty = 1;
+  while (empty && (e = readdir(d)) != NULL)
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) empty = 0;
+  closedir(d);
+  return empty;
+}
+
+/* The folder the files go to, beside the path (wr->root_tmp). */
+static char *w_make_root(Writer *wr) {
+  char *m = w_files_allowed(wr);
+  if (m) return m;
+  struct stat st;
+  if (lstat(wr->root, &st) == 0 &&
+      (!S_ISDIR(st.st_mode) || w_empty_folder(wr->root) != 1))
+    return pqx_w_msg(FN ": '%s' exists: \"partition_by\" and "
+                        "\"file_size_bytes\" write a new folder, or fill "
+                        "an empty one",
+                     wr->root);
+  for (int tries = 0; tries < 64; tries++) {
+    unsigned char r[6];
+    sqlite3_randomness(sizeof r, r);
+    wr->root_tmp = sqlite3_mprintf("%s.tmp-%02x%02x%02x%02x%02x%02x",
+                                   wr->root, r[0], r[1], r[2], r[3], r[4],
+                                   r[5]);
+    if (!wr->root_tmp) return PQX_W_NOMEM;
+    if (mkdir(wr->root_tmp, 0777) == 0) return NULL;
+    int e = errno;
+    sqlite3_free(wr->root_tmp);
+    wr->root_tmp = NULL;
+    if (e != EEXIST)
+      return pqx_w_msg(FN ": cannot write beside '%s': %s", wr->root,
+                       strerror(e));
+  }
+  return pqx_w_msg(FN ": cannot write beside '%s': no free temporary name",
+                   wr->root);
+}
+
+/* Makes the folders of wr->fname's file below root_tmp (each synced into
+** its parent when durable), and sets wr->path to the file. */
+static char *w_make_folders(Writer *wr) {
+  const char *name = (const char *)wr->fname.data;
+  size_t n = wr->fname.len;
+  for (size_t i = 0; i < n; i++) {
+    if (name[i] != '/') continue;
+    char *dir = sqlite3_mprintf("%s/%.*s", wr->root_tmp, (int)i, name);
+    if (!dir) return PQX_W_NOMEM;
+    int e = mkdir(dir, 0777) == 0 ? 0 : errno;
+    char *m = NULL;
+    if (e == 0 && wr->durable) {
+      char *parent = w_folder(dir);
+      if (!parent) m = PQX_W_NOMEM;
+      else if ((e = w_sync_folder(parent)) != 0)
+        m = pqx_w_msg(FN ": syncing '%s': %s", parent, strerror(e));
+      sqlite3_free(parent);
+    } else if (e && e != EEXIST) {
+      m = pqx_w_msg(FN ": cannot make the folder '%s': %s", dir, strerror(e));
+    }
+    sqlite3_free(dir);
+    if (m) return m;
+  }
+  sqlite3_free(wr->path);
+  wr->path = sqlite3_mprintf("%s/%.*s", wr->root_tmp, (int)n, name);
+  return wr->path ? NULL : PQX_W_NOMEM;
+}
+
+/* Opens the next file (the partitioner's), its folders, its writer. */
+static char *w_begin_file(Writer *wr) {
+  char *m = w_files_allowed(wr);
+  if (m) return m;
+  struct stat st;
+  do { /* a name taken (a partition met again) is passed over */
+    wr->fname.len = 0;
+    if (pq_partitioner_name(&wr->part, &wr->fname)) return PQX_W_NOMEM;
+    m = w_make_folders(wr);
+    if (m) return m;
+  } while (lstat(wr->path, &st) == 0);
+  m = w_open_writer(wr);
+  if (!m) m = w_create(wr);
+  if (m) return m;
+  pq_writer_set_sink(wr->w, w_sink, wr);
+  pq_partitioner_opened(&wr->part);
+  wr->file_bytes = 0;
+  wr->groups = 0;
+  wr->group_rows = 0;
+  return NULL;
+}
+
+/* Closes the file open: its last batch and row group, its footer, and
+** the file committed to its name. */
+static char *w_end_file(Writer *wr) {
+  char *m = w_hand(wr, 0);
+  if (!m && (wr->group_rows > 0 || wr->groups == 0)) m = w_count_group(wr);
+  if (m) return m;
+  pq_error err = {0};
+  int rc = pq_writer_finish(wr->w, &wr->out, &err);
+  m = rc ? w_core_error(wr, rc, &err) : w_flush(wr);
+  if (!m) m = w_commit(wr);
+  if (m) return m;
+  pq_writer_free(wr->w);
+  wr->w = NULL;
+  pq_partitioner_closed(&wr->part);
+  wr->group_rows = 0;
+  wr->groups = 0;
+  return NULL;
+}
+
+/* Sends the row of partition keys keys[0..npart) to its file: the one
+** open, or a new one. */
+static char *w_route(Writer *wr, sqlite3_value **keys) {
+  const char *vals[PART_MAX];
+  size_t lens[PART_MAX];
+  for (int k = 0; k < wr->npart; k++) {
+    vals[k] = NULL;
+    lens[k] = 0;
+    if (sqlite3_value_type(keys[k]) == SQLITE_NULL) continue;
+    vals[k] = (const char *)sqlite3_value_text(keys[k]);
+    if (!vals[k]) return PQX_W_NOMEM;
+    lens[k] = (size_t)sqlite3_value_bytes(keys[k]);
+  }
+  pq_buf *folder = &wr->key;
+  folder->len = 0;
+  pq_hive_folder(folder, wr->npart, (const char *const *)wr->part_names,
+                 vals, lens);
+  char *m = folder->oom ? PQX_W_NOMEM : NULL;
+  while (!m) {
+    int rc = pq_partitioner_route(
+        &wr->part, folder->data ? (const char *)folder->data : "", folder->len);
+    if (rc == PQ_PART_WRITE) break;
+    if (rc == PQ_PART_CLOSE) {
+      m = w_end_file(wr);
+    } else if (rc == PQ_PART_OPEN) {
+      m = w_begin_file(wr);
+      break;
+    } else {
+      m = PQX_W_NOMEM;
+    }
+  }
+  return m;
+}
+
+/* The rows all written: the last file closed (a folder without
+** partitions has one file at least), and the folder renamed to the path,
+** which it replaces if it is an empty folder. */
+static char *w_end_folder(Writer *wr) {
+  char *m = NULL;
+  if (!wr->started) m = w_start(wr);
+  if (!m && !wr->part.open && wr->npart == 0 && wr->part.files == 0)
+    m = w_route(wr, NULL);
+  if (!m && wr->part.open) m = w_end_file(wr);
+  if (m) return m;
+  char *dir = NULL;
+  if (wr->durable && !(dir = w_folder(wr->root))) return PQX_W_NOMEM;
+  if (rename(wr->root_tmp, wr->root) != 0) {
+    m = pqx_w_msg(FN ": writing '%s': %s", wr->root, strerror(errno));
+  } else {
+    sqlite3_free(wr->root_tmp);
+    wr->root_tmp = NULL;
+    int e;
+    if (dir && (e = w_sync_folder(dir)) != 0)
+      m = pqx_w_msg(FN ": '%s' is written, but its folder could not be "
+                       "synced: %s",
+                    wr->root, strerror(e));
+  }
+  sqlite3_free(dir);
+  return m;
+}
+
+static int w_remove_one(const char *path, const struct stat *st, int flag,
+                        struct FTW *ftw) {
+  (void)st;
+  (void)ftw;
+  if (flag == FTW_DP) rmdir(path);
+  else unlink(path);
+  return 0;
+}
+
+/* The folder's leftovers: what a failed write made goes. */
+static void w_free_folder(Writer *wr) {
+  /* (w_free closed the file open and took its temporary name away) */
+  if (wr->root_tmp) nftw(wr->root_tmp, w_remove_one, 16, FTW_DEPTH | FTW_PHYS);
+  sqlite3_free(wr->root_tmp);
+  sqlite3_free(wr->root);
+  for (int i = 0; i < wr->npart; i++) sqlite3_free(wr->part_names[i]);
+  sqlite3_free(wr->part_names);
+  pq_partitioner_free(&wr->part);
+  pq_buf_free(&wr->fname);
+  pq_buf_free(&wr->key);
+  sqlite3_free(wr->ps);
+  sqlite3_free(wr->os);
+}
+#else
+static char *w_sort_query(Writer *wr, const char *sql, const char *tail,
+                          char **out) {
+  (void)wr, (void)sql, (void)tail, (void)out;
+  return pqx_w_msg(PQX_OMIT_FILES_MSG, FN);
+}
+static char *w_make_root(Writer *wr) {
+  (void)wr;
+  return pqx_w_msg(PQX_OMIT_FILES_MSG, FN);
+}
+static char *w_route(Writer *wr, sqlite3_value **keys) {
+  (void)wr, (void)keys;
+  return pqx_w_msg(PQX_OMIT_FILES_MSG, FN);
+}
+static char *w_end_file(Writer *wr) {
+  (void)wr;
+  return pqx_w_msg(PQX_OMIT_FILES_MSG, FN);
+}
+static char *w_end_folder(Writer *wr) {
+  (void)wr;
+  return pqx_w_msg(PQX_OMIT_FILES_MSG, FN);
+}
+static void w_free_folder(Writer *wr) {
+  for (int i = 0; i < wr->npart; i++) sqlite3_free(wr->part_names[i]);
+  sqlite3_free(wr->part_names);
+  pq_partitioner_free(&wr->part);
+  pq_buf_free(&wr->fname);
+  pq_buf_free(&wr->key);
+  sqlite3_free(wr->ps);
+  sqlite3_free(wr->os);
+}
+#endif /* PARQUET_OMIT_FILES */
+
 /* ---- The function ------------------------------------------------------------- */
 
 static void w_free(Writer *wr) {
   w_stop(wr);
   if (wr->look) {
-    for (int i = 0; i < wr->nlook * wr->ncols; i++) sqlite3_value_free(wr->look[i]);
+    for (int i = 0; i < wr->nlook * wr->nvals; i++) sqlite3_value_free(wr->look[i]);
     sqlite3_free(wr->look);
   }
   for (int i = 0; wr->cols && i < wr->ncols; i++) {
@@ -1660,11 +2132,16 @@ static void w_free(Writer *wr) {
   sqlite3_free(wr->tmp);
   sqlite3_free(wr->path);
   pq_buf_free(&wr->out);
+  w_free_folder(wr);
 }
 
 /* One row's values into the batches; the batch to the writer when full,
 ** the row group to the file when complete. */
 static char *w_row(Writer *wr, sqlite3_value **vals) {
+  if (wr->folder) {
+    char *r = w_route(wr, vals + wr->ncols);
+    if (r) return r;
+  }
   for (int i = 0; i < wr->ncols; i++) {
     /* a fault leaves the columns before it a row ahead: the write fails */
     char *m = wr->cols[i].tree ? pqx_nested_put(wr, i, vals[i])
@@ -1673,9 +2150,11 @@ static char *w_row(Writer *wr, sqlite3_value **vals) {
   }
   wr->group_rows++;
   wr->batch_rows++;
-  /* row_group_bytes is looked at after each batch: smaller ones then */
-  int batch = wr->batch_rows == (wr->group_bytes > 0 ? WRITE_BATCH_BYTES
-                                                     : WRITE_BATCH);
+  /* row_group_bytes and file_size_bytes are looked at after each batch:
+  ** smaller ones then */
+  int batch = wr->batch_rows ==
+              (wr->group_bytes > 0 || wr->file_size > 0 ? WRITE_BATCH_BYTES
+                                                        : WRITE_BATCH);
   int group = wr->group_rows == wr->group_size;
   if (!batch && !group) return NULL;
   if (group) {
@@ -1692,6 +2171,12 @@ static char *w_row(Writer *wr, sqlite3_value **vals) {
     m = w_count_group(wr);
     if (!m) m = w_group(wr);
   }
+  /* A folder's file closes once it takes file_size_bytes: the next row
+  ** opens the next. */
+  if (!m && wr->folder &&
+      pq_partitioner_full(&wr->part,
+                          wr->file_bytes + pq_writer_group_bytes(wr->w)))
+    m = w_end_file(wr);
   return m;
 }
 
@@ -1702,8 +2187,11 @@ static char *w_start(Writer *wr) {
   char *msg = w_columns(wr);
   if (msg) return msg;
   wr->threaded = wr->threads != 1 && !wr->nested && wr->group_bytes == 0 &&
-                 sqlite3_threadsafe();
-  if (wr->out_null) {
+                 !wr->folder && sqlite3_threadsafe();
+  if (wr->folder) {
+    msg = w_make_root(wr); /* its files open with their first rows */
+    if (msg) return msg;
+  } else if (wr->out_null) {
     wr->limit = pqx_db_limit(wr->db);
   } else {
     msg = w_create(wr);
@@ -1711,7 +2199,7 @@ static char *w_start(Writer *wr) {
     pq_writer_set_sink(wr->w, w_sink, wr);
   }
   for (int r = 0; r < wr->nlook; r++) {
-    msg = w_row(wr, wr->look + r * wr->ncols);
+    msg = w_row(wr, wr->look + r * wr->nvals);
     if (msg) return msg;
   }
   return NULL;
@@ -1721,8 +2209,8 @@ static char *w_start(Writer *wr) {
 ** columns, then written. */
 static char *w_take(Writer *wr, sqlite3_value **vals) {
   if (wr->started) return w_row(wr, vals);
-  sqlite3_value **row = wr->look + wr->nlook * wr->ncols;
-  for (int i = 0; i < wr->ncols; i++) {
+  sqlite3_value **row = wr->look + wr->nlook * wr->nvals;
+  for (int i = 0; i < wr->nvals; i++) {
     row[i] = sqlite3_value_dup(vals[i]);
     if (!row[i]) {
       for (int k = 0; k < i; k++) sqlite3_value_free(row[k]);
@@ -1744,7 +2232,7 @@ static void rowFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     wr = sqlite3_value_pointer(argv[0], ROW_PTR);
     if (wr) sqlite3_set_auxdata(ctx, 0, wr, NULL);
   }
-  if (!wr || argc != wr->ncols + 1) {
+  if (!wr || argc != wr->nvals + 1) {
     sqlite3_result_error(ctx, ROW_FN ": for parquet_write only", -1);
     return;
   }
@@ -1765,16 +2253,16 @@ static void rowFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 ** columns than a function takes, is left to be stepped as it is (wr->qw
 ** NULL). */
 static char *w_wrap(Writer *wr, const char *sql, const char *tail) {
-  if (wr->ncols > ROW_MAX_COLS) return NULL;
+  if (wr->nvals > ROW_MAX_COLS) return NULL;
   size_t n = tail ? (size_t)(tail - sql) : strlen(sql);
   while (n && (sql[n - 1] == ';' || sql[n - 1] == ' ' || sql[n - 1] == '\n' ||
                sql[n - 1] == '\t' || sql[n - 1] == '\r'))
     n--;
   sqlite3_str *s = sqlite3_str_new(wr->db);
   sqlite3_str_appendall(s, "WITH pqx_q(");
-  for (int i = 0; i < wr->ncols; i++) sqlite3_str_appendf(s, "%sc%d", i ? "," : "", i);
+  for (int i = 0; i < wr->nvals; i++) sqlite3_str_appendf(s, "%sc%d", i ? "," : "", i);
   sqlite3_str_appendf(s, ") AS (%.*s\n) SELECT " ROW_FN "(?1", (int)n, sql);
-  for (int i = 0; i < wr->ncols; i++) sqlite3_str_appendf(s, ",c%d", i);
+  for (int i = 0; i < wr->nvals; i++) sqlite3_str_appendf(s, ",c%d", i);
   sqlite3_str_appendall(s, ") FROM pqx_q");
   char *w = sqlite3_str_finish(s);
   if (!w) return PQX_W_NOMEM;
@@ -1848,7 +2336,10 @@ static void writeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   ** the build has it */
   if (pq_codec_available(PQ_SNAPPY)) wr.o.codec = PQ_SNAPPY;
   pq_buf_init(&wr.out);
-  char *msg = NULL;
+  pq_buf_init(&wr.fname);
+  pq_buf_init(&wr.key);
+  pq_partitioner_init(&wr.part, 0);
+  char *msg = NULL, *sorted = NULL;
   const char *sql = (const char *)sqlite3_value_text(argv[1]);
   if (!sql) {
     w_result_error(ctx, sqlite3_value_type(argv[1]) == SQLITE_NULL
@@ -1910,6 +2401,22 @@ static void writeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     msg = pqx_w_msg(FN ": the query returns no columns");
     goto fail;
   }
+  /* A folder: the query sorted by its partition keys, which follow the
+  ** columns written. */
+  wr.folder = wr.npart > 0 || wr.file_size > 0;
+  wr.part.file_size = wr.file_size;
+  if (wr.folder) {
+    if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+      msg = pqx_w_msg(FN ": \"partition_by\" and \"file_size_bytes\" "
+                         "write a folder of files: the path cannot be "
+                         "NULL");
+      goto fail;
+    }
+    msg = w_sort_query(&wr, sql, tail, &sorted);
+    if (msg) goto fail;
+    ncols = sqlite3_column_count(wr.q) - wr.npart;
+  }
+  wr.nvals = ncols + wr.npart;
   wr.cols = sqlite3_malloc64((size_t)ncols * sizeof *wr.cols);
   msg = PQX_W_NOMEM;
   if (!wr.cols) goto fail;
@@ -1928,18 +2435,28 @@ static void writeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     pq_buf_init(&wr.cols[i].b.heap);
     pq_buf_init(&wr.cols[i].sp.heap);
   }
-  wr.look = sqlite3_malloc64((size_t)WRITE_LOOK * (size_t)wr.ncols * sizeof *wr.look);
+  wr.look = sqlite3_malloc64((size_t)WRITE_LOOK * (size_t)wr.nvals * sizeof *wr.look);
   if (!wr.look) goto fail;
   wr.out_null = sqlite3_value_type(argv[0]) == SQLITE_NULL;
   if (!wr.out_null) {
     /* checked by w_refused: TEXT without a NUL */
     const char *path = (const char *)sqlite3_value_text(argv[0]);
-    wr.path = sqlite3_mprintf("%s", path ? path : "");
-    if (!wr.path) goto fail;
+    if (wr.folder) {
+      wr.root = sqlite3_mprintf("%s", path ? path : "");
+      if (!wr.root) goto fail;
+      /* 'out/' is the folder 'out' (its temporary one goes beside it) */
+      size_t n = strlen(wr.root);
+      while (n > 1 && wr.root[n - 1] == '/') wr.root[--n] = 0;
+    } else {
+      wr.path = sqlite3_mprintf("%s", path ? path : "");
+      if (!wr.path) goto fail;
+    }
   }
   /* The rows: through the row function when the query can be wrapped in
   ** one, else stepped here. */
-  msg = w_wrap(&wr, sql, tail);
+  msg = sorted ? w_wrap(&wr, sorted, NULL) : w_wrap(&wr, sql, tail);
+  sqlite3_free(sorted);
+  sorted = NULL;
   if (msg) goto fail;
   sqlite3_stmt *run = wr.qw ? wr.qw : wr.q;
   for (;;) {
@@ -1954,12 +2471,12 @@ static void writeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     if (run == wr.qw) continue;
     sqlite3_value *vals[64];
     sqlite3_value **vp = vals;
-    if (wr.ncols > 64) {
-      vp = sqlite3_malloc64((size_t)wr.ncols * sizeof *vp);
+    if (wr.nvals > 64) {
+      vp = sqlite3_malloc64((size_t)wr.nvals * sizeof *vp);
       msg = PQX_W_NOMEM;
       if (!vp) goto fail;
     }
-    for (int i = 0; i < wr.ncols; i++) vp[i] = sqlite3_column_value(wr.q, i);
+    for (int i = 0; i < wr.nvals; i++) vp[i] = sqlite3_column_value(wr.q, i);
     msg = w_take(&wr, vp);
     if (vp != vals) sqlite3_free(vp);
     if (msg) goto fail;
@@ -1967,6 +2484,13 @@ static void writeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (!wr.started) {
     msg = w_start(&wr);
     if (msg) goto fail;
+  }
+  if (wr.folder) {
+    msg = w_end_folder(&wr);
+    if (msg) goto fail;
+    sqlite3_result_int64(ctx, wr.rows);
+    w_free(&wr);
+    return;
   }
   msg = w_last(&wr);
   if (msg) goto fail;
@@ -1990,6 +2514,7 @@ static void writeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   w_free(&wr);
   return;
 fail:
+  sqlite3_free(sorted);
   w_result_error(ctx, msg);
   w_free(&wr);
 }

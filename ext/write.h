@@ -177,9 +177,28 @@ typedef struct Writer {
   double mark;            /* when the caller last handed one */
   double own_cost;        /* seconds the caller spent on rows */
   double group_cost;      /* ... and the worker closing row groups */
-  /* rows read ahead */
+  /* rows read ahead (nvals values each) */
   sqlite3_value **look;
   int nlook;
+  /* A folder of files (partition_by, file_size_bytes): the query sorted
+  ** by the partition keys, which follow the ncols written values of each
+  ** row (nvals in all); one file open at a time, each committed as a
+  ** single file is, all in a folder of their own that becomes root once
+  ** complete (write.c, "The folder"). */
+  int nvals;
+  int folder;
+  char **part_names;
+  int npart;
+  int write_part;          /* the partition columns in the files too */
+  int64_t file_size;       /* file_size_bytes; 0: none */
+  char *root;              /* the folder asked for */
+  char *root_tmp;          /* the folder being filled */
+  pq_partitioner part;
+  int64_t file_bytes;      /* written to the file open */
+  pq_buf fname;            /* a file's folder and name */
+  pq_buf key;              /* a row's folder */
+  pq_params *ps;           /* each column's, to open each file's writer */
+  pq_write_options *os;
 } Writer;
 
 /* ---- Types (write.c) ------------------------------------------------------ */

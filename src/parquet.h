@@ -893,8 +893,13 @@ typedef struct pq_write_options {
   ** dictionary falling back to PLAIN, is tried, and the one whose page is
   ** smallest after the codec kept for the chunk; the encoding given is
   ** then only the first tried (and wins a tie); 2: the same without the
-  ** dictionary; 0 */
+  ** dictionary; 0.  Only the encodings every mainstream reader reads for
+  ** the type are tried (pq_auto_tries), and those of auto_allow besides. */
   int auto_encoding;
+  /* The encodings (bits 1 << PQ_*) "auto" may try where the mainstream
+  ** readers do not all read them: ALP, BYTE_STREAM_SPLIT of INT32, INT64
+  ** and FIXED_LEN_BYTE_ARRAY, GROUP_VAR_INT; 0 */
+  unsigned auto_allow;
 } pq_write_options;
 
 /* Key-value metadata and created_by for the footer of a file the writer
@@ -904,6 +909,13 @@ typedef struct pq_footer_extra {
   int n;
   const char *created_by;
 } pq_footer_extra;
+
+/* Whether "auto" tries encoding e for values of type t: e is one the
+** type may use in a data page, and DuckDB, arrow-rs, parquet-java and
+** Arrow C++ all read it for the type (doc/parquet_write.md, "Which
+** readers read what"), or allow (a pq_write_options auto_allow) has it.
+** PLAIN_DICTIONARY and BIT_PACKED never. */
+PQ_API int pq_auto_tries(pq_encoding e, pq_type t, unsigned allow);
 
 PQ_API void pq_write_options_init(pq_write_options *o);
 /* Parses a JSON object of options (doc/parquet_file.md): the file's keys
@@ -990,6 +1002,55 @@ PQ_API int64_t pq_writer_group_bytes(const pq_writer *w);
 /* Closes the last page and appends the whole file to out. */
 PQ_API int pq_writer_finish(pq_writer *w, pq_buf *out, pq_error *err);
 PQ_API void pq_writer_free(pq_writer *w);
+
+/* ---- Partitioned writes (writer/partition.c) -------------------------------
+** A write into a folder of files: hive partitions, key=value folders by
+** the values of the partition columns, and files that roll over once they
+** pass a size.  The rows come grouped by partition, so one file is open at
+** a time. */
+
+/* Hive's name of a NULL partition value (DuckDB and Spark write it too). */
+#define PQ_HIVE_NULL "__HIVE_DEFAULT_PARTITION__"
+/* Appends s[0..n) escaped for a folder name, as DuckDB escapes partition
+** keys and values: ASCII letters, digits and - _ . ~ as they are, every
+** other byte as %XX (upper-case hex), so that '/', '=', '%', spaces and
+** what is not ASCII never part or name folders. */
+PQ_API void pq_hive_escape(pq_buf *out, const char *s, size_t n);
+/* Appends the folder of one partition: key=value for each of the n
+** partition columns, '/' between them, each escaped; vals[i] NULL is a
+** NULL value (PQ_HIVE_NULL), else lens[i] bytes. */
+PQ_API void pq_hive_folder(pq_buf *out, int n, const char *const *keys,
+                           const char *const *vals, const size_t *lens);
+
+typedef struct pq_partitioner {
+  pq_buf folder;     /* the partition of the file open, or of the last */
+  int started;       /* folder holds one */
+  int open;          /* a file of it is open */
+  int64_t next;      /* the number of its next file: data_<next>.parquet */
+  int64_t file_size; /* a file closes once it passes this; 0: never */
+  int64_t files;     /* files opened */
+} pq_partitioner;
+
+enum { PQ_PART_WRITE = 100, PQ_PART_OPEN, PQ_PART_CLOSE };
+
+/* file_size: bytes past which a file is closed (0: none). */
+PQ_API void pq_partitioner_init(pq_partitioner *p, int64_t file_size);
+PQ_API void pq_partitioner_free(pq_partitioner *p);
+/* Where a row of partition folder[0..n) ("" without partitions) goes:
+** PQ_PART_WRITE, to the file open; PQ_PART_OPEN, to a new file (none is
+** open: the next of its folder, or the first of a new folder); or
+** PQ_PART_CLOSE, the file open is another folder's: the caller closes it
+** (pq_partitioner_closed) and routes the row again.  PQ_NOMEM. */
+PQ_API int pq_partitioner_route(pq_partitioner *p, const char *folder,
+                                size_t n);
+/* Whether the file open, of `bytes` so far, is to close (file_size). */
+PQ_API int pq_partitioner_full(const pq_partitioner *p, int64_t bytes);
+/* Appends the name of the next file to open, relative to the top folder
+** (folder/data_N.parquet), and takes its number; PQ_NOMEM or PQ_OK.  A
+** name that is taken can be passed over by asking again. */
+PQ_API int pq_partitioner_name(pq_partitioner *p, pq_buf *name);
+PQ_API void pq_partitioner_opened(pq_partitioner *p);
+PQ_API void pq_partitioner_closed(pq_partitioner *p);
 
 /* ---- SQL values as Parquet values (writer/values.c) ---------------------
 ** The inverses of the text the reader gives dates, times, timestamps,

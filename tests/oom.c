@@ -30,9 +30,10 @@
 ** sweep took; the last says "N passed, N failed".  FILTER runs only the
 ** statements whose name holds it.
 */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime, opendir, dlopen */
+#define _XOPEN_SOURCE 700 /* clock_gettime, opendir, dlopen, nftw */
 #include <dirent.h>
 #include <errno.h>
+#include <ftw.h>
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -208,6 +209,41 @@ static char *out_path(void) {
   return p;
 }
 
+/* The folder a partitioned write makes (write_partition): each file's
+** name and bytes, in the order nftw meets them. */
+static text *walked;
+static int walk_one(const char *p, const struct stat *st, int flag,
+                    struct FTW *f) {
+  (void)st;
+  (void)f;
+  if (flag != FTW_F) return 0;
+  adds(walked, "\npart:");
+  adds(walked, p + strlen(dir));
+  add_file(walked, p);
+  return 0;
+}
+static void add_part(text *t) {
+  char p[4096];
+  snprintf(p, sizeof p, "%s/part", dir);
+  walked = t;
+  nftw(p, walk_one, 16, FTW_PHYS);
+}
+static int remove_one(const char *p, const struct stat *st, int flag,
+                      struct FTW *f) {
+  (void)st;
+  (void)flag;
+  (void)f;
+  remove(p);
+  return 0;
+}
+/* The outputs of a statement gone: out.parquet, the folder. */
+static void clear_out(void) {
+  char p[4096];
+  snprintf(p, sizeof p, "%s/part", dir);
+  remove(out_path());
+  nftw(p, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 /* The extension, loaded once and registered in every connection opened
 ** after (sqlite3_auto_extension): loading it in each connection would map
 ** and unmap the library for each allocation failed, most of the sweep's
@@ -362,6 +398,12 @@ static const stmt stmts[] = {
     {"write_threads", "SELECT parquet_write('%s/out.parquet', 'SELECT value AS x, value * 7 %% 1000 AS m, value * 0.5 AS h FROM parquet_values(X''80E00201C8DF02020200'', ''DELTA_BINARY_PACKED'') LIMIT 8000', '{\"codec\":\"SNAPPY\",\"page_size\":1024,\"row_group_size\":1000,\"durable\":false}')", 1, 0, 1},
     /* each chunk's encoding measured (levels under a codec too) */
     {"write_auto", "SELECT parquet_write('%s/out.parquet', 'SELECT * FROM t', '{\"encoding\":\"auto\",\"row_group_size\":120,\"codec\":\"SNAPPY\",\"durable\":false}')", 1, 0},
+    /* ... and with the encodings not every reader reads allowed, for the
+    ** file and for a column */
+    {"write_auto_allow", "SELECT parquet_write('%s/out.parquet', 'SELECT * FROM t', '{\"encoding\":\"auto\",\"auto\":{\"allow\":[\"BYTE_STREAM_SPLIT\"]},\"codec\":\"UNCOMPRESSED\",\"durable\":false,\"columns\":{\"r\":{\"auto\":{\"allow\":[\"ALP\",\"GROUP_VAR_INT\"]}}}}')", 1, 0},
+    /* a partitioned folder (NULL values escaped, two levels), files
+    ** rolled by size; every file and folder of a failed write removed */
+    {"write_partition", "SELECT parquet_write('%s/part', 'SELECT i, i %% 3 AS k, CASE WHEN i %% 4 = 0 THEN NULL ELSE ''a/'' || (i %% 2) END AS c, s FROM t WHERE i < 90', '{\"partition_by\":[\"k\",\"c\"],\"file_size_bytes\":600,\"row_group_size\":4,\"durable\":false}')", 1, 0},
     /* dictionaries that fall back, small pages, bloom filters sized by
     ** ndv, page indexes, key-value metadata */
     {"write_fallback", "SELECT parquet_write('%s/out.parquet', 'SELECT s, i, b FROM t', '{\"dictionary_page_size\":40,\"page_size\":256,\"row_group_size\":150,\"page_index\":true,\"bloom_filter\":{\"ndv\":50,\"fpp\":0.05},\"metadata\":{\"a\":\"1\",\"b\":null},\"created_by\":\"oom\",\"threads\":1,\"durable\":false}')", 1, 0},
@@ -390,11 +432,12 @@ static void sweep(const stmt *s) {
   char *sql = sqlite3_mprintf(s->sql, dir, dir);
   text want = {0}, got = {0};
   /* What it gives without a failure. */
-  remove(out_path());
+  clear_out();
   sqlite3 *db = open_db();
   int rc = run(db, sql, &want);
   if (s->writes) add_file(&want, out_path());
   add_listing(&want);
+  add_part(&want);
   if (s->undo) sqlite3_exec(db, s->undo, 0, 0, 0);
   sqlite3_close(db);
   if (rc) {
@@ -406,7 +449,7 @@ static void sweep(const stmt *s) {
   long n;
   int bad = 0;
   for (n = 1; !bad; n++) {
-    remove(out_path());
+    clear_out();
     sqlite3_int64 before = sqlite3_memory_used();
     db = open_db();
     arm(n, s->worker);
@@ -417,6 +460,7 @@ static void sweep(const stmt *s) {
     if (rc == SQLITE_OK) {
       if (s->writes) add_file(&got, out_path());
       add_listing(&got);
+      add_part(&got);
       if (strcmp(got.s, want.s)) {
         printf("! %s: allocation %ld failed, yet it succeeded with another "
                "result\n",
@@ -437,6 +481,10 @@ static void sweep(const stmt *s) {
         printf("! %s: allocation %ld failed, and out.parquet is there\n",
                s->name, n);
         bad = 1;
+      } else if (strstr(files.s, "part,")) {
+        printf("! %s: allocation %ld failed, and the folder is there\n",
+               s->name, n);
+        bad = 1;
       } else if (strstr(files.s, ".tmp")) {
         printf("! %s: allocation %ld failed, and a temporary file is left: "
                "%s\n",
@@ -445,11 +493,12 @@ static void sweep(const stmt *s) {
       }
       free(files.s);
       if (s->undo) sqlite3_exec(db, s->undo, 0, 0, 0);
-      remove(out_path());
+      clear_out();
       rc = run(db, sql, &got);
       if (!bad && rc == SQLITE_OK) {
         if (s->writes) add_file(&got, out_path());
         add_listing(&got);
+        add_part(&got);
       }
       if (!bad && (rc != SQLITE_OK || strcmp(got.s, want.s))) {
         printf("! %s: after allocation %ld failed, the next run gives %s\n",
@@ -467,7 +516,7 @@ static void sweep(const stmt *s) {
     }
     if (!fired && rc == SQLITE_OK) break; /* it ran whole */
   }
-  remove(out_path());
+  clear_out();
   if (bad) {
     fails++;
   } else {

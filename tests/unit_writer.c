@@ -1067,8 +1067,70 @@ static void test_errors(void) {
   }
 }
 
+
+/* A partitioned write's folders and files (writer/partition.c): values
+** escaped as DuckDB escapes them, NULL as Hive's, and the partitioner's
+** answers for rows grouped by folder and files rolled by size. */
+static void test_partitions(void) {
+  pq_buf b;
+  pq_buf_init(&b);
+  const char *keys[] = {"year", "city name"};
+  const char *vals[] = {"2024", "a/b=c %\xc3\xa9~-_."};
+  size_t lens[] = {4, strlen(vals[1])};
+  pq_hive_folder(&b, 2, keys, vals, lens);
+  CHECK(b.len == strlen("year=2024/city%20name=a%2Fb%3Dc%20%25%C3%A9~-_.") &&
+            memcmp(b.data, "year=2024/city%20name=a%2Fb%3Dc%20%25%C3%A9~-_.", b.len) == 0,
+        "folder: %.*s", (int)b.len, (const char *)b.data);
+  b.len = 0;
+  const char *nul[] = {NULL, ""};
+  size_t nlens[] = {0, 0};
+  pq_hive_folder(&b, 2, keys, nul, nlens);
+  CHECK(b.len == strlen("year=__HIVE_DEFAULT_PARTITION__/city%20name=") &&
+            memcmp(b.data, "year=__HIVE_DEFAULT_PARTITION__/city%20name=", b.len) == 0,
+        "null folder: %.*s", (int)b.len, (const char *)b.data);
+  b.len = 0;
+  pq_hive_escape(&b, "\x00\x7f", 2);
+  CHECK(b.len == 6 && memcmp(b.data, "%00%7F", 6) == 0, "escape bytes");
+
+  pq_partitioner p;
+  pq_partitioner_init(&p, 100);
+  CHECK(pq_partitioner_route(&p, "k=1", 3) == PQ_PART_OPEN, "first opens");
+  b.len = 0;
+  CHECK(pq_partitioner_name(&p, &b) == PQ_OK && b.len == 18 &&
+            memcmp(b.data, "k=1/data_0.parquet", 18) == 0,
+        "first name");
+  pq_partitioner_opened(&p);
+  CHECK(pq_partitioner_route(&p, "k=1", 3) == PQ_PART_WRITE, "same folder");
+  CHECK(!pq_partitioner_full(&p, 99) && pq_partitioner_full(&p, 100), "full");
+  pq_partitioner_closed(&p);
+  CHECK(pq_partitioner_route(&p, "k=1", 3) == PQ_PART_OPEN, "rolled");
+  b.len = 0;
+  pq_partitioner_name(&p, &b);
+  CHECK(b.len == 18 && memcmp(b.data, "k=1/data_1.parquet", 18) == 0, "next name");
+  pq_partitioner_opened(&p);
+  CHECK(pq_partitioner_route(&p, "k=2", 3) == PQ_PART_CLOSE, "other folder");
+  pq_partitioner_closed(&p);
+  CHECK(pq_partitioner_route(&p, "k=2", 3) == PQ_PART_OPEN, "then opens");
+  b.len = 0;
+  pq_partitioner_name(&p, &b);
+  CHECK(b.len == 18 && memcmp(b.data, "k=2/data_0.parquet", 18) == 0, "its first");
+  CHECK(p.files == 2, "files %lld", (long long)p.files);
+  pq_partitioner_free(&p);
+  /* without partitions: the top folder's files */
+  pq_partitioner_init(&p, 0);
+  CHECK(pq_partitioner_route(&p, "", 0) == PQ_PART_OPEN, "no folder");
+  b.len = 0;
+  pq_partitioner_name(&p, &b);
+  CHECK(b.len == 14 && memcmp(b.data, "data_0.parquet", 14) == 0, "top name");
+  pq_partitioner_opened(&p);
+  CHECK(!pq_partitioner_full(&p, INT64_MAX), "no size: never full");
+  pq_partitioner_free(&p);
+  pq_buf_free(&b);
+}
+
 int main(void) {
   test_random();
+  test_partitions();
   test_columns();
   test_sink();
   test_page_index();

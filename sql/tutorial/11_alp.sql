@@ -74,7 +74,8 @@ SELECT path, value, note
 -- 17 significant digits, which no exponent up to 18 turns into integers
 -- that come back exact, so every value is an exception, taking its 8
 -- bytes and a 2-byte position: more than PLAIN.  The writer's
--- "encoding":"auto" never picks ALP for such a column.
+-- "encoding":"auto", even where "auto":{"allow":["ALP"]} lets it try
+-- ALP, never picks it for such a column.
 CREATE TABLE noise AS
   WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 10000)
   SELECT 1.0 / (i * 7.0 + 0.3) AS x FROM s;

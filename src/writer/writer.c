@@ -1318,6 +1318,31 @@ static int col_put(pq_writer *w, col_writer *c, const uint8_t *v,
 
 /* ---- "auto": a chunk's encoding chosen on its first page ------------------ */
 
+/* The encodings every mainstream reader (DuckDB, arrow-rs, parquet-java,
+** Arrow C++) reads, by type: PLAIN and a dictionary always; RLE for
+** BOOLEAN; DELTA_BINARY_PACKED for INT32 and INT64; the DELTA byte-array
+** encodings; BYTE_STREAM_SPLIT for FLOAT and DOUBLE only (DuckDB reads no
+** other); ALP (a preview of the spec) and GROUP_VAR_INT by none. */
+int pq_auto_tries(pq_encoding e, pq_type t, unsigned allow) {
+  if (e == PQ_PLAIN_DICTIONARY || e == PQ_BIT_PACKED ||
+      (unsigned)e >= PQ_ENCODING_COUNT || !pq_encoding_supports(e, t))
+    return 0;
+  if (allow & (1u << e)) return 1;
+  switch (e) {
+    case PQ_PLAIN:
+    case PQ_RLE_DICTIONARY:
+    case PQ_RLE:
+    case PQ_DELTA_BINARY_PACKED:
+    case PQ_DELTA_LENGTH_BYTE_ARRAY:
+    case PQ_DELTA_BYTE_ARRAY:
+      return 1;
+    case PQ_BYTE_STREAM_SPLIT:
+      return t == PQ_FLOAT || t == PQ_DOUBLE;
+    default:
+      return 0;
+  }
+}
+
 /* Bytes of values the choice is made on: the first page's, up to 256 KiB
 ** (a quarter of the default page, which is enough to tell the encodings
 ** apart, and keeps the copy and the trial encodings small). */
@@ -1410,10 +1435,8 @@ static int auto_decide(pq_writer *w, col_writer *c, pq_error *err) {
     for (int e = 0; e < PQ_ENCODING_COUNT; e++) {
       /* the column's own encoding first, so that it wins a tie */
       if ((pass == 0) != (e == (int)c->base.encoding)) continue;
-      if (e == PQ_PLAIN_DICTIONARY || e == PQ_BIT_PACKED ||
-          e == PQ_GROUP_VAR_INT ||
-          (e == PQ_RLE_DICTIONARY && c->o.auto_encoding == 2) ||
-          !pq_encoding_supports((pq_encoding)e, c->base.type))
+      if ((e == PQ_RLE_DICTIONARY && c->o.auto_encoding == 2) ||
+          !pq_auto_tries((pq_encoding)e, c->base.type, c->o.auto_allow))
         continue;
       pq_params p = c->base;
       p.encoding = (pq_encoding)e;
