@@ -17,6 +17,8 @@ void ex_row(pq_field *f, uint64_t offset, uint64_t length, const char *fmt,
   f->kind = PQ_FV_NONE;
   f->text = 0;
   f->fault = 0;
+  f->within = NULL;
+  f->within_len = 0;
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(f->path, sizeof f->path, fmt, ap);
