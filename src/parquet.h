@@ -296,6 +296,27 @@ PQ_API int pq_compress_level(pq_codec c, int level, const uint8_t *src,
                              size_t n, pq_buf *out, pq_error *err);
 PQ_API int pq_codec_level_check(pq_codec c, int level, pq_error *err);
 
+/* What a codec is in this build: whether it is there (a build may leave
+** its library out), its levels, its library and that library's version as
+** it says at run time ("" where it says none: snappy's C API). */
+typedef struct pq_codec_info {
+  int available;
+  int has_levels;        /* min_level..max_level, default_level */
+  int min_level, max_level, default_level;
+  const char *library;   /* "libzstd", ...; NULL: none (UNCOMPRESSED, LZO) */
+  char version[32];
+} pq_codec_info;
+PQ_API void pq_codec_describe(pq_codec c, pq_codec_info *out);
+
+/* Parses the options of a stream's functions (pq_params_parse_options's
+** keys) with two of its codec: "codec" (a name or number: the stream is,
+** or is to be, compressed with it) into *codec, and "level" (to compress
+** at; it needs "codec") into *level.  Without them *codec is
+** PQ_UNCOMPRESSED and *level PQ_LEVEL_DEFAULT; the level is checked where
+** it is used (pq_codec_level_check). */
+PQ_API int pq_stream_options_parse(pq_params *p, pq_codec *codec, int *level,
+                                   const char *json, size_t n, pq_error *err);
+
 /* Decompresses src[0..n), appending to out.  `expected` is the size the
 ** caller knows the result must have (a page header's uncompressed size), or
 ** -1; a result of another size is PQ_CORRUPT.  Never produces more than
