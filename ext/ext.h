@@ -119,6 +119,7 @@ int pqx_register_values(sqlite3 *db);
 int pqx_register_encodings(sqlite3 *db);
 int pqx_register_explain(sqlite3 *db);
 int pqx_register_codec(sqlite3 *db);
+int pqx_register_codecs(sqlite3 *db);
 int pqx_register_files(sqlite3 *db);
 int pqx_register_pages(sqlite3 *db);
 int pqx_register_table(sqlite3 *db);

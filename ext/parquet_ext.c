@@ -286,7 +286,8 @@ __attribute__((visibility("default")))
       pqx_register_values,  pqx_register_encodings, pqx_register_explain,
       pqx_register_codec,   pqx_register_files,     pqx_register_pages,
       pqx_register_limits,  pqx_register_table, pqx_register_rows,
-      pqx_register_meta, pqx_register_write, pqx_register_access};
+      pqx_register_meta, pqx_register_write, pqx_register_access,
+      pqx_register_codecs};
   (void)pzErrMsg;
 #ifndef SQLITE_CORE
   if (!pqx_set_api(pApi)) {
