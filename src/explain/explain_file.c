@@ -330,19 +330,19 @@ static void plan_file_body(ex_file *e, const pq_page *p, pq_type type,
 }
 
 /* PAGE: the entries of def levels at max, as a decoder counts them; -1
-** when the levels cannot be read (their walk then ends in the fault). */
+** when the levels cannot be read (their walk then ends in the fault), -2
+** when memory ran out. */
 static int64_t count_defined(const uint8_t *buf, const ex_part *lv, int max) {
   pq_decoder *d;
   pq_error err;
-  if (pq_decoder_open(&d, &lv->p, buf + lv->at, lv->len, NULL, 0, &err)) {
-    return -1;
-  }
+  int rc = pq_decoder_open(&d, &lv->p, buf + lv->at, lv->len, NULL, 0, &err);
+  if (rc) return rc == PQ_NOMEM ? -2 : -1;
   uint32_t v[512];
   int64_t defined = 0;
   for (;;) {
     size_t n;
-    if (pq_decoder_read(d, v, 512, &n, &err)) {
-      defined = -1;
+    if ((rc = pq_decoder_read(d, v, 512, &n, &err))) {
+      defined = rc == PQ_NOMEM ? -2 : -1;
       break;
     }
     if (n == 0) break;
@@ -405,6 +405,10 @@ static void plan_body_parts(ex_file *e, const uint8_t *d, size_t at, size_t n,
   if (c->max_def > 0 && e->nparts > 0 &&
       e->parts[e->nparts - 1].kind == P_STREAM) {
     count = count_defined(base, &e->parts[e->nparts - 1], c->max_def);
+    if (count == -2) {
+      add_fault(e, pos, "explain: out of memory")->nomem = 1;
+      return;
+    }
   }
   add_values(e, p, pos, at + n - pos, c->type, c->type_length, count);
 }
