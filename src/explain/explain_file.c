@@ -117,7 +117,8 @@ struct ex_file {
   pq_field scratch;
   int bloom; /* the walk is a bloom filter's header */
   /* The body of a page. */
-  ex_part parts[4]; /* levels, levels, values; or a fault among them */
+  ex_part parts[6]; /* levels, levels, values; or a fault among them; a
+                    ** compressed body's row before its parts */
   int nparts, ipart;
   pq_explainer *sub;
   char page_path[224];
