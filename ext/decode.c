@@ -16,8 +16,11 @@ static void decodeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
     return; /* NULL in, NULL out */
   pq_params p;
-  char *msg = pqx_params("parquet_decode", argv[1], argc > 2 ? argv[2] : 0,
-                         argc > 3 ? argv[3] : 0, &p);
+  pq_codec codec;
+  int level;
+  char *msg = pqx_stream_params("parquet_decode", argv[1],
+                                argc > 2 ? argv[2] : 0, argc > 3 ? argv[3] : 0,
+                                &p, &codec, &level);
   if (msg) {
     sqlite3_result_error(ctx, msg, -1);
     sqlite3_free(msg);
@@ -25,6 +28,17 @@ static void decodeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   }
   const uint8_t *buf = sqlite3_value_blob(argv[0]);
   size_t len = (size_t)sqlite3_value_bytes(argv[0]);
+  if (!buf) buf = (const uint8_t *)"";
+  /* A stream compressed: decompressed first ("codec" in the options). */
+  pq_buf plain;
+  pq_buf_init(&plain);
+  int drc = pqx_decompress_arg("parquet_decode", codec, &buf, &len,
+                               pqx_limit(ctx), &plain, &msg);
+  if (drc) {
+    pqx_result_error_msg(ctx, msg);
+    pq_buf_free(&plain);
+    return;
+  }
   const uint8_t *dict = NULL;
   size_t dict_len = 0;
   if (argc > 4 && sqlite3_value_type(argv[4]) != SQLITE_NULL) {
@@ -90,6 +104,7 @@ static void decodeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     pq_buf_init(&out);
   }
   pq_buf_free(&out);
+  pq_buf_free(&plain);
 }
 
 /* parquet_decode(source): a whole file, its rows as JSON objects. */

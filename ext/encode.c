@@ -24,6 +24,8 @@
 typedef struct EncodeState {
   pq_encoder *enc; /* opened at the first non-NULL value */
   pq_params p;     /* from the first row's arguments */
+  pq_codec codec;  /* the options' "codec": the stream is compressed */
+  int level;       /* at the options' "level" */
   int ready;       /* p has been read */
   int failed;      /* an error was reported */
   int is_unsigned; /* INT32 values are levels/indices: 0..2^32-1 */
@@ -219,8 +221,19 @@ static void encStep(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   }
   if (s->failed) return;
   if (!s->ready) {
-    char *msg = pqx_params("parquet_encode", argv[1], argc > 2 ? argv[2] : 0,
-                           argc > 3 ? argv[3] : 0, &s->p);
+    char *msg = pqx_stream_params("parquet_encode", argv[1],
+                                  argc > 2 ? argv[2] : 0,
+                                  argc > 3 ? argv[3] : 0, &s->p, &s->codec,
+                                  &s->level);
+    pq_error err;
+    if (!msg && pq_codec_level_check(s->codec, s->level, &err)) {
+      msg = pqx_core_error("parquet_encode", PQ_MISUSE, &err);
+      if (!msg) {
+        sqlite3_result_error_nomem(ctx);
+        s->failed = 1;
+        return;
+      }
+    }
     if (msg) {
       encFail(ctx, s, msg);
       return;
@@ -300,7 +313,27 @@ static void encFinal(sqlite3_context *ctx) {
       int is_dict = s->p.encoding == PQ_PLAIN_DICTIONARY ||
                     s->p.encoding == PQ_RLE_DICTIONARY;
       pq_buf *r = s->p.dictionary_part ? &dict : &out;
-      if (s->p.dictionary_part && !is_dict) {
+      pq_buf z;
+      pq_buf_init(&z);
+      if (s->codec != PQ_UNCOMPRESSED && !(s->p.dictionary_part && !is_dict)) {
+        /* The stream compressed ("codec" in the options). */
+        rc = pq_compress_level(s->codec, s->level, r->data, r->len, &z, &err);
+        if (rc == PQ_OK && z.len > pqx_limit(ctx)) {
+          msg = sqlite3_mprintf("parquet_encode: %s: the stream compressed "
+                                "would exceed the limit of %lld bytes"
+                                PQX_LIMIT_HINT,
+                                pq_codec_name(s->codec),
+                                (long long)pqx_limit(ctx));
+          rc = msg ? PQ_TOOBIG : PQ_NOMEM;
+        } else if (rc) {
+          msg = pqx_core_error("parquet_encode", rc, &err);
+        }
+        pq_buf_free(r);
+        *r = z;
+      }
+      if (rc) {
+        pqx_result_error_msg(ctx, msg);
+      } else if (s->p.dictionary_part && !is_dict) {
         sqlite3_result_null(ctx); /* no dictionary: sizes add up */
       } else if (r->len == 0) {
         sqlite3_result_zeroblob(ctx, 0);

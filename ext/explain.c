@@ -162,6 +162,7 @@ static int explainStructure(ExplainCursor *c, int kind, sqlite3_value **args) {
       }
     }
     c->args.p.binary = ctx.binary;
+    ctx.limit = pqx_vtab_limit(cur->pVtab);
     if (args[4] && sqlite3_value_type(args[4]) != SQLITE_NULL &&
         pqx_arg_blob(args[4], &c->args.dict, &c->args.dict_len)) {
       return SQLITE_NOMEM;
@@ -245,10 +246,13 @@ static int explainColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx,
       sqlite3_result_int64(ctx, (sqlite3_int64)f->length);
       break;
     case EXPLAIN_COL_HEX: {
+      /* A row of a body decompressed counts in those bytes. */
+      const uint8_t *b = f->within ? f->within : c->args.blob;
+      uint64_t len = f->within ? f->within_len : c->args.len;
       uint64_t n = f->length;
-      if (f->offset > c->args.len) n = 0;
-      if (n > c->args.len - f->offset) n = c->args.len - f->offset;
-      resultHex(ctx, c->args.blob + f->offset, (size_t)n);
+      if (f->offset > len) n = 0;
+      if (n > len - f->offset) n = len - f->offset;
+      resultHex(ctx, b + f->offset, (size_t)n);
       break;
     }
     case EXPLAIN_COL_BITS: resultText(ctx, f->bits); break;

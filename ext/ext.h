@@ -77,10 +77,14 @@ void *pqx_cursor_new(size_t size);
 #define PQX_NARGS 5
 typedef struct pqx_args {
   pq_params p;
-  const uint8_t *blob; /* in the arguments, not copied (pqx_arg_blob) */
+  const uint8_t *blob; /* in the arguments, not copied (pqx_arg_blob); or
+                       ** plain, when the options name a codec */
   size_t len;
   const uint8_t *dict; /* NULL when not given */
   size_t dict_len;
+  pq_codec codec;      /* the options' "codec": the blob is decompressed */
+  int level;
+  pq_buf plain;
 } pqx_args;
 
 /* xBestIndex: idxNum gets bit i set when argument i is given by an
@@ -98,12 +102,24 @@ void pqx_args_free(pqx_args *a);
 ** place (see parquet_ext.c). */
 int pqx_arg_blob(sqlite3_value *v, const uint8_t **out, size_t *len);
 
+/* The stream's parameters as pqx_params reads them, with the options'
+** "codec" and "level" (codec.c): NULL, or the message. */
+char *pqx_stream_params(const char *fn, sqlite3_value *enc,
+                        sqlite3_value *type, sqlite3_value *opts,
+                        pq_params *p, pq_codec *codec, int *level);
+/* A stream compressed with codec c (codec.c): *blob and *len become its
+** bytes decompressed into plain, at most limit of them.  SQLITE_OK, or
+** SQLITE_NOMEM, or SQLITE_ERROR with the message in *msg. */
+int pqx_decompress_arg(const char *fn, pq_codec c, const uint8_t **blob,
+                       size_t *len, size_t limit, pq_buf *plain, char **msg);
+
 int pqx_register_encode(sqlite3 *db);
 int pqx_register_decode(sqlite3 *db);
 int pqx_register_values(sqlite3 *db);
 int pqx_register_encodings(sqlite3 *db);
 int pqx_register_explain(sqlite3 *db);
 int pqx_register_codec(sqlite3 *db);
+int pqx_register_codecs(sqlite3 *db);
 int pqx_register_files(sqlite3 *db);
 int pqx_register_pages(sqlite3 *db);
 int pqx_register_table(sqlite3 *db);

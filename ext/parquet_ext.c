@@ -167,20 +167,31 @@ int pqx_args_filter(sqlite3_vtab_cursor *cur, const char *fn, int idxNum,
   }
   *no_rows = sqlite3_value_type(args[0]) == SQLITE_NULL;
   if (*no_rows) return SQLITE_OK;
-  char *msg = pqx_params(fn, args[1], args[2], args[3], &a->p);
+  char *msg = pqx_stream_params(fn, args[1], args[2], args[3], &a->p,
+                                &a->codec, &a->level);
   if (msg) {
     sqlite3_free(cur->pVtab->zErrMsg);
     cur->pVtab->zErrMsg = msg;
     return SQLITE_ERROR;
   }
   if (pqx_arg_blob(args[0], &a->blob, &a->len)) return SQLITE_NOMEM;
+  int rc = pqx_decompress_arg(fn, a->codec, &a->blob, &a->len,
+                              pqx_vtab_limit(cur->pVtab), &a->plain, &msg);
+  if (rc) {
+    sqlite3_free(cur->pVtab->zErrMsg);
+    cur->pVtab->zErrMsg = msg;
+    return rc;
+  }
   if (args[4] && sqlite3_value_type(args[4]) != SQLITE_NULL &&
       pqx_arg_blob(args[4], &a->dict, &a->dict_len))
     return SQLITE_NOMEM;
   return SQLITE_OK;
 }
 
-void pqx_args_free(pqx_args *a) { memset(a, 0, sizeof *a); }
+void pqx_args_free(pqx_args *a) {
+  pq_buf_free(&a->plain);
+  memset(a, 0, sizeof *a);
+}
 
 int pqx_args_best_index(sqlite3_index_info *info, int first_col) {
   int where[PQX_NARGS];
@@ -276,7 +287,7 @@ __attribute__((visibility("default")))
       pqx_register_codec,   pqx_register_files,     pqx_register_pages,
       pqx_register_limits,  pqx_register_table, pqx_register_rows,
       pqx_register_meta, pqx_register_write, pqx_register_access,
-      pqx_register_order};
+      pqx_register_order, pqx_register_codecs};
   (void)pzErrMsg;
 #ifndef SQLITE_CORE
   if (!pqx_set_api(pApi)) {

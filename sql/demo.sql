@@ -7,6 +7,7 @@
 .load ./parquet
 .headers on
 .mode column
+.echo on
 
 CREATE TABLE sample AS
   WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < 9999)

@@ -296,6 +296,27 @@ PQ_API int pq_compress_level(pq_codec c, int level, const uint8_t *src,
                              size_t n, pq_buf *out, pq_error *err);
 PQ_API int pq_codec_level_check(pq_codec c, int level, pq_error *err);
 
+/* What a codec is in this build: whether it is there (a build may leave
+** its library out), its levels, its library and that library's version as
+** it says at run time ("" where it says none: snappy's C API). */
+typedef struct pq_codec_info {
+  int available;
+  int has_levels;        /* min_level..max_level, default_level */
+  int min_level, max_level, default_level;
+  const char *library;   /* "libzstd", ...; NULL: none (UNCOMPRESSED, LZO) */
+  char version[32];
+} pq_codec_info;
+PQ_API void pq_codec_describe(pq_codec c, pq_codec_info *out);
+
+/* Parses the options of a stream's functions (pq_params_parse_options's
+** keys) with two of its codec: "codec" (a name or number: the stream is,
+** or is to be, compressed with it) into *codec, and "level" (to compress
+** at; it needs "codec") into *level.  Without them *codec is
+** PQ_UNCOMPRESSED and *level PQ_LEVEL_DEFAULT; the level is checked where
+** it is used (pq_codec_level_check). */
+PQ_API int pq_stream_options_parse(pq_params *p, pq_codec *codec, int *level,
+                                   const char *json, size_t n, pq_error *err);
+
 /* Decompresses src[0..n), appending to out.  `expected` is the size the
 ** caller knows the result must have (a page header's uncompressed size), or
 ** -1; a result of another size is PQ_CORRUPT.  Never produces more than
@@ -1169,6 +1190,10 @@ typedef struct pq_field {
   size_t nbytes;
   int text;
   int fault; /* this row names what is wrong; it is the last */
+  const uint8_t *within; /* not NULL: offset and length count in these
+                         ** bytes, not the explained buffer's (a page's
+                         ** body decompressed); valid as bytes is */
+  uint64_t within_len;
 } pq_field;
 
 typedef struct pq_explainer pq_explainer;
@@ -1183,8 +1208,10 @@ PQ_API int pq_explainer_open(pq_explainer **out, const pq_params *p,
 /* Opens an explainer over a whole Parquet file image buf[0..len), which
 ** must outlive it.  The rows follow the file in byte order: the magic
 ** "PAR1"; each column chunk's pages, in file order, each page's PageHeader
-** field by field ("row_groups[0].columns[1].pages[2].header.
-** data_page_header.num_values"), then its body: when its bytes are stored
+** field by field ("row_groups[0].columns[id].pages[2].header.
+** data_page_header.num_values": a chunk is named by its column's dotted
+** path, or by its index where that could be taken for an index or for
+** another column's), then its body: when its bytes are stored
 ** uncompressed, its repetition and definition levels and its values, by
 ** the explainers of their encodings (dictionary indices with the chunk's
 ** dictionary), else one row for the compressed bytes; the page indexes and
@@ -1208,6 +1235,9 @@ typedef struct pq_page_context {
   int max_def, max_rep;  /* the column's maximum levels */
   pq_codec codec;
   int binary;            /* BYTE_ARRAY values are bytes, not text */
+  int codec_set;         /* the codec was named: else it is recognised
+                         ** where the body's bytes name it */
+  size_t limit;          /* the most a body may decompress to; 0: 1 GiB */
 } pq_page_context;
 
 PQ_API void pq_page_context_init(pq_page_context *c);
@@ -1221,6 +1251,12 @@ PQ_API int pq_page_context_parse(pq_page_context *c, const char *json,
 ** field by field ("header.data_page_header.encoding"), then its body as
 ** pq_explainer_open_file() explains a page's ("def_levels.run[0].header",
 ** "values.value[3]"), dictionary indices with dict[0..dict_len) when given.
+** A compressed body (or a v2 page's values) is one row, "compressed", then
+** its bytes decompressed, walked alike ("decompressed.values.value[3]",
+** their offsets within them: pq_field.within): with c->codec when
+** c->codec_set, else with a codec the bytes name (a zstd or gzip magic
+** number, Hadoop's LZ4 framing, snappy's size) when they decompress to
+** the size the header says; else that row alone says the codec is needed.
 ** c may be NULL (pq_page_context_init()'s defaults); without a type the
 ** body is one row.  A buffer that ends where the header ends is a header
 ** alone, explained without a fault.  Fails only on bad parameters. */

@@ -358,6 +358,11 @@ static const stmt stmts[] = {
     {"explain_file", "SELECT offset, path, value, note FROM parquet_explain((SELECT parquet_file(i, 'RLE_DICTIONARY', 'INT64', '{\"page_values\":64,\"codec\":\"ZSTD\"}') FROM t), 'FILE')", 0, 0},
     {"codecs", "SELECT hex(parquet_compress(group_concat(s), c)), length(parquet_decompress(parquet_compress(group_concat(s), c), c)) FROM t, (SELECT 'GZIP' AS c UNION ALL SELECT 'ZSTD' UNION ALL SELECT 'BROTLI' UNION ALL SELECT 'LZ4' UNION ALL SELECT 'LZ4_RAW' UNION ALL SELECT 'SNAPPY') GROUP BY c", 0, 0},
     {"file", "SELECT hex(parquet_file(s, 'DELTA_BYTE_ARRAY', 'BYTE_ARRAY', '{\"page_values\":64,\"codec\":\"ZSTD\"}')) FROM t", 0, 0},
+    {"codec_levels", "SELECT c, hex(parquet_compress(group_concat(s), c, l)) FROM t, (SELECT 'GZIP' AS c, 9 AS l UNION ALL SELECT 'ZSTD', 19 UNION ALL SELECT 'BROTLI', 11) GROUP BY c", 0, 0},
+    {"stream_codec", "SELECT parquet_decode(parquet_encode(i, 'DELTA_BINARY_PACKED', 'INT64', '{\"codec\":\"ZSTD\",\"level\":5}'), 'DELTA_BINARY_PACKED', 'INT64', '{\"codec\":\"ZSTD\"}') FROM t", 0, 0},
+    {"values_codec", "SELECT idx, value FROM parquet_values((SELECT parquet_encode(s, 'PLAIN', NULL, '{\"codec\":\"GZIP\"}') FROM t), 'PLAIN', 'BYTE_ARRAY', '{\"codec\":\"GZIP\"}')", 0, 0},
+    {"explain_page", "SELECT e.offset, e.hex, e.path, e.value, e.note FROM (SELECT parquet_file(n, 'PLAIN', 'INT64', '{\"codec\":\"ZSTD\",\"page_values\":64}') AS f FROM t) x, parquet_pages(x.f) p, parquet_explain(substr(x.f, p.offset + 1, p.header_size + p.compressed_size), 'PAGE', p.type, json_object('max_def', p.max_def)) e", 0, 0},
+    {"codecs_table", "SELECT name, codec, available, min_level, max_level, default_level, library, version FROM parquet_codecs", 0, 0},
     /* every codec's pages */
     {"file_codecs", "SELECT c, hex(parquet_file(s, 'PLAIN', 'BYTE_ARRAY', json_object('codec', c, 'page_values', 100))) FROM t, (SELECT 'UNCOMPRESSED' AS c UNION ALL SELECT 'SNAPPY' UNION ALL SELECT 'GZIP' UNION ALL SELECT 'BROTLI' UNION ALL SELECT 'LZ4' UNION ALL SELECT 'ZSTD' UNION ALL SELECT 'LZ4_RAW') GROUP BY c", 0, 0},
     {"file_nulls", "SELECT hex(parquet_file(n, 'PLAIN', 'INT64', '{\"row_group_size\":50,\"page_version\":2,\"crc\":true}')) FROM t", 0, 0},

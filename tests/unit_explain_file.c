@@ -66,6 +66,22 @@ static void run_walk(pq_explainer *x, size_t len, walk *w) {
   while (pq_explainer_next(x, f)) {
     if (w->faults) w->fault_last = 0;
     w->rows++;
+    if (f->within) {
+      /* A row of a page's body decompressed: within those bytes. */
+      if (f->offset > f->within_len ||
+          f->length > f->within_len - f->offset) {
+        w->bounds_ok = 0;
+        note_bad(w, f, "out of the bytes decompressed");
+      }
+      if (f->fault) {
+        w->faults++;
+        w->fault_last = 1;
+        w->fault_at = f->offset;
+        snprintf(w->fault_note, sizeof w->fault_note, "%s", f->note);
+        w->covered = len;
+      }
+      continue;
+    }
     if (f->offset > len || f->length > len - f->offset) {
       if (!f->fault || f->offset > len) {
         w->bounds_ok = 0;
@@ -107,6 +123,7 @@ typedef struct page_ref {
   size_t offset, header_size, size;
   pq_page_context c;
   int dict; /* index in the dictionaries, or -1 */
+  char name[128]; /* the column's path */
 } page_ref;
 
 typedef struct page_list {
@@ -166,7 +183,9 @@ static void list_pages(const uint8_t *buf, size_t len, page_list *l) {
         e->c.max_def = leaf->max_def;
         e->c.max_rep = leaf->max_rep;
         e->c.codec = (pq_codec)pq_page_reader_codec(r);
+        e->c.codec_set = 1;
         e->dict = dict;
+        snprintf(e->name, sizeof e->name, "%s", leaf->path ? leaf->path : "");
       }
       pq_page_reader_free(r);
     }
@@ -302,7 +321,7 @@ static void small_file(pq_buf *out) {
   pq_writer_free(w);
 }
 
-#define PG "row_groups[0].columns[0].pages[0]."
+#define PG "row_groups[0].columns[value].pages[0]."
 #define CM "footer.row_groups[0].columns[0].meta_data."
 #define NOV PQ_FV_NONE, 0, NULL
 #define INT(v) PQ_FV_INT, v, NULL
@@ -889,8 +908,12 @@ static int same_row(const pq_field *a, const pq_field *b, uint64_t shift,
   if (a->offset != b->offset + shift || a->length != b->length) return 0;
   if (strncmp(a->path, prefix, pl) != 0 || strcmp(a->path + pl, b->path) != 0)
     return 0;
+  /* A compressed body: the file's row names it, the page's tells how it
+  ** is decompressed. */
+  size_t al = strlen(a->path);
+  int compressed = al >= 10 && strcmp(a->path + al - 10, "compressed") == 0;
   if (strcmp(a->bits, b->bits) || strcmp(a->labels, b->labels) ||
-      strcmp(a->note, b->note) || a->kind != b->kind)
+      (!compressed && strcmp(a->note, b->note)) || a->kind != b->kind)
     return 0;
   switch (a->kind) {
     case PQ_FV_INT: return a->i == b->i;
@@ -903,8 +926,19 @@ static int same_row(const pq_field *a, const pq_field *b, uint64_t shift,
   return 1;
 }
 
+/* The next row of a page alone that the file's walk has too: not one of
+** its body decompressed. */
+static int next_stored(pq_explainer *x, pq_field *f) {
+  int got;
+  while ((got = pq_explainer_next(x, f)) && f->within) {
+  }
+  return got;
+}
+
 /* Every page of the file, alone and as a header alone, gives the rows the
-** file's walk gives it.  One check per file: the first difference. */
+** file's walk gives it (and a compressed body's rows decompressed, which
+** the file's walk does not give).  One check per file: the first
+** difference. */
 static void pages_alone(const char *name, const uint8_t *buf, size_t len) {
   page_list l;
   list_pages(buf, len, &l);
@@ -918,17 +952,18 @@ static void pages_alone(const char *name, const uint8_t *buf, size_t len) {
   pq_field *a = malloc(sizeof *a), *b = malloc(sizeof *b);
   size_t next = 0, header_rows = 0, page_rows = 0;
   char bad[2400] = "";
-  char prefix[128] = "";
+  char prefix[256] = "";
   const page_ref *cur = NULL;
   while (!bad[0] && pq_explainer_next(fx, a)) {
-    unsigned g, c, k;
+    unsigned g, k;
+    char col[128];
     int n = 0;
-    int in_page = sscanf(a->path, "row_groups[%u].columns[%u].pages[%u].%n", &g,
-                         &c, &k, &n) == 3 &&
+    int in_page = sscanf(a->path, "row_groups[%u].columns[%127[^]]].pages[%u].%n",
+                         &g, col, &k, &n) == 3 &&
                   n > 0;
     if (cur && (!in_page || strncmp(a->path, prefix, strlen(prefix)) != 0)) {
       /* The page ended: so must its explainers. */
-      if (pq_explainer_next(px, b)) {
+      if (next_stored(px, b)) {
         snprintf(bad, sizeof bad, "%s: a row past the file's: %s", prefix,
                  b->path);
       } else if (hx && pq_explainer_next(hx, b)) {
@@ -948,14 +983,18 @@ static void pages_alone(const char *name, const uint8_t *buf, size_t len) {
         break;
       }
       cur = &l.p[next++];
-      if (cur->rg != g || cur->col != c || cur->k != k) {
+      /* The chunk is named by its column's path, or by its index. */
+      char index[16];
+      snprintf(index, sizeof index, "%u", cur->col);
+      if (cur->rg != g || cur->k != k ||
+          (strcmp(col, cur->name) != 0 && strcmp(col, index) != 0)) {
         snprintf(bad, sizeof bad,
                  "%s where the reader has page %u of column %u, row group %u",
                  a->path, cur->k, cur->col, cur->rg);
         break;
       }
-      snprintf(prefix, sizeof prefix, "row_groups[%u].columns[%u].pages[%u].",
-               g, c, k);
+      snprintf(prefix, sizeof prefix, "row_groups[%u].columns[%s].pages[%u].",
+               g, col, k);
       const uint8_t *d = cur->dict >= 0 ? l.dicts[cur->dict] : NULL;
       size_t dl = cur->dict >= 0 ? l.dict_len[cur->dict] : 0;
       if (pq_explainer_open_page(&px, &cur->c, buf + cur->offset, cur->size, d,
@@ -966,7 +1005,7 @@ static void pages_alone(const char *name, const uint8_t *buf, size_t len) {
         break;
       }
     }
-    int got = pq_explainer_next(px, b);
+    int got = next_stored(px, b);
     page_rows++;
     if (!got || !same_row(a, b, cur->offset, prefix)) {
       snprintf(bad, sizeof bad,
@@ -988,7 +1027,7 @@ static void pages_alone(const char *name, const uint8_t *buf, size_t len) {
     }
   }
   if (!bad[0] && cur) {
-    if (pq_explainer_next(px, b) || pq_explainer_next(hx, b)) {
+    if (next_stored(px, b) || pq_explainer_next(hx, b)) {
       snprintf(bad, sizeof bad, "%s: rows past the file's: %s", prefix,
                b->path);
     }

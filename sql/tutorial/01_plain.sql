@@ -7,6 +7,7 @@
 .load ./parquet
 .headers on
 .mode column --wrap 0
+.echo on
 
 -- Three INT32 values: 4 bytes each, least significant byte first.
 SELECT hex(parquet_encode(v, 'PLAIN', 'INT32')) AS int32

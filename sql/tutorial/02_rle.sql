@@ -8,6 +8,7 @@
 .load ./parquet
 .headers on
 .mode column --wrap 0
+.echo on
 
 -- The spec's example: 0..7 at bit width 3, one bit-packed run.
 CREATE TEMP TABLE seq(v);

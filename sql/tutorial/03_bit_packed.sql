@@ -7,6 +7,7 @@
 .load ./parquet
 .headers on
 .mode column --wrap 0
+.echo on
 
 CREATE TEMP TABLE seq(v);
 INSERT INTO seq VALUES (0),(1),(2),(3),(4),(5),(6),(7);

@@ -7,6 +7,7 @@
 .load ./parquet
 .headers on
 .mode column --wrap 0
+.echo on
 
 CREATE TEMP TABLE t(i, v);
 INSERT INTO t VALUES (0,'paid'),(1,'paid'),(2,'failed'),(3,'paid'),

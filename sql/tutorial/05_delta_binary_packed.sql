@@ -9,6 +9,7 @@
 .load ./parquet
 .headers on
 .mode column --wrap 0
+.echo on
 
 -- Example 1: 1, 2, 3, 4, 5.  Every delta is 1, so the min delta is 1 and
 -- the relative deltas are all 0: bit width 0, no bytes at all.

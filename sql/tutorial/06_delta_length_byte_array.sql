@@ -6,6 +6,7 @@
 .load ./parquet
 .headers on
 .mode column --wrap 0
+.echo on
 
 -- The spec's example: "Hello", "World", "Foobar", "ABCDEF" is
 -- DeltaEncoding(5, 5, 6, 6) followed by "HelloWorldFoobarABCDEF".

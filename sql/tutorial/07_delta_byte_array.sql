@@ -7,6 +7,7 @@
 .load ./parquet
 .headers on
 .mode column --wrap 0
+.echo on
 
 -- The spec's example: "axis", "axle", "babble", "babyhood" is prefixes
 -- (0, 2, 0, 3), suffix lengths (4, 2, 6, 5) and "axislebabbleyhood".

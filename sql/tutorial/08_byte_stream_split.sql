@@ -7,6 +7,7 @@
 .load ./parquet
 .headers on
 .mode column --wrap 0
+.echo on
 
 -- The spec's example: three FLOATs whose bytes are AA BB CC DD,
 -- 00 11 22 33 and A3 B4 C5 D6 become AA 00 A3 BB 11 B4 CC 22 C5 DD 33 D6.

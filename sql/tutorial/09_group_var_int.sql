@@ -8,6 +8,7 @@
 .load ./parquet
 .headers on
 .mode column --wrap 0
+.echo on
 
 -- The seed's example: the length byte 0b00101101 says 1, 3, 4 and 2 bytes.
 SELECT hex(parquet_encode(v, 'GROUP_VAR_INT', 'INT32')) AS encoded

@@ -9,6 +9,7 @@
 .load ./parquet
 .headers on
 .mode column --wrap 0
+.echo on
 
 -- Nine values, one NULL, in pages of at most 4 entries, DELTA_BINARY_PACKED
 -- and ZSTD: a file of one column, as a BLOB.

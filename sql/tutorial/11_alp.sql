@@ -15,6 +15,7 @@
 .load ./parquet
 .headers on
 .mode column --wrap 0
+.echo on
 
 -- The spec's worked example: 1500, NaN, 2500, 333.5 with exponent 4 and
 -- factor 3.  SQL has no NaN (it becomes NULL), so the NaN is given as its

@@ -324,7 +324,7 @@ static int alp_step(pq_explainer *x, pq_field *f) {
         alp_value_at(f, a, buf + v->exc_at + (size_t)j * pg->vsz, e,
                      sizeof e);
         ex_note_add(f, ", a placeholder: exception %u replaces it, value "
-                    "%llu is %s",
+                    "%llu of the stream is %s",
                     j, (unsigned long long)(a->before + i), e);
       } else {
         if (pg->dbl) {
@@ -333,7 +333,8 @@ static int alp_step(pq_explainer *x, pq_field *f) {
           float fl = (float)dec;
           ex_value(f, PQ_FLOAT, 0, &fl);
         }
-        ex_note_add(f, ", value %llu", (unsigned long long)(a->before + i));
+        ex_note_add(f, ", value %llu of the stream",
+                    (unsigned long long)(a->before + i));
       }
       if (a->before + i >= x->limit) ex_note_add(f, " (past the count)");
       return 1;

@@ -28,6 +28,7 @@ static int apply_page(void *ctx, const char *key, const pq_jvalue *v,
     rc = pq_option_bool(v, key, &c->binary, err);
   } else if (strcmp(key, "codec") == 0) {
     rc = pq_codec_option(v, key, &c->codec, err);
+    c->codec_set = rc == PQ_OK;
   } else {
     return PQ_NOTFOUND;
   }

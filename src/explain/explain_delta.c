@@ -8,6 +8,10 @@
 **   block[0].miniblock[2].bit_width       (one per miniblock)
 **   block[0].miniblock[0]                 its bytes, in bits
 **   block[0].miniblock[0].value[3]        a relative delta and the value
+**
+** Values are numbered from 0 in the stream, in paths and notes alike: the
+** header's first value is value 0, so a miniblock's slots hold value[1]
+** on, and a length stream's value[i] is the length of the bytes' value[i].
 **   block[0].miniblock[0].padding         slots after the last value
 **
 ** The byte array encodings prefix these paths ("lengths.",
@@ -78,7 +82,7 @@ int ex_delta_step(pq_explainer *x, ex_delta *d, pq_field *f) {
             int64_t v = pq_zigzag_dec(d->val[3]);
             f->kind = PQ_FV_INT;
             f->i = v;
-            ex_note_add(f, ", zigzag: %lld, the first value",
+            ex_note_add(f, ", zigzag: %lld, the first value, value 0",
                         (long long)v);
             if (r->is32 && (v < INT32_MIN || v > INT32_MAX)) {
               f->i = (int32_t)(uint32_t)(uint64_t)v;
@@ -202,7 +206,7 @@ int ex_delta_step(pq_explainer *x, ex_delta *d, pq_field *f) {
           ex_row(f, d->mb_at + bit / 8,
                  w ? ((bit % 8) + (uint64_t)w + 7) / 8 : 0,
                  "%sblock[%llu].miniblock[%llu].value[%llu]", pre, B, M,
-                 (unsigned long long)j);
+                 (unsigned long long)(r->yielded + j));
           ex_bits_value(f, rel, w);
           delta_value(f, d, v);
           int64_t md = (int64_t)r->min_delta;

@@ -3,23 +3,30 @@
 ** order (spec/README.md, "File Format"; parquet.thrift).
 **
 **   magic                                      "PAR1"
-**   row_groups[0].columns[1].pages[2].header.type
-**   row_groups[0].columns[1].pages[2].header.data_page_header.num_values
-**   row_groups[0].columns[1].pages[2].def_levels.run[0].header
-**   row_groups[0].columns[1].pages[2].values.value[0]
-**   row_groups[0].columns[1].pages[3].compressed   a compressed body
-**   row_groups[0].columns[1].column_index.null_pages[0]
-**   row_groups[0].columns[1].offset_index.page_locations[0].offset
-**   row_groups[0].columns[1].bloom_filter.numBytes, ....bloom_filter.bitset
-**   row_groups[0].columns[1].column_chunk.meta_data.type
+**   row_groups[0].columns[id].pages[2].header.type
+**   row_groups[0].columns[id].pages[2].header.data_page_header.num_values
+**   row_groups[0].columns[id].pages[2].def_levels.run[0].header
+**   row_groups[0].columns[id].pages[2].values.value[0]
+**   row_groups[0].columns[id].pages[3].compressed  a compressed body
+**   row_groups[0].columns[id].column_index.null_pages[0]
+**   row_groups[0].columns[id].offset_index.page_locations[0].offset
+**   row_groups[0].columns[id].bloom_filter.numBytes, ....bloom_filter.bitset
+**   row_groups[0].columns[id].column_chunk.meta_data.type
 **                              the copy of the chunk's metadata many
 **                              writers put after it
 **   gap                                        bytes nothing claims
 **   footer.row_groups[0].columns[0].meta_data.codec
 **   footer_length, end_magic
 **
+** A chunk is named by its column's dotted path (column_name()), the
+** footer's lists by their indices.
+**
 ** A page alone (pq_explainer_open_page) has the same rows without the
-** prefix: header.type, def_levels.length, values.value[0].
+** prefix: header.type, def_levels.length, values.value[0]; and its
+** compressed body, decompressed with the codec of the options or one its
+** bytes name (recognise()), is walked too: decompressed.def_levels...,
+** decompressed.values.value[0], their offsets within the bytes
+** decompressed (pq_field.within).
 **
 ** The pages are found with the file reader (metadata.c, page.c), which
 ** checks every page before it is explained; a page it rejects is
@@ -46,6 +53,8 @@ typedef struct ex_part {
   const char *words; /* for messages: "definition levels" */
   pq_params p;
   int use_dict;
+  int plain; /* at and len count in the body decompressed (ex_file.plain) */
+  int nomem; /* P_FAULT: memory ran out, no fault of the bytes */
   char note[320]; /* P_ROW: the note; P_FAULT: the message */
 } ex_part;
 
@@ -97,7 +106,7 @@ struct ex_file {
   uint32_t rg, col, page;
   size_t chunk_end, pos;
   char chunk_label[200];
-  char chunk_path[80];
+  char chunk_path[200];
   pq_page pg;
   int reader_rc; /* the reader rejected the page being walked */
   pq_error reader_err;
@@ -108,10 +117,11 @@ struct ex_file {
   pq_field scratch;
   int bloom; /* the walk is a bloom filter's header */
   /* The body of a page. */
-  ex_part parts[4]; /* levels, levels, values; or a fault among them */
+  ex_part parts[6]; /* levels, levels, values; or a fault among them; a
+                    ** compressed body's row before its parts */
   int nparts, ipart;
   pq_explainer *sub;
-  char page_path[96];
+  char page_path[224];
   char page_label[220];
   char header_label[240]; /* the page header walk's, for its faults */
   size_t body_end;        /* PAGE: the end of the body; bytes after are rest */
@@ -121,6 +131,10 @@ struct ex_file {
   size_t batch_size;
   /* PAGE: what the page does not say. */
   pq_page_context ctx;
+  /* PAGE: a compressed body decompressed, and whether parts being planned
+  ** lie in it. */
+  pq_buf plain;
+  int planning_plain;
 };
 
 void ex_file_free(ex_file *e) {
@@ -130,6 +144,7 @@ void ex_file_free(ex_file *e) {
   pq_file_free(e->file);
   pq_free(e->regions);
   pq_free(e->batch);
+  pq_buf_free(&e->plain);
   pq_free(e);
 }
 
@@ -191,18 +206,20 @@ static ex_part *add_part(ex_file *e, int kind, size_t at, size_t len,
   pt->len = len;
   pt->name = name;
   pt->words = words;
+  pt->plain = e->planning_plain;
   pq_params_init(&pt->p);
   return pt;
 }
 
-static void add_fault(ex_file *e, size_t at, const char *fmt, ...)
+static ex_part *add_fault(ex_file *e, size_t at, const char *fmt, ...)
     PQ_PRINTF(3, 4);
-static void add_fault(ex_file *e, size_t at, const char *fmt, ...) {
+static ex_part *add_fault(ex_file *e, size_t at, const char *fmt, ...) {
   ex_part *pt = add_part(e, P_FAULT, at, 0, "error", "");
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(pt->note, sizeof pt->note, fmt, ap);
   va_end(ap);
+  return pt;
 }
 
 /* Levels of encoding enc stored at buf[at..at+len), for a column whose
@@ -314,19 +331,19 @@ static void plan_file_body(ex_file *e, const pq_page *p, pq_type type,
 }
 
 /* PAGE: the entries of def levels at max, as a decoder counts them; -1
-** when the levels cannot be read (their walk then ends in the fault). */
+** when the levels cannot be read (their walk then ends in the fault), -2
+** when memory ran out. */
 static int64_t count_defined(const uint8_t *buf, const ex_part *lv, int max) {
   pq_decoder *d;
   pq_error err;
-  if (pq_decoder_open(&d, &lv->p, buf + lv->at, lv->len, NULL, 0, &err)) {
-    return -1;
-  }
+  int rc = pq_decoder_open(&d, &lv->p, buf + lv->at, lv->len, NULL, 0, &err);
+  if (rc) return rc == PQ_NOMEM ? -2 : -1;
   uint32_t v[512];
   int64_t defined = 0;
   for (;;) {
     size_t n;
-    if (pq_decoder_read(d, v, 512, &n, &err)) {
-      defined = -1;
+    if ((rc = pq_decoder_read(d, v, 512, &n, &err))) {
+      defined = rc == PQ_NOMEM ? -2 : -1;
       break;
     }
     if (n == 0) break;
@@ -363,6 +380,94 @@ static void plan_v1_levels(ex_file *e, const uint8_t *buf, const pq_page *p,
   }
   add_levels(e, p, *at, size, enc, max, rep);
   *at += size;
+}
+
+/* PAGE: the parts of a body stored as it is, at d[0..n), which is at
+** offset `at` of the bytes its parts count in: levels and values, or a
+** dictionary's entries, or a v2 page's values. */
+static void plan_body_parts(ex_file *e, const uint8_t *d, size_t at, size_t n,
+                            const pq_page *p) {
+  const pq_page_context *c = &e->ctx;
+  if (p->page_type == PQ_DICTIONARY_PAGE) {
+    add_values(e, p, at, n, c->type, c->type_length, p->num_values);
+    return;
+  }
+  if (p->page_type == PQ_DATA_PAGE_V2) {
+    add_values(e, p, at, n, c->type, c->type_length,
+               p->num_values - p->num_nulls);
+    return;
+  }
+  /* The levels' walk reads from the start of the bytes they count in. */
+  const uint8_t *base = d - at;
+  size_t pos = at;
+  plan_v1_levels(e, base, p, &pos, at + n, p->rep_encoding, c->max_rep, 1);
+  plan_v1_levels(e, base, p, &pos, at + n, p->def_encoding, c->max_def, 0);
+  int64_t count = p->num_values;
+  if (c->max_def > 0 && e->nparts > 0 &&
+      e->parts[e->nparts - 1].kind == P_STREAM) {
+    count = count_defined(base, &e->parts[e->nparts - 1], c->max_def);
+    if (count == -2) {
+      add_fault(e, pos, "explain: out of memory")->nomem = 1;
+      return;
+    }
+  }
+  add_values(e, p, pos, at + n - pos, c->type, c->type_length, count);
+}
+
+/* PAGE: a compressed body whose codec the options do not name, where its
+** bytes name it beyond doubt: a zstd frame's magic number, gzip's, Hadoop's
+** LZ4 framing (its first chunk's sizes fit the body), snappy's leading
+** varint (the size the header says) -- and the bytes then decompress to
+** exactly the size the header says.  BROTLI and LZ4_RAW streams have no
+** mark of their own, and are not guessed.  The codec with the bytes in
+** e->plain, or -1 (*rc is PQ_NOMEM when memory ran out). */
+static int recognise(ex_file *e, const uint8_t *p, size_t n, int64_t size,
+                     size_t limit, const char **how, pq_error *err, int *rc) {
+  static const struct {
+    pq_codec codec;
+    const char *how;
+  } marks[] = {
+      {PQ_ZSTD, "recognised by its frame's magic number, 28 B5 2F FD"},
+      {PQ_GZIP, "recognised by its magic number, 1F 8B"},
+      {PQ_LZ4, "recognised by Hadoop's framing: its first chunk's sizes fit"},
+      {PQ_SNAPPY, "recognised by its first varint: the size the header says"},
+  };
+  *rc = PQ_OK;
+  if (size <= 0) return -1;
+  for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++) {
+    pq_codec k = marks[i].codec;
+    int mark = 0;
+    if (k == PQ_ZSTD) {
+      mark = n >= 4 && p[0] == 0x28 && p[1] == 0xB5 && p[2] == 0x2F &&
+             p[3] == 0xFD;
+    } else if (k == PQ_GZIP) {
+      mark = n >= 2 && p[0] == 0x1F && p[1] == 0x8B;
+    } else if (k == PQ_LZ4) {
+      if (n >= 8) {
+        uint32_t whole = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+                         (uint32_t)p[2] << 8 | p[3];
+        uint32_t part = (uint32_t)p[4] << 24 | (uint32_t)p[5] << 16 |
+                        (uint32_t)p[6] << 8 | p[7];
+        mark = whole > 0 && (uint64_t)whole <= (uint64_t)size && part > 0 &&
+               part <= n - 8;
+      }
+    } else {
+      uint64_t v;
+      size_t pos = 0;
+      mark = pq_uleb_read(p, n, &pos, &v) == PQ_OK && v == (uint64_t)size;
+    }
+    if (!mark || !pq_codec_available(k)) continue;
+    e->plain.len = 0;
+    *rc = pq_decompress(k, p, n, size, limit, &e->plain, err);
+    if (*rc == PQ_NOMEM) return -1;
+    if (*rc == PQ_OK) {
+      *how = marks[i].how;
+      return (int)k;
+    }
+  }
+  e->plain.len = 0;
+  *rc = PQ_OK;
+  return -1;
 }
 
 /* PAGE: the body of the page at buf[b..len), with the reader's checks. */
@@ -411,7 +516,6 @@ static void plan_page_body(ex_file *e, const uint8_t *buf, size_t len,
     }
     return;
   }
-  int codec = (int)c->codec;
   int v2 = p->page_type == PQ_DATA_PAGE_V2;
   size_t lv = 0;
   if (v2) {
@@ -430,49 +534,79 @@ static void plan_page_body(ex_file *e, const uint8_t *buf, size_t len,
     }
     lv = (size_t)def_len + (size_t)rep_len;
   }
-  int stored = codec == PQ_UNCOMPRESSED || (v2 && !p->is_compressed);
-  if (stored && (uint64_t)p->uncompressed_size != n) {
+  /* The bytes a codec may have made: the body, or a v2 page's values. */
+  size_t at = b + lv, clen = n - lv;
+  int64_t csize = (int64_t)p->uncompressed_size - (int64_t)lv;
+  const char *what = p->page_type == PQ_DICTIONARY_PAGE ? "dictionary entries"
+                     : v2                               ? "values"
+                                                        : "levels and values";
+  int codec = PQ_UNCOMPRESSED;
+  const char *how = "as the options say";
+  size_t limit = c->limit ? c->limit : EX_FILE_LIMIT;
+  pq_error err;
+  int rc = PQ_OK;
+  if (!v2 || p->is_compressed) {
+    if (c->codec_set) {
+      codec = (int)c->codec;
+      if (codec != PQ_UNCOMPRESSED && !(v2 && clen == 0)) {
+        rc = pq_decompress((pq_codec)codec, buf + at, clen, csize, limit,
+                           &e->plain, &err);
+      }
+    } else {
+      /* Recognised where the bytes say so; else, with the sizes equal,
+      ** stored as it is (snappy's output can be as long as its input). */
+      codec = recognise(e, buf + at, clen, csize, limit, &how, &err, &rc);
+      if (codec < 0 && rc == PQ_OK && (uint64_t)p->uncompressed_size == n) {
+        codec = PQ_UNCOMPRESSED;
+      }
+    }
+  }
+  if (codec == PQ_UNCOMPRESSED && (uint64_t)p->uncompressed_size != n) {
     add_fault(e, b,
               "page: uncompressed, yet %zu bytes where the header says %lld",
               n - lv, (long long)p->uncompressed_size - (long long)lv);
     return;
   }
-  if (p->page_type == PQ_DICTIONARY_PAGE) {
-    if (!stored) {
-      add_compressed(e, b, n, codec, p->uncompressed_size,
-                     "dictionary entries");
-    } else {
-      add_values(e, p, b, n, c->type, c->type_length, p->num_values);
-    }
+  if (v2) {
+    add_levels(e, p, b, (size_t)rep_len, PQ_RLE, c->max_rep, 1);
+    add_levels(e, p, b + (size_t)rep_len, (size_t)def_len, PQ_RLE, c->max_def,
+               0);
+  }
+  if (codec == PQ_UNCOMPRESSED) {
+    plan_body_parts(e, buf + at, at, clen, p);
     return;
   }
-  if (!v2) {
-    if (!stored) {
-      add_compressed(e, b, n, codec, p->uncompressed_size, "levels and values");
-      return;
-    }
-    size_t at = b;
-    plan_v1_levels(e, buf, p, &at, b + n, p->rep_encoding, c->max_rep, 1);
-    plan_v1_levels(e, buf, p, &at, b + n, p->def_encoding, c->max_def, 0);
-    int64_t count = p->num_values;
-    if (c->max_def > 0 && e->nparts > 0 &&
-        e->parts[e->nparts - 1].kind == P_STREAM) {
-      count = count_defined(buf, &e->parts[e->nparts - 1], c->max_def);
-    }
-    add_values(e, p, at, b + n - at, c->type, c->type_length, count);
+  if (v2 && clen == 0) return;
+  if (rc == PQ_NOMEM) {
+    add_fault(e, at, "%s", err.msg)->nomem = 1;
     return;
   }
-  add_levels(e, p, b, (size_t)rep_len, PQ_RLE, c->max_rep, 1);
-  add_levels(e, p, b + (size_t)rep_len, (size_t)def_len, PQ_RLE, c->max_def, 0);
-  if (!stored) {
-    if (n > lv) {
-      add_compressed(e, b + lv, n - lv, codec,
-                     (int64_t)p->uncompressed_size - (int64_t)lv, "values");
-    }
-  } else {
-    add_values(e, p, b + lv, n - lv, c->type, c->type_length,
-               p->num_values - p->num_nulls);
+  ex_part *pt = add_part(e, P_ROW, at, clen, "compressed", what);
+  if (codec < 0) {
+    snprintf(pt->note, sizeof pt->note,
+             "%zu byte%s of %s, compressed from %lld by a codec the bytes do "
+             "not name (BROTLI and LZ4_RAW have no mark): not read; the "
+             "option \"codec\" names it, as parquet_pages' codec column "
+             "gives it",
+             clen, clen == 1 ? "" : "s", what, (long long)csize);
+    return;
   }
+  const char *cn = pq_codec_name((pq_codec)codec);
+  if (rc) {
+    snprintf(pt->note, sizeof pt->note,
+             "%s, as the options say: %zu byte%s of %s, compressed from %lld",
+             cn, clen, clen == 1 ? "" : "s", what, (long long)csize);
+    add_fault(e, at, "page: %s", err.msg);
+    return;
+  }
+  snprintf(pt->note, sizeof pt->note,
+           "%s, %s: %zu byte%s of %s, compressed from %lld, which the rows "
+           "decompressed.* explain, at offsets within them",
+           cn, how, clen, clen == 1 ? "" : "s", what, (long long)csize);
+  e->planning_plain = 1;
+  plan_body_parts(e, e->plain.data ? e->plain.data : (const uint8_t *)"", 0,
+                  e->plain.len, p);
+  e->planning_plain = 0;
 }
 
 /* Decodes the values of page p, as parquet_values does, to find what a
@@ -515,6 +649,16 @@ static int check_values(ex_file *e, const pq_page *p, pq_type type,
   return rc;
 }
 
+/* A row of a part of the body decompressed: its offsets count there. */
+static void in_plain(const ex_file *e, const ex_part *pt, pq_field *f) {
+  if (!pt->plain) return;
+  f->within = e->plain.data ? e->plain.data : (const uint8_t *)"";
+  f->within_len = e->plain.len;
+  if (f->fault) {
+    f->length = f->offset < e->plain.len ? e->plain.len - f->offset : 0;
+  }
+}
+
 /* The next row of the page's body: 1, or 0 when it is done. */
 static int body_step(pq_explainer *x, ex_file *e, pq_field *f) {
   for (;;) {
@@ -525,16 +669,21 @@ static int body_step(pq_explainer *x, ex_file *e, pq_field *f) {
         f->offset += pt->at;
         if (f->fault) {
           char msg[sizeof f->note];
-          format(msg, sizeof msg, "%s: %s at offset %zu: %s", e->page_label,
-                 pt->words, pt->at, f->note);
+          format(msg, sizeof msg, "%s: %s at offset %zu%s: %s", e->page_label,
+                 pt->words, pt->at,
+                 pt->plain ? " of the body decompressed" : "", f->note);
           int rc = e->sub->nomem ? PQ_NOMEM : PQ_CORRUPT;
           pq_explainer_free(e->sub);
           e->sub = NULL;
-          return fault_rc(x, f, f->offset, rc, msg);
+          fault_rc(x, f, f->offset, rc, msg);
+          in_plain(e, pt, f);
+          return 1;
         }
-        format(path, sizeof path, "%s%s%s.%s", e->page_path,
-               e->page_path[0] ? "." : "", pt->name, f->path);
+        format(path, sizeof path, "%s%s%s%s.%s", e->page_path,
+               e->page_path[0] ? "." : "", pt->plain ? "decompressed." : "",
+               pt->name, f->path);
         memcpy(f->path, path, sizeof path);
+        in_plain(e, pt, f);
         return 1;
       }
       pq_explainer_free(e->sub);
@@ -544,7 +693,11 @@ static int body_step(pq_explainer *x, ex_file *e, pq_field *f) {
     }
     if (e->ipart >= e->nparts) return 0;
     ex_part *pt = &e->parts[e->ipart];
-    if (pt->kind == P_FAULT) return fault_msg(x, f, pt->at, pt->note);
+    if (pt->kind == P_FAULT) {
+      fault_rc(x, f, pt->at, pt->nomem ? PQ_NOMEM : PQ_CORRUPT, pt->note);
+      in_plain(e, pt, f);
+      return 1;
+    }
     if (pt->kind == P_CHECK) {
       pq_error err;
       const pq_schema_node *leaf = pq_file_leaf(e->file, e->col);
@@ -558,25 +711,29 @@ static int body_step(pq_explainer *x, ex_file *e, pq_field *f) {
       }
       continue;
     }
+    const char *dec = pt->plain ? "decompressed." : "";
     if (pt->kind == P_ROW) {
-      ex_row(f, pt->at, pt->len, "%s%s%s", e->page_path,
-             e->page_path[0] ? "." : "", pt->name);
+      ex_row(f, pt->at, pt->len, "%s%s%s%s", e->page_path,
+             e->page_path[0] ? "." : "", dec, pt->name);
       ex_note(f, "%s", pt->note);
+      in_plain(e, pt, f);
       e->ipart++;
       return 1;
     }
     pq_error err;
-    int rc = pq_explainer_open(&e->sub, &pt->p, x->buf + pt->at, pt->len,
+    const uint8_t *base = pt->plain ? e->plain.data : x->buf;
+    int rc = pq_explainer_open(&e->sub, &pt->p, base + pt->at, pt->len,
                                pt->use_dict ? e->dict : NULL,
                                pt->use_dict ? e->dict_len : 0, &err);
     if (rc == PQ_NOMEM) return ex_fault(x, f, pt->at, &err);
     if (rc) {
       /* An encoding this build cannot explain, or not for this type. */
       e->sub = NULL;
-      ex_row(f, pt->at, pt->len, "%s%s%s", e->page_path,
-             e->page_path[0] ? "." : "", pt->name);
+      ex_row(f, pt->at, pt->len, "%s%s%s%s", e->page_path,
+             e->page_path[0] ? "." : "", dec, pt->name);
       ex_note(f, "%zu byte%s of %s: not explained (%s)", pt->len,
               pt->len == 1 ? "" : "s", pt->words, err.msg);
+      in_plain(e, pt, f);
       e->ipart++;
       return 1;
     }
@@ -684,6 +841,28 @@ static int plan_regions(ex_file *e, pq_error *err) {
   return PQ_OK;
 }
 
+/* How paths name column c of a row group: by its dotted path, where that
+** cannot be taken for an index or for another column's (a name of digits
+** or with brackets, a path two leaves have, a long one); else by its
+** index. */
+static void column_name(const ex_file *e, uint32_t c, char *out, size_t cap) {
+  const pq_schema_node *leaf = pq_file_leaf(e->file, c);
+  const char *p = leaf && leaf->path ? leaf->path : "";
+  size_t n = strlen(p);
+  int ok = n > 0 && n < cap && n <= 100 && !strpbrk(p, "[]") &&
+           p[strspn(p, "0123456789")] != 0;
+  uint32_t leaves = pq_file_leaf_count(e->file);
+  for (uint32_t i = 0; ok && i < leaves; i++) {
+    const pq_schema_node *o = pq_file_leaf(e->file, i);
+    if (i != c && o && o->path && strcmp(o->path, p) == 0) ok = 0;
+  }
+  if (ok) {
+    memcpy(out, p, n + 1);
+  } else {
+    snprintf(out, cap, "%u", c);
+  }
+}
+
 /* Starts the chunk of region rg: its reader, labels and paths. */
 static int start_chunk(pq_explainer *x, ex_file *e, const ex_region *rg,
                        pq_field *f) {
@@ -694,8 +873,10 @@ static int start_chunk(pq_explainer *x, ex_file *e, const ex_region *rg,
   const pq_schema_node *leaf = pq_file_leaf(e->file, rg->col);
   snprintf(e->chunk_label, sizeof e->chunk_label, "column '%s', row group %u",
            leaf && leaf->path ? leaf->path : "", rg->rg);
-  snprintf(e->chunk_path, sizeof e->chunk_path, "row_groups[%u].columns[%u]",
-           rg->rg, rg->col);
+  char name[128];
+  column_name(e, rg->col, name, sizeof name);
+  format(e->chunk_path, sizeof e->chunk_path, "row_groups[%u].columns[%s]",
+         rg->rg, name);
   int rc =
       pq_page_reader_open(&e->r, e->file, rg->rg, rg->col, EX_FILE_LIMIT, &err);
   if (rc) return ex_fault(x, f, e->cursor, &err);
@@ -774,9 +955,11 @@ static int start_structure(pq_explainer *x, ex_file *e, const ex_region *rg,
   const char *name = names[rg->kind], *label = labels[rg->kind];
   ex_thrift *a = &e->ahead;
   int rc;
+  char col[128];
+  column_name(e, rg->col, col, sizeof col);
   for (;;) {
-    format(e->chunk_path, sizeof e->chunk_path, "row_groups[%u].columns[%u].%s",
-           rg->rg, rg->col, name);
+    format(e->chunk_path, sizeof e->chunk_path, "row_groups[%u].columns[%s].%s",
+           rg->rg, col, name);
     ex_thrift_init(a, x, (size_t)rg->start, end, root, e->chunk_path, label);
     while ((rc = ex_thrift_step(a, &e->scratch)) > 0) {
     }

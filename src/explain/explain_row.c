@@ -17,6 +17,8 @@ void ex_row(pq_field *f, uint64_t offset, uint64_t length, const char *fmt,
   f->kind = PQ_FV_NONE;
   f->text = 0;
   f->fault = 0;
+  f->within = NULL;
+  f->within_len = 0;
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(f->path, sizeof f->path, fmt, ap);
@@ -156,8 +158,6 @@ void ex_value(pq_field *f, pq_type t, int32_t type_length, const void *v) {
 
 void ex_describe(char *out, size_t cap, pq_type t, int32_t type_length,
                  const void *v) {
-  pq_buf b;
-  pq_buf_init(&b);
   const uint8_t *p = v;
   size_t n = 0;
   if (t == PQ_BYTE_ARRAY) {
@@ -166,10 +166,10 @@ void ex_describe(char *out, size_t cap, pq_type t, int32_t type_length,
   } else if (t == PQ_INT96 || t == PQ_FIXED_LEN_BYTE_ARRAY) {
     n = pq_value_size(t, type_length);
   } else {
-    pq_json_values(&b, t, type_length, 0, v, 1, 0);
-    pq_buf_byte(&b, 0);
-    snprintf(out, cap, "%s", b.oom ? "?" : (const char *)b.data);
-    pq_buf_free(&b);
+    /* Without allocating: a row is no place for an allocation to fail. */
+    char num[48];
+    pq_json_number(num, t, v);
+    snprintf(out, cap, "%s", num);
     return;
   }
   int printable = t == PQ_BYTE_ARRAY && pq_utf8_valid(p, n);

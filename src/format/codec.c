@@ -40,6 +40,7 @@
 ** PQ_UNSUPPORTED, with a message that says so.
 */
 #include "format.h"
+#include <stdio.h>
 
 #ifdef PQ_NO_SNAPPY
 #define HAVE_SNAPPY 0
@@ -857,6 +858,98 @@ static int brotli_enc(const uint8_t *src, size_t n, int level, pq_buf *out,
 
 /* ---- The public calls ---------------------------------------------------- */
 
+/* ---- What the codecs are in this build ----------------------------------- */
+
+/* The levels a codec takes (lo > hi: none), and its default. */
+static void levels_of(pq_codec c, int *lo, int *hi, int *dflt) {
+  *lo = 1, *hi = 0, *dflt = 0;
+  switch (c) {
+    case PQ_GZIP: *lo = 1, *hi = 9, *dflt = GZIP_LEVEL; break;
+    case PQ_BROTLI: *lo = 0, *hi = 11, *dflt = BROTLI_QUALITY; break;
+    case PQ_ZSTD: *lo = -7, *hi = 22, *dflt = ZSTD_LEVEL; break;
+    default: break;
+  }
+}
+
+void pq_codec_describe(pq_codec c, pq_codec_info *out) {
+  static const char *const library[PQ_CODEC_COUNT] = {
+      NULL, "libsnappy", "zlib", NULL, "libbrotli", "liblz4", "libzstd",
+      "liblz4"};
+  memset(out, 0, sizeof *out);
+  if ((unsigned)c >= PQ_CODEC_COUNT) return;
+  out->available = have[c];
+  levels_of(c, &out->min_level, &out->max_level, &out->default_level);
+  out->has_levels = out->min_level <= out->max_level;
+  out->library = library[c];
+  if (!have[c]) return;
+  const char *v = NULL;
+  switch (c) {
+#if HAVE_ZLIB
+    case PQ_GZIP: v = zlibVersion(); break;
+#endif
+#if HAVE_ZSTD
+    case PQ_ZSTD: v = ZSTD_versionString(); break;
+#endif
+#if HAVE_LZ4
+    case PQ_LZ4:
+    case PQ_LZ4_RAW: v = LZ4_versionString(); break;
+#endif
+#if HAVE_BROTLI
+    case PQ_BROTLI: {
+      /* 0xMMMmmmppp: major, minor and patch, 12 bits each. */
+      uint32_t b = BrotliDecoderVersion();
+      snprintf(out->version, sizeof out->version, "%u.%u.%u", b >> 24,
+               (b >> 12) & 0xFFF, b & 0xFFF);
+      break;
+    }
+#endif
+    default: break; /* snappy's C API has no version */
+  }
+  if (v) snprintf(out->version, sizeof out->version, "%s", v);
+}
+
+/* ---- The options of a stream's codec --------------------------------------- */
+
+typedef struct stream_opts {
+  pq_params *p;
+  pq_codec *codec;
+  int *level;
+  int codec_set, level_set;
+} stream_opts;
+
+static int apply_stream(void *ctx, const char *key, const pq_jvalue *v,
+                        pq_error *err) {
+  stream_opts *o = ctx;
+  if (strcmp(key, "codec") == 0) {
+    int rc = pq_codec_option(v, key, o->codec, err);
+    if (rc == PQ_OK) o->codec_set = v->kind != PQ_JV_NULL;
+    return rc;
+  }
+  if (strcmp(key, "level") == 0) {
+    int64_t x = *o->level;
+    int rc = pq_option_int(v, key, -1000000, 1000000, &x, err);
+    if (rc == PQ_OK && v->kind != PQ_JV_NULL) {
+      *o->level = (int)x;
+      o->level_set = 1;
+    }
+    return rc;
+  }
+  return pq_params_option(o->p, key, v, err);
+}
+
+int pq_stream_options_parse(pq_params *p, pq_codec *codec, int *level,
+                            const char *json, size_t n, pq_error *err) {
+  stream_opts o = {p, codec, level, 0, 0};
+  *codec = PQ_UNCOMPRESSED;
+  *level = PQ_LEVEL_DEFAULT;
+  int rc = pq_options_parse(json, n, apply_stream, &o, err);
+  if (rc == PQ_OK && o.level_set && !o.codec_set) {
+    return pq_option_fail(err, "\"%s\" needs \"codec\": the level of a codec",
+                          "level");
+  }
+  return rc;
+}
+
 int pq_compress(pq_codec c, const uint8_t *src, size_t n, pq_buf *out,
                 pq_error *err) {
   return pq_compress_level(c, PQ_LEVEL_DEFAULT, src, n, out, err);
@@ -864,15 +957,12 @@ int pq_compress(pq_codec c, const uint8_t *src, size_t n, pq_buf *out,
 
 int pq_codec_level_check(pq_codec c, int level, pq_error *err) {
   if (level == PQ_LEVEL_DEFAULT) return PQ_OK;
-  int lo, hi;
-  switch (c) {
-    case PQ_GZIP: lo = 1, hi = 9; break;
-    case PQ_BROTLI: lo = 0, hi = 11; break;
-    case PQ_ZSTD: lo = -7, hi = 22; break;
-    default:
-      return pq_fail(err, PQ_MISUSE, codec_names[(unsigned)c < PQ_CODEC_COUNT ? c : 0],
-                     "the codec has no level (GZIP 1 to 9, BROTLI 0 to 11, "
-                     "ZSTD -7 to 22)");
+  int lo, hi, dflt;
+  levels_of(c, &lo, &hi, &dflt);
+  if (lo > hi) {
+    return pq_fail(err, PQ_MISUSE, codec_names[(unsigned)c < PQ_CODEC_COUNT ? c : 0],
+                   "the codec has no level (GZIP 1 to 9, BROTLI 0 to 11, "
+                   "ZSTD -7 to 22)");
   }
   if (level < lo || level > hi) {
     return pq_fail(err, PQ_MISUSE, codec_names[c], "level %d: %d to %d", level,

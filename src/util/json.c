@@ -164,6 +164,42 @@ static void json_ints(pq_buf *out, const uint8_t *v, size_t n, int wide,
   out->len += (size_t)(p - start);
 }
 
+size_t pq_json_number(char *p, pq_type t, const void *v) {
+  size_t k = 0;
+  switch (t) {
+    case PQ_BOOLEAN:
+      k = (size_t)snprintf(p, 8, *(const uint8_t *)v ? "true" : "false");
+      break;
+    case PQ_INT32: {
+      int32_t x;
+      memcpy(&x, v, 4);
+      k = fmt_i64(p, x);
+      break;
+    }
+    case PQ_INT64: {
+      int64_t x;
+      memcpy(&x, v, 8);
+      k = fmt_i64(p, x);
+      break;
+    }
+    case PQ_FLOAT: {
+      float x;
+      memcpy(&x, v, 4);
+      k = fmt_real(p, x, 1);
+      break;
+    }
+    case PQ_DOUBLE: {
+      double x;
+      memcpy(&x, v, 8);
+      k = fmt_real(p, x, 0);
+      break;
+    }
+    default: break;
+  }
+  p[k] = 0;
+  return k;
+}
+
 void pq_json_values(pq_buf *out, pq_type t, int32_t type_length, int binary,
                     const void *values, size_t n, int comma) {
   if (t == PQ_INT32 || t == PQ_INT64) {

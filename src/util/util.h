@@ -213,6 +213,11 @@ typedef struct pq_jvalue {
 typedef int (*pq_option_fn)(void *ctx, const char *key, const pq_jvalue *v,
                             pq_error *err);
 
+/* One BOOLEAN, INT32, INT64, FLOAT or DOUBLE as pq_json_values writes
+** it, into p (room for 40 bytes), NUL-terminated, without allocating; its
+** length (0, an empty text, for another type). */
+size_t pq_json_number(char *p, pq_type t, const void *v);
+
 /* Walks the object json[0..n), handing each key and value to apply(ctx);
 ** empty text is an empty object.  A key that apply does not know
 ** (PQ_NOTFOUND) is PQ_MISUSE "unknown option". */
