@@ -6,9 +6,6 @@
 ** (src/util/order.c), the same that prune row groups and pages.
 */
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "ext.h"
 
@@ -28,17 +25,9 @@ static int collDecimal(void *arg, int na, const void *a, int nb,
 
 typedef struct SumCtx {
   pq_decimal_sum *s;
+  pq_buf real;     /* a REAL's shortest digits, as JSON writes them */
   int failed;
 } SumCtx;
-
-/* The shortest text that reads back to r: a REAL made from a decimal of at
-** most 15 digits gives that decimal. */
-static void sum_real_text(double r, char *buf, size_t cap) {
-  for (int digits = 15; digits <= 17; digits++) {
-    snprintf(buf, cap, "%.*g", digits, r);
-    if (strtod(buf, NULL) == r) return;
-  }
-}
 
 static void sumStep(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
@@ -55,19 +44,26 @@ static void sumStep(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sqlite3_result_error_nomem(ctx);
     return;
   }
-  char buf[40];
   const char *p;
   size_t n;
   if (vt == SQLITE_FLOAT) {
+    /* the shortest digits that read back to the double: a REAL made from
+    ** a decimal of at most 15 digits gives that decimal */
     double r = sqlite3_value_double(argv[0]);
     if (isinf(r)) {
       c->failed = 1;
       sqlite3_result_error(ctx, "decimal_sum: an infinite REAL has no sum", -1);
       return;
     }
-    sum_real_text(r, buf, sizeof buf);
-    p = buf;
-    n = strlen(buf);
+    c->real.len = 0;
+    pq_json_values(&c->real, PQ_DOUBLE, 0, 0, &r, 1, 0);
+    if (c->real.oom) {
+      c->failed = 1;
+      sqlite3_result_error_nomem(ctx);
+      return;
+    }
+    p = (const char *)c->real.data;
+    n = c->real.len;
   } else if (vt == SQLITE_INTEGER || vt == SQLITE_TEXT) {
     p = (const char *)sqlite3_value_text(argv[0]);
     n = (size_t)sqlite3_value_bytes(argv[0]);
@@ -98,6 +94,7 @@ static void sumStep(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 
 static void sumFinal(sqlite3_context *ctx) {
   SumCtx *c = sqlite3_aggregate_context(ctx, 0);
+  if (c) pq_buf_free(&c->real);
   if (!c || c->failed || !c->s) {
     if (c) pq_decimal_sum_free(c->s);
     return; /* NULL, as sum() of no values, or the error set */
