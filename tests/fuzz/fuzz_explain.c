@@ -6,7 +6,7 @@
 ** from the next bytes, fuzz.h, and for the dictionary encodings a PLAIN
 ** dictionary of a 16-bit length), a page as stored (its context from the
 ** next bytes), or a whole file.  Every row is made, and each must lie
-** inside the input.
+** inside the input (a row of a decompressed page body, inside that body).
 */
 #include <stdlib.h>
 
@@ -19,7 +19,9 @@ static void walk(pq_explainer *x, size_t len) {
   uint64_t rows = 0, last = 0;
   int faults = 0;
   while (pq_explainer_next(x, &f) && rows++ < 10000) {
-    if (f.offset > len || f.length > len - f.offset) __builtin_trap();
+    /* inside the input, or inside the decompressed body it names */
+    uint64_t in = f.within ? f.within_len : len;
+    if (f.offset > in || f.length > in - f.offset) __builtin_trap();
     if (faults) __builtin_trap(); /* a fault row is the last */
     faults += f.fault;
     (void)last;
