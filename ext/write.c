@@ -1665,6 +1665,15 @@ static char *w_open_writer(Writer *wr) {
 /* ---- The file ----------------------------------------------------------------- */
 
 #ifndef PARQUET_OMIT_FILES
+/* A name beside base, random, for a file or folder made there and renamed
+** to base when whole (sqlite3_mprintf; NULL: out of memory). */
+static char *w_tmp_name(const char *base) {
+  unsigned char r[6];
+  sqlite3_randomness(sizeof r, r);
+  return sqlite3_mprintf("%s.tmp-%02x%02x%02x%02x%02x%02x", base, r[0], r[1],
+                         r[2], r[3], r[4], r[5]);
+}
+
 /* Opens a new file beside the path, under a name of its own, for the
 ** writer's output (wr->tmp, wr->f).  Its mode is that of a regular file at
 ** the path, which it is to replace (the permission bits); else 0666, which
@@ -1676,10 +1685,7 @@ static char *w_create(Writer *wr) {
   int keep = lstat(wr->path, &st) == 0 && S_ISREG(st.st_mode);
   mode_t mode = keep ? (st.st_mode & 0777) : 0666;
   for (int tries = 0; tries < 64; tries++) {
-    unsigned char r[6];
-    sqlite3_randomness(sizeof r, r);
-    wr->tmp = sqlite3_mprintf("%s.tmp-%02x%02x%02x%02x%02x%02x", wr->path,
-                              r[0], r[1], r[2], r[3], r[4], r[5]);
+    wr->tmp = w_tmp_name(wr->path);
     if (!wr->tmp) return PQX_W_NOMEM;
     /* O_EXCL: a name that is taken, by a file or a link, is never used */
     int fd = open(wr->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
@@ -1891,11 +1897,7 @@ static char *w_make_root(Writer *wr) {
                         "an empty one",
                      wr->root);
   for (int tries = 0; tries < 64; tries++) {
-    unsigned char r[6];
-    sqlite3_randomness(sizeof r, r);
-    wr->root_tmp = sqlite3_mprintf("%s.tmp-%02x%02x%02x%02x%02x%02x",
-                                   wr->root, r[0], r[1], r[2], r[3], r[4],
-                                   r[5]);
+    wr->root_tmp = w_tmp_name(wr->root);
     if (!wr->root_tmp) return PQX_W_NOMEM;
     if (mkdir(wr->root_tmp, 0777) == 0) return NULL;
     int e = errno;
