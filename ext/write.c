@@ -1415,33 +1415,8 @@ static char *w_columns(Writer *wr) {
     snprintf(c->o.name, sizeof c->o.name, "%s", c->name);
     /* The encoding: given (a dictionary encoding means dictionary), else
     ** a dictionary falling back to PLAIN, as careful writers do. */
-    pq_encoding e = PQ_PLAIN;
-    int is_auto = c->has_encoding && sqlite3_stricmp(a.enc, "auto") == 0;
-    if (c->has_encoding && !is_auto) pq_encoding_parse(a.enc, strlen(a.enc), &e);
-    if (is_auto) {
-      /* every encoding of the type, and a dictionary unless refused (or,
-      ** by default, for BOOLEAN, as without auto), tried on each chunk's
-      ** first page */
-      c->o.auto_encoding =
-          c->dictionary == 0 || (c->dictionary < 0 && c->p.type == PQ_BOOLEAN)
-              ? 2
-              : 1;
-      c->dictionary = 0;
-    }
-    int dict = c->dictionary;
-    if (e == PQ_RLE_DICTIONARY || e == PQ_PLAIN_DICTIONARY) {
-      dict = 1;
-      e = PQ_PLAIN;
-    }
-    if (dict < 0) dict = !c->has_encoding && c->p.type != PQ_BOOLEAN;
-    if (e == PQ_RLE && c->p.type == PQ_BOOLEAN) c->p.length_prefix = 1;
-    if (dict) {
-      c->p.encoding = PQ_RLE_DICTIONARY;
-      c->o.fallback = (int)e;
-    } else {
-      c->p.encoding = e;
-      c->o.fallback = -1;
-    }
+    pq_write_type_encoding(c->has_encoding ? a.enc : NULL, c->dictionary,
+                           &c->p, &c->o);
     c->vsize = c->p.type == PQ_BYTE_ARRAY ? sizeof(pq_bytes)
                : c->p.type == PQ_FIXED_LEN_BYTE_ARRAY ? sizeof(size_t)
                                                       : pq_value_size(c->p.type, 0);

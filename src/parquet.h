@@ -1120,6 +1120,17 @@ PQ_API const char *pq_write_type_name(const pq_write_type *t, char *buf,
 PQ_API void pq_write_type_params(const pq_write_type *t, pq_params *p,
                                  pq_write_options *o);
 
+/* A column's encoding as the options give it, once p and o hold its type:
+** enc the encoding named ("auto" for auto; NULL: none), dictionary 1, 0
+** or -1 (not said).  A dictionary encoding named, or a dictionary asked
+** for, is RLE_DICTIONARY falling back to the encoding named (PLAIN when
+** none); with neither, a dictionary falling back to PLAIN, but for
+** BOOLEAN; "auto" sets o->auto_encoding (2: without a dictionary).  Sets
+** p->encoding, p->length_prefix (RLE of BOOLEAN), o->fallback and
+** o->auto_encoding; enc is one pq_encoding_parse takes, or "auto". */
+PQ_API void pq_write_type_encoding(const char *enc, int dictionary,
+                                   pq_params *p, pq_write_options *o);
+
 /* A nested column: its type's tree, its leaves, and the entries of the
 ** batch being filled.  Written as the spec's nested types are:
 **

@@ -1,6 +1,9 @@
 /*
 ** types.c -- a column's type as parquet_write's options name it: the
-** names of the scalar types, and each one's physical type and annotation.
+** names of the scalar types, each one's physical type and annotation, and
+** a column's encoding from the options: given (a dictionary encoding
+** means dictionary), "auto", else a dictionary falling back to PLAIN, as
+** careful writers do.
 */
 #include "../format/format.h"
 
@@ -186,4 +189,35 @@ void pq_write_type_params(const pq_write_type *t, pq_params *p, pq_write_options
     default: p->type = PQ_INT64; break;
   }
   p->type_set = 1;
+}
+
+void pq_write_type_encoding(const char *enc, int dictionary, pq_params *p,
+                            pq_write_options *o) {
+  pq_encoding e = PQ_PLAIN;
+  int is_auto = enc && wt_ieq(enc, "auto", strlen(enc));
+  if (enc && !is_auto) pq_encoding_parse(enc, strlen(enc), &e);
+  if (is_auto) {
+    /* every encoding of the type, and a dictionary unless refused (or,
+    ** by default, for BOOLEAN, as without auto), tried on each chunk's
+    ** first page */
+    o->auto_encoding =
+        dictionary == 0 || (dictionary < 0 && p->type == PQ_BOOLEAN)
+            ? 2
+            : 1;
+    dictionary = 0;
+  }
+  int dict = dictionary;
+  if (e == PQ_RLE_DICTIONARY || e == PQ_PLAIN_DICTIONARY) {
+    dict = 1;
+    e = PQ_PLAIN;
+  }
+  if (dict < 0) dict = !enc && p->type != PQ_BOOLEAN;
+  if (e == PQ_RLE && p->type == PQ_BOOLEAN) p->length_prefix = 1;
+  if (dict) {
+    p->encoding = PQ_RLE_DICTIONARY;
+    o->fallback = (int)e;
+  } else {
+    p->encoding = e;
+    o->fallback = -1;
+  }
 }
