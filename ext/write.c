@@ -57,84 +57,6 @@ static int w_ieq(const char *a, const char *b, size_t n) {
   return sqlite3_strnicmp(a, b, (int)n) == 0 && strlen(b) == n;
 }
 
-/* Parses a type name of the options: INT32, ..., TIME(us), TIMESTAMP(ms,
-** utc), DECIMAL(p, s), FIXED_LEN_BYTE_ARRAY(n).  0 on success. */
-int pqx_write_scalar_type(const char *s, WType *t) {
-  memset(t, 0, sizeof *t);
-  while (*s == ' ') s++;
-  size_t n = strcspn(s, "( ");
-  const char *args = strchr(s, '(');
-  char a[3][32] = {{0}};
-  int na = 0;
-  if (args) {
-    const char *p = args + 1;
-    while (*p && *p != ')' && na < 3) {
-      while (*p == ' ') p++;
-      size_t k = strcspn(p, ",) ");
-      if (k >= sizeof a[0]) return 1;
-      memcpy(a[na++], p, k);
-      p += k;
-      while (*p == ' ') p++;
-      if (*p == ',') p++;
-    }
-    if (*p != ')' || p[1 + strspn(p + 1, " ")] != 0) return 1;
-  } else if (s[n + strspn(s + n, " ")] != 0) {
-    return 1;
-  }
-  static const struct {
-    const char *name;
-    int kind;
-  } plain[] = {{"BOOLEAN", WK_BOOLEAN}, {"INT32", WK_INT32},
-               {"INT64", WK_INT64},     {"FLOAT", WK_FLOAT},
-               {"DOUBLE", WK_DOUBLE},   {"STRING", WK_STRING},
-               {"JSON", WK_JSON},       {"BINARY", WK_BINARY},
-               {"BYTE_ARRAY", WK_BINARY}, {"DATE", WK_DATE},
-               {"UUID", WK_UUID},       {"INT96", WK_INT96}};
-  if (!args) {
-    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
-      if (w_ieq(s, plain[i].name, n)) {
-        t->kind = plain[i].kind;
-        return 0;
-      }
-    return 1;
-  }
-  char *end;
-  if (w_ieq(s, "TIME", n) || w_ieq(s, "TIMESTAMP", n)) {
-    t->kind = w_ieq(s, "TIME", n) ? WK_TIME : WK_TIMESTAMP;
-    if (na < 1 || na > 2) return 1;
-    t->unit = w_ieq(a[0], "ms", strlen(a[0]))   ? PQ_UNIT_MILLIS
-              : w_ieq(a[0], "us", strlen(a[0])) ? PQ_UNIT_MICROS
-              : w_ieq(a[0], "ns", strlen(a[0])) ? PQ_UNIT_NANOS
-                                              : 0;
-    if (!t->unit) return 1;
-    if (na == 2) {
-      if (!w_ieq(a[1], "utc", strlen(a[1]))) return 1;
-      t->utc = 1;
-    }
-    return 0;
-  }
-  if (w_ieq(s, "DECIMAL", n)) {
-    if (na != 2) return 1;
-    long p = strtol(a[0], &end, 10);
-    if (*end || p < 1 || p > 38) return 1;
-    long sc = strtol(a[1], &end, 10);
-    if (*end || sc < 0 || sc > p) return 1;
-    t->kind = WK_DECIMAL;
-    t->precision = (int)p;
-    t->scale = (int)sc;
-    return 0;
-  }
-  if (w_ieq(s, "FIXED_LEN_BYTE_ARRAY", n)) {
-    if (na != 1) return 1;
-    long len = strtol(a[0], &end, 10);
-    if (*end || len < 1 || len > INT32_MAX) return 1;
-    t->kind = WK_FIXED;
-    t->length = (int32_t)len;
-    return 0;
-  }
-  return 1;
-}
-
 /* The type that a declared type's quoted part names, as the parquet table
 ** declares its columns (`TEXT 'TIMESTAMP(us, utc)'`, `JSON TEXT
 ** 'LIST<INT32>'`): 1 with it in buf; 0 when there is none, or it names no
@@ -151,44 +73,44 @@ static int decl_type(const char *d, char *buf, size_t cap) {
   }
   if (*q != '\'' || q[1 + strspn(q + 1, " ")] != 0) return 0;
   buf[n] = 0;
-  WNode *tree = NULL;
+  pq_nested *tree = NULL;
   char *why = NULL;
   int nested = pqx_nested_parse(buf, &tree, &why);
-  if (tree) pqx_nested_free(tree);
+  pq_nested_free(tree);
   if (nested < 0) {
     if (why == PQX_W_NOMEM) return -1;
     sqlite3_free(why);
     return 0;
   }
-  WType t;
-  return nested || pqx_write_scalar_type(buf, &t) == 0;
+  pq_write_type t;
+  return nested || pq_write_type_parse(buf, &t) == 0;
 }
 
 /* The type a declared type names, as doc/parquet_write.md lists them; 0
 ** when it names none (no declared type, NUMERIC, ...). */
-static int decl_kind(const char *d, WType *t) {
+static int decl_kind(const char *d, pq_write_type *t) {
   memset(t, 0, sizeof *t);
   if (!d) return 0;
   size_t n = strlen(d);
-  if (w_ieq(d, "BOOLEAN", n) || w_ieq(d, "BOOL", n)) return t->kind = WK_BOOLEAN;
-  if (w_ieq(d, "DATE", n)) return t->kind = WK_DATE;
+  if (w_ieq(d, "BOOLEAN", n) || w_ieq(d, "BOOL", n)) return t->kind = PQ_WT_BOOLEAN;
+  if (w_ieq(d, "DATE", n)) return t->kind = PQ_WT_DATE;
   if (w_ieq(d, "DATETIME", n) || w_ieq(d, "TIMESTAMP", n)) {
     t->unit = PQ_UNIT_MICROS;
-    return t->kind = WK_TIMESTAMP;
+    return t->kind = PQ_WT_TIMESTAMP;
   }
   if (w_ieq(d, "TIMESTAMPTZ", n) || w_ieq(d, "TIMESTAMP WITH TIME ZONE", n)) {
     t->unit = PQ_UNIT_MICROS;
     t->utc = 1;
-    return t->kind = WK_TIMESTAMP;
+    return t->kind = PQ_WT_TIMESTAMP;
   }
-  if (w_ieq(d, "UUID", n)) return t->kind = WK_UUID;
-  if (w_ieq(d, "JSON", n)) return t->kind = WK_JSON;
+  if (w_ieq(d, "UUID", n)) return t->kind = PQ_WT_UUID;
+  if (w_ieq(d, "JSON", n)) return t->kind = PQ_WT_JSON;
   /* DECIMAL(p, s) and NUMERIC(p, s), as SQL declares them */
   if (sqlite3_strnicmp(d, "NUMERIC", 7) == 0 || sqlite3_strnicmp(d, "DECIMAL", 7) == 0) {
     char dec[64];
     if (n < sizeof dec) {
       snprintf(dec, sizeof dec, "DECIMAL%s", d + 7);
-      if (strchr(dec, '(') && pqx_write_scalar_type(dec, t) == 0) return t->kind;
+      if (strchr(dec, '(') && pq_write_type_parse(dec, t) == 0) return t->kind;
     }
     memset(t, 0, sizeof *t);
   }
@@ -198,118 +120,24 @@ static int decl_kind(const char *d, WType *t) {
   for (size_t i = 0; i < k; i++)
     up[i] = (char)(d[i] >= 'a' && d[i] <= 'z' ? d[i] - 32 : d[i]);
   up[k] = 0;
-  if (strstr(up, "INT")) return t->kind = WK_INT64;
+  if (strstr(up, "INT")) return t->kind = PQ_WT_INT64;
   if (strstr(up, "CHAR") || strstr(up, "CLOB") || strstr(up, "TEXT"))
-    return t->kind = WK_STRING;
-  if (strstr(up, "BLOB")) return t->kind = WK_BINARY;
+    return t->kind = PQ_WT_STRING;
+  if (strstr(up, "BLOB")) return t->kind = PQ_WT_BINARY;
   if (strstr(up, "REAL") || strstr(up, "FLOA") || strstr(up, "DOUB"))
-    return t->kind = WK_DOUBLE;
+    return t->kind = PQ_WT_DOUBLE;
   return 0;
 }
 
 /* The type a value's storage class gives. */
 static int value_kind(int vt) {
   switch (vt) {
-    case SQLITE_INTEGER: return WK_INT64;
-    case SQLITE_FLOAT: return WK_DOUBLE;
-    case SQLITE_TEXT: return WK_STRING;
-    case SQLITE_BLOB: return WK_BINARY;
-    default: return WK_UNKNOWN;
+    case SQLITE_INTEGER: return PQ_WT_INT64;
+    case SQLITE_FLOAT: return PQ_WT_DOUBLE;
+    case SQLITE_TEXT: return PQ_WT_STRING;
+    case SQLITE_BLOB: return PQ_WT_BINARY;
+    default: return PQ_WT_UNKNOWN;
   }
-}
-
-const char *pqx_write_type_name(const WType *t, char *buf, size_t cap) {
-  static const char *const names[] = {
-      "?",    "BOOLEAN", "INT32", "INT64",  "FLOAT", "DOUBLE",
-      "STRING", "JSON",  "BINARY", "FIXED", "DATE",  "TIME",
-      "TIMESTAMP", "DECIMAL", "UUID", "INT96"};
-  static const char *const units[] = {"", "ms", "us", "ns"};
-  switch (t->kind) {
-    case WK_TIME:
-    case WK_TIMESTAMP:
-      snprintf(buf, cap, "%s(%s%s)", names[t->kind], units[t->unit],
-               t->utc ? ", utc" : "");
-      return buf;
-    case WK_DECIMAL:
-      snprintf(buf, cap, "DECIMAL(%d,%d)", t->precision, t->scale);
-      return buf;
-    case WK_FIXED:
-      snprintf(buf, cap, "FIXED_LEN_BYTE_ARRAY(%d)", (int)t->length);
-      return buf;
-    default:
-      return names[t->kind];
-  }
-}
-
-/* Bytes of the smallest two's complement integer that holds every
-** unscaled DECIMAL of the precision: 10^p - 1 < 2^(8n - 1). */
-static int32_t decimal_bytes(int precision) {
-  int32_t n = 1;
-  while (n < 16 && precision * 3.321928094887362 >= 8.0 * n - 1) n++;
-  return n;
-}
-
-/* The physical type and annotation of t into c's params and options. */
-void pqx_write_type_params(const WType *t, pq_params *p, pq_write_options *o) {
-  o->logical = PQ_LOGICAL_NONE;
-  o->string = 0;
-  p->type_length = 0;
-  switch (t->kind) {
-    case WK_BOOLEAN: p->type = PQ_BOOLEAN; break;
-    case WK_INT32: p->type = PQ_INT32; break;
-    case WK_FLOAT: p->type = PQ_FLOAT; break;
-    case WK_DOUBLE: p->type = PQ_DOUBLE; break;
-    case WK_STRING:
-      p->type = PQ_BYTE_ARRAY;
-      o->logical = PQ_LOGICAL_STRING;
-      break;
-    case WK_JSON:
-      p->type = PQ_BYTE_ARRAY;
-      o->logical = PQ_LOGICAL_JSON;
-      break;
-    case WK_BINARY: p->type = PQ_BYTE_ARRAY; break;
-    case WK_FIXED:
-      p->type = PQ_FIXED_LEN_BYTE_ARRAY;
-      p->type_length = t->length;
-      break;
-    case WK_DATE:
-      p->type = PQ_INT32;
-      o->logical = PQ_LOGICAL_DATE;
-      break;
-    case WK_TIME:
-      p->type = t->unit == PQ_UNIT_MILLIS ? PQ_INT32 : PQ_INT64;
-      o->logical = PQ_LOGICAL_TIME;
-      o->unit = t->unit;
-      o->utc = t->utc;
-      break;
-    case WK_TIMESTAMP:
-      p->type = PQ_INT64;
-      o->logical = PQ_LOGICAL_TIMESTAMP;
-      o->unit = t->unit;
-      o->utc = t->utc;
-      break;
-    case WK_DECIMAL:
-      o->logical = PQ_LOGICAL_DECIMAL;
-      o->precision = t->precision;
-      o->scale = t->scale;
-      if (t->precision <= 9) {
-        p->type = PQ_INT32;
-      } else if (t->precision <= 18) {
-        p->type = PQ_INT64;
-      } else {
-        p->type = PQ_FIXED_LEN_BYTE_ARRAY;
-        p->type_length = decimal_bytes(t->precision);
-      }
-      break;
-    case WK_UUID:
-      p->type = PQ_FIXED_LEN_BYTE_ARRAY;
-      p->type_length = 16;
-      o->logical = PQ_LOGICAL_UUID;
-      break;
-    case WK_INT96: p->type = PQ_INT96; break;
-    default: p->type = PQ_INT64; break;
-  }
-  p->type_set = 1;
 }
 
 /* ---- Messages (write.h) ------------------------------------------------- */
@@ -393,7 +221,7 @@ static char *value_error(Writer *wr, int col, sqlite3_value *v,
   char tn[64];
   char *q = w_quoted(v);
   if (!q) return PQX_W_NOMEM;
-  const char *k = pqx_write_type_name(&wr->cols[col].t, tn, sizeof tn);
+  const char *k = pq_write_type_name(&wr->cols[col].t, tn, sizeof tn);
   char *m = pqx_w_msg(
       FN ": column '%s', row %lld: %s %s %s %s %s column%s", wr->cols[col].name,
       (long long)(wr->rows + (int64_t)wr->cols[col].b.nrows + 1),
@@ -443,12 +271,12 @@ static char *w_put_value(Writer *wr, int col, sqlite3_value *v) {
   ** conv_error, only when one fails. */
   const char *label = "";
   switch (c->t.kind) {
-    case WK_BOOLEAN:
+    case PQ_WT_BOOLEAN:
       if (vt != SQLITE_INTEGER) return value_error(wr, col, v, "in");
       slot[0] = sqlite3_value_int64(v) != 0;
       break;
-    case WK_INT32:
-    case WK_INT64: {
+    case PQ_WT_INT32:
+    case PQ_WT_INT64: {
       sqlite3_int64 x;
       if (vt == SQLITE_INTEGER) {
         x = sqlite3_value_int64(v);
@@ -461,7 +289,7 @@ static char *w_put_value(Writer *wr, int col, sqlite3_value *v) {
       } else {
         return value_error(wr, col, v, "in");
       }
-      if (c->t.kind == WK_INT32) {
+      if (c->t.kind == PQ_WT_INT32) {
         if (x < INT32_MIN || x > INT32_MAX)
           return value_error(wr, col, v, "is out of range for");
         int32_t y = (int32_t)x;
@@ -471,12 +299,12 @@ static char *w_put_value(Writer *wr, int col, sqlite3_value *v) {
       }
       break;
     }
-    case WK_FLOAT:
-    case WK_DOUBLE: {
+    case PQ_WT_FLOAT:
+    case PQ_WT_DOUBLE: {
       if (vt != SQLITE_FLOAT && !(vt == SQLITE_INTEGER && !strict))
         return value_error(wr, col, v, "in");
       double d = sqlite3_value_double(v);
-      if (c->t.kind == WK_FLOAT) {
+      if (c->t.kind == PQ_WT_FLOAT) {
         float f = (float)d;
         memcpy(slot, &f, 4);
       } else {
@@ -484,11 +312,11 @@ static char *w_put_value(Writer *wr, int col, sqlite3_value *v) {
       }
       break;
     }
-    case WK_STRING:
-    case WK_JSON:
-    case WK_BINARY: {
-      int want = c->t.kind == WK_BINARY ? SQLITE_BLOB : SQLITE_TEXT;
-      if (vt != want && (strict || (c->t.kind != WK_BINARY && vt == SQLITE_BLOB)))
+    case PQ_WT_STRING:
+    case PQ_WT_JSON:
+    case PQ_WT_BINARY: {
+      int want = c->t.kind == PQ_WT_BINARY ? SQLITE_BLOB : SQLITE_TEXT;
+      if (vt != want && (strict || (c->t.kind != PQ_WT_BINARY && vt == SQLITE_BLOB)))
         return value_error(wr, col, v, "in");
       /* (a value of another class is converted: that can fail) */
       const void *b = want == SQLITE_BLOB ? sqlite3_value_blob(v)
@@ -502,7 +330,7 @@ static char *w_put_value(Writer *wr, int col, sqlite3_value *v) {
       memcpy(slot, &pb, sizeof pb);
       break;
     }
-    case WK_FIXED: {
+    case PQ_WT_FIXED: {
       if (vt != SQLITE_BLOB && (strict || vt != SQLITE_TEXT))
         return value_error(wr, col, v, "in");
       const void *b = vt == SQLITE_BLOB ? sqlite3_value_blob(v)
@@ -516,7 +344,7 @@ static char *w_put_value(Writer *wr, int col, sqlite3_value *v) {
       memcpy(slot, &off, sizeof off);
       break;
     }
-    case WK_DATE: {
+    case PQ_WT_DATE: {
       int32_t days;
       if (vt == SQLITE_TEXT) {
         if (pq_date_from_text((const char *)sqlite3_value_text(v),
@@ -534,13 +362,13 @@ static char *w_put_value(Writer *wr, int col, sqlite3_value *v) {
       memcpy(slot, &days, 4);
       break;
     }
-    case WK_TIME:
-    case WK_TIMESTAMP: {
+    case PQ_WT_TIME:
+    case PQ_WT_TIMESTAMP: {
       int64_t x;
       if (vt == SQLITE_TEXT) {
         const char *s = (const char *)sqlite3_value_text(v);
         size_t n = (size_t)sqlite3_value_bytes(v);
-        int rc = c->t.kind == WK_TIME
+        int rc = c->t.kind == PQ_WT_TIME
                      ? pq_time_from_text(s, n, c->t.unit, &x, label, &err)
                      : pq_timestamp_from_text(s, n, c->t.unit, &x, label, &err);
         if (rc) return conv_error(wr, col, &err);
@@ -549,7 +377,7 @@ static char *w_put_value(Writer *wr, int col, sqlite3_value *v) {
       } else {
         return value_error(wr, col, v, "in");
       }
-      if (c->t.kind == WK_TIME) { /* a time of day */
+      if (c->t.kind == PQ_WT_TIME) { /* a time of day */
         int64_t day = 86400LL * (c->t.unit == PQ_UNIT_MILLIS   ? 1000
                                  : c->t.unit == PQ_UNIT_MICROS ? 1000000
                                                                : 1000000000);
@@ -564,7 +392,7 @@ static char *w_put_value(Writer *wr, int col, sqlite3_value *v) {
       }
       break;
     }
-    case WK_DECIMAL: {
+    case PQ_WT_DECIMAL: {
       pq_decimal_spec d = {c->p.type, c->p.type_length, c->t.precision,
                            c->t.scale};
       uint8_t out[16];
@@ -593,7 +421,7 @@ static char *w_put_value(Writer *wr, int col, sqlite3_value *v) {
       }
       break;
     }
-    case WK_UUID: {
+    case PQ_WT_UUID: {
       uint8_t u[16];
       if (vt == SQLITE_TEXT) {
         if (pq_uuid_from_text((const char *)sqlite3_value_text(v),
@@ -609,7 +437,7 @@ static char *w_put_value(Writer *wr, int col, sqlite3_value *v) {
       memcpy(slot, &off, sizeof off);
       break;
     }
-    case WK_INT96: {
+    case PQ_WT_INT96: {
       uint8_t b[12];
       if (vt == SQLITE_TEXT) {
         if (pq_int96_from_text((const char *)sqlite3_value_text(v),
@@ -1028,18 +856,18 @@ static char *apply_key(Writer *wr, const char *where, const char *key,
     if (strcmp(jtype, "text") != 0 || strlen(text) >= 1024)
       return pqx_w_msg(FN ": options%s: \"type\" must be a type name",
                        where);
-    WType t;
-    WNode *tree;
+    pq_write_type t;
+    pq_nested *tree;
     char *why;
     int nested = pqx_nested_parse(text, &tree, &why);
-    pqx_nested_free(tree);
+    pq_nested_free(tree);
     if (nested < 0) {
       if (why == PQX_W_NOMEM) return why;
       char *m = pqx_w_msg(FN ": options%s: type '%s': %s", where, text, why);
       sqlite3_free(why);
       return m;
     }
-    if (!nested && pqx_write_scalar_type(text, &t))
+    if (!nested && pq_write_type_parse(text, &t))
       return pqx_w_msg(
           FN ": options%s: unknown type '%s' (INT32, INT64, FLOAT, DOUBLE, "
              "BOOLEAN, STRING, BINARY, JSON, DATE, TIME(ms|us|ns), "
@@ -1463,9 +1291,12 @@ static char *w_bounds(Writer *wr) {
       m = w_bound_leaf(wr, c->name, &c->p, &c->o, limit, &fixed);
       continue;
     }
-    for (int k = 0; k < c->nleaves && !m; k++)
-      m = w_bound_leaf(wr, c->name, &c->leaves[k].p, &c->leaves[k].o, limit,
-                       &fixed);
+    for (int k = 0; k < pq_nested_nleaves(c->tree) && !m; k++) {
+      pq_params p;
+      pq_write_options o;
+      pq_nested_leaf(c->tree, k, &p, &o);
+      m = w_bound_leaf(wr, c->name, &p, &o, limit, &fixed);
+    }
   }
   return m;
 }
@@ -1560,10 +1391,10 @@ static char *w_columns(Writer *wr) {
         break;
       }
       if (nested) {
-        c->t.kind = c->tree->kind;
+        c->t.kind = pq_nested_kind(c->tree);
         wr->nested = 1;
       } else {
-        pqx_write_scalar_type(a.type, &c->t);
+        pq_write_type_parse(a.type, &c->t);
       }
       c->explicit_type = 1;
       c->from_decl = declared;
@@ -1578,46 +1409,22 @@ static char *w_columns(Writer *wr) {
         }
       }
       /* All NULL so far: INT64, whose values a later row must be. */
-      if (!c->t.kind) c->t.kind = WK_INT64;
+      if (!c->t.kind) c->t.kind = PQ_WT_INT64;
     }
-    pqx_write_type_params(&c->t, &c->p, &c->o);
+    pq_write_type_params(&c->t, &c->p, &c->o);
     snprintf(c->o.name, sizeof c->o.name, "%s", c->name);
     /* The encoding: given (a dictionary encoding means dictionary), else
     ** a dictionary falling back to PLAIN, as careful writers do. */
-    pq_encoding e = PQ_PLAIN;
-    int is_auto = c->has_encoding && sqlite3_stricmp(a.enc, "auto") == 0;
-    if (c->has_encoding && !is_auto) pq_encoding_parse(a.enc, strlen(a.enc), &e);
-    if (is_auto) {
-      /* every encoding of the type, and a dictionary unless refused (or,
-      ** by default, for BOOLEAN, as without auto), tried on each chunk's
-      ** first page */
-      c->o.auto_encoding =
-          c->dictionary == 0 || (c->dictionary < 0 && c->p.type == PQ_BOOLEAN)
-              ? 2
-              : 1;
-      c->dictionary = 0;
-    }
-    int dict = c->dictionary;
-    if (e == PQ_RLE_DICTIONARY || e == PQ_PLAIN_DICTIONARY) {
-      dict = 1;
-      e = PQ_PLAIN;
-    }
-    if (dict < 0) dict = !c->has_encoding && c->p.type != PQ_BOOLEAN;
-    if (e == PQ_RLE && c->p.type == PQ_BOOLEAN) c->p.length_prefix = 1;
-    if (dict) {
-      c->p.encoding = PQ_RLE_DICTIONARY;
-      c->o.fallback = (int)e;
-    } else {
-      c->p.encoding = e;
-      c->o.fallback = -1;
-    }
+    pq_write_type_encoding(c->has_encoding ? a.enc : NULL, c->dictionary,
+                           &c->p, &c->o);
     c->vsize = c->p.type == PQ_BYTE_ARRAY ? sizeof(pq_bytes)
                : c->p.type == PQ_FIXED_LEN_BYTE_ARRAY ? sizeof(size_t)
                                                       : pq_value_size(c->p.type, 0);
     c->b.values = sqlite3_malloc64((size_t)WRITE_BATCH * c->vsize);
     c->b.present = sqlite3_malloc64(WRITE_BATCH);
     if (!c->b.values || !c->b.present) msg = PQX_W_NOMEM;
-    if (c->tree && !msg) msg = pqx_nested_leaves(c, &c->p, &c->o);
+    if (c->tree && !msg && pq_nested_leaves(c->tree, &c->p, &c->o))
+      msg = PQX_W_NOMEM;
     ps[i] = c->p;
     os[i] = c->o;
   }
@@ -2112,9 +1919,8 @@ static void w_free(Writer *wr) {
     sqlite3_free(wr->cols[i].sp.values);
     sqlite3_free(wr->cols[i].sp.present);
     pq_buf_free(&wr->cols[i].sp.heap);
-    pqx_nested_free_leaves(&wr->cols[i]);
+    pq_nested_free(wr->cols[i].tree);
   }
-  pqx_json_free(&wr->json);
   sqlite3_free(wr->cols);
   for (int i = 0; i < wr->nkv; i++) {
     sqlite3_free(wr->kv_keys[i]);

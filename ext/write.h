@@ -1,7 +1,7 @@
 /*
 ** write.h -- what the files of parquet_write share: write.c (the function,
-** its options, flat columns), write_nested.c (LIST, STRUCT and MAP
-** columns from JSON values) and write_json.c (JSON text as a tree).
+** its options, flat columns) and write_nested.c (LIST, STRUCT and MAP
+** columns from JSON values, through src/writer/nested.c).
 */
 #ifndef PQX_WRITE_H
 #define PQX_WRITE_H
@@ -11,32 +11,6 @@
 #include <stdio.h>
 
 #include "ext.h"
-
-/* ---- JSON text as a tree (write_json.c) --------------------------------------- */
-
-enum { WJ_NULL, WJ_TRUE, WJ_FALSE, WJ_NUMBER, WJ_STRING, WJ_ARRAY, WJ_OBJECT };
-
-typedef struct wj_node_t {
-  int type;
-  size_t at, len;          /* the raw text in the source */
-  size_t str_off, str_len; /* a string, decoded, in the doc's text */
-  size_t key_off, key_len; /* an object member's key, decoded */
-  int has_key;
-  int n, first, next;      /* items or members: the first, then each next */
-} wj_node_t;
-
-typedef struct wj_doc {
-  wj_node_t *nodes;
-  int n, cap;
-  pq_buf text;             /* decoded strings and keys */
-  const char *src;
-} wj_doc;
-
-/* Parses s[0..n): the root node, or -1 with *fault and *fault_at, or -2
-** when out of memory.  The doc is reused from call to call. */
-int pqx_json_parse(wj_doc *d, const char *s, size_t n, size_t *fault_at,
-                   const char **fault);
-void pqx_json_free(wj_doc *d);
 
 #define FN "parquet_write"
 
@@ -68,36 +42,6 @@ const char *pqx_w_text(sqlite3_stmt *st, int i, int *nomem);
 #define WRITE_BATCH_BYTES 1024 /* ... when row groups close by their bytes */
 #define WRITE_GROUP 1000000 /* rows of a row group unless row_group_size */
 
-/* What a column holds, as the writer is given it. */
-enum {
-  WK_UNKNOWN = 0,
-  WK_BOOLEAN,
-  WK_INT32,
-  WK_INT64,
-  WK_FLOAT,
-  WK_DOUBLE,
-  WK_STRING,  /* BYTE_ARRAY, STRING */
-  WK_JSON,    /* BYTE_ARRAY, JSON */
-  WK_BINARY,  /* BYTE_ARRAY */
-  WK_FIXED,   /* FIXED_LEN_BYTE_ARRAY(n) */
-  WK_DATE,    /* INT32, DATE */
-  WK_TIME,    /* INT32 (ms) or INT64, TIME */
-  WK_TIMESTAMP, /* INT64, TIMESTAMP */
-  WK_DECIMAL, /* INT32, INT64 or FIXED_LEN_BYTE_ARRAY, DECIMAL */
-  WK_UUID,    /* FIXED_LEN_BYTE_ARRAY(16), UUID */
-  WK_INT96,
-  WK_LIST,    /* nested: write_nested.c */
-  WK_STRUCT,
-  WK_MAP
-};
-
-typedef struct WType {
-  int kind;
-  int unit, utc;          /* TIME, TIMESTAMP */
-  int precision, scale;   /* DECIMAL */
-  int32_t length;         /* FIXED */
-} WType;
-
 /* A flat column's batch: its rows' values, as the writer takes them. */
 typedef struct WFill {
   uint8_t *values;        /* fixed-width values, or pq_bytes */
@@ -108,15 +52,14 @@ typedef struct WFill {
 
 typedef struct WCol {
   char *name;
-  WType t;
+  pq_write_type t;         /* its kind: PQ_WT_* (parquet.h) */
   int explicit_type;      /* a type given in the options: convert values */
   int from_decl;          /* typed by the declared type */
   pq_params p;
   pq_write_options o;
   int has_encoding, dictionary; /* -1: the default */
-  struct WNode *tree;     /* a nested column's type (LIST, STRUCT, MAP) */
-  struct WLeaf *leaves;   /* ... and its leaves */
-  int nleaves;
+  pq_nested *tree;        /* a nested column (LIST, STRUCT, MAP): its type,
+                          ** leaves and batch (src/writer/nested.c) */
   int wcol;               /* the writer's column (a flat column's leaf) */
   WFill b;                /* the batch being filled */
   WFill sp;               /* the batch the worker writes (write.c) */
@@ -161,7 +104,6 @@ typedef struct Writer {
   size_t batch_rows;      /* rows of the batch not yet handed over */
   int io_errno;           /* of the file's failed write */
   int nested;             /* a column is LIST, STRUCT or MAP */
-  wj_doc json;            /* a nested column's value, parsed */
   /* the worker, which writes one batch while the next is filled (write.c) */
   int threads;            /* the option: 1, or 2 (the default) */
   int threaded;           /* batches go to the worker */
@@ -201,57 +143,20 @@ typedef struct Writer {
   pq_write_options *os;
 } Writer;
 
-/* ---- Types (write.c) ------------------------------------------------------ */
+/* ---- Nested columns (write_nested.c) -------------------------------------------
+** The binding of src/writer/nested.c: each returns NULL, a message or
+** PQX_W_NOMEM (write.c, "Messages"). */
 
-/* A scalar type's name (INT32, DECIMAL(9,2), ...) into t; 0 on success. */
-int pqx_write_scalar_type(const char *s, WType *t);
-/* The physical type and annotation of a scalar type. */
-void pqx_write_type_params(const WType *t, pq_params *p, pq_write_options *o);
-/* A type's name, as messages give it. */
-const char *pqx_write_type_name(const WType *t, char *buf, size_t cap);
-
-/* ---- Nested columns (write_nested.c) ------------------------------------------- */
-
-/* A nested type's tree. */
-typedef struct WNode {
-  int kind;              /* WK_LIST, WK_STRUCT, WK_MAP, or a scalar's */
-  WType t;               /* a scalar's */
-  char *name;            /* a STRUCT field's */
-  int n;
-  struct WNode *kids;    /* LIST: the element; MAP: key, value; STRUCT: fields */
-  int leaf;              /* a scalar's index among the column's leaves */
-  int rep;               /* a LIST's or MAP's repetition level */
-} WNode;
-
-/* A leaf of a nested column: its entries of the batch, with their levels. */
-typedef struct WLeaf {
-  WType t;
-  pq_params p;
-  pq_write_options o;
-  int col;               /* the writer's column */
-  int max_def, max_rep;
-  pq_buf vals, heap, def, rep; /* values (BYTE_ARRAY, FIXED: offsets into heap) */
-  size_t nvals, nent;
-  size_t vsize;
-} WLeaf;
-
-/* Parses a type that may be nested: 1 when it is (*tree set), 0 when it is
-** a scalar (for pqx_write_scalar_type), or -1 and *msg (a message, or
-** PQX_W_NOMEM). */
-int pqx_nested_parse(const char *s, WNode **tree, char **msg);
-void pqx_nested_free(WNode *t);
-/* The rest return NULL, a message or PQX_W_NOMEM (write.c, "Messages").
-** The writer's schema nodes for a nested column, and its leaves (their
-** params and options from base, the column's). */
-char *pqx_nested_leaves(WCol *c, const pq_params *base,
-                        const pq_write_options *base_o);
+/* Parses a type that may be nested, as pq_nested_parse: 1 when it is
+** (*tree set), 0 when it is a scalar (for pq_write_type_parse), or -1 and
+** *msg (a message, or PQX_W_NOMEM). */
+int pqx_nested_parse(const char *s, pq_nested **tree, char **msg);
 /* Builds the file's schema from every column (flat ones as leaves) and
-** opens the writer; assigns each column its writer columns. */
+** opens the writer; assigns each flat column its writer column. */
 char *pqx_nested_open(Writer *wr);
 /* A nested column's value of the row (JSON text or NULL) into its leaves. */
 char *pqx_nested_put(Writer *wr, int col, sqlite3_value *v);
 /* Its leaves' entries of the batch to the writer. */
 char *pqx_nested_flush(Writer *wr, int col);
-void pqx_nested_free_leaves(WCol *c);
 
 #endif /* PQX_WRITE_H */

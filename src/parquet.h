@@ -1073,6 +1073,107 @@ PQ_API int pq_partitioner_name(pq_partitioner *p, pq_buf *name);
 PQ_API void pq_partitioner_opened(pq_partitioner *p);
 PQ_API void pq_partitioner_closed(pq_partitioner *p);
 
+/* ---- Column types and nested values (writer/types.c, writer/nested.c) ----
+** A column's type as parquet_write's options name it (doc/parquet_write.md,
+** "Types"), and the nested ones, LIST<t>, MAP<k, v> and STRUCT<name t, ...>
+** (nesting as deep as wanted), whose values come as JSON text and are
+** shredded into their leaves with repetition and definition levels
+** (spec/LogicalTypes.md, "Nested Types"). */
+
+enum {
+  PQ_WT_UNKNOWN = 0,
+  PQ_WT_BOOLEAN,
+  PQ_WT_INT32,
+  PQ_WT_INT64,
+  PQ_WT_FLOAT,
+  PQ_WT_DOUBLE,
+  PQ_WT_STRING,    /* BYTE_ARRAY, STRING */
+  PQ_WT_JSON,      /* BYTE_ARRAY, JSON */
+  PQ_WT_BINARY,    /* BYTE_ARRAY */
+  PQ_WT_FIXED,     /* FIXED_LEN_BYTE_ARRAY(n) */
+  PQ_WT_DATE,      /* INT32, DATE */
+  PQ_WT_TIME,      /* INT32 (ms) or INT64, TIME */
+  PQ_WT_TIMESTAMP, /* INT64, TIMESTAMP */
+  PQ_WT_DECIMAL,   /* INT32, INT64 or FIXED_LEN_BYTE_ARRAY, DECIMAL */
+  PQ_WT_UUID,      /* FIXED_LEN_BYTE_ARRAY(16), UUID */
+  PQ_WT_INT96,
+  PQ_WT_LIST,      /* nested (pq_nested) */
+  PQ_WT_STRUCT,
+  PQ_WT_MAP
+};
+
+typedef struct pq_write_type {
+  int kind;               /* PQ_WT_* */
+  int unit, utc;          /* TIME, TIMESTAMP */
+  int precision, scale;   /* DECIMAL */
+  int32_t length;         /* FIXED */
+} pq_write_type;
+
+/* Parses a scalar type's name: INT32, ..., TIME(us), TIMESTAMP(ms, utc),
+** DECIMAL(p, s), FIXED_LEN_BYTE_ARRAY(n), names in either case.  0 on
+** success, 1 when s names none. */
+PQ_API int pq_write_type_parse(const char *s, pq_write_type *t);
+/* A scalar type's name, as messages give it (in buf, or a constant). */
+PQ_API const char *pq_write_type_name(const pq_write_type *t, char *buf,
+                                      size_t cap);
+/* The physical type and annotation of a scalar type into p and o. */
+PQ_API void pq_write_type_params(const pq_write_type *t, pq_params *p,
+                                 pq_write_options *o);
+
+/* A column's encoding as the options give it, once p and o hold its type:
+** enc the encoding named ("auto" for auto; NULL: none), dictionary 1, 0
+** or -1 (not said).  A dictionary encoding named, or a dictionary asked
+** for, is RLE_DICTIONARY falling back to the encoding named (PLAIN when
+** none); with neither, a dictionary falling back to PLAIN, but for
+** BOOLEAN; "auto" sets o->auto_encoding (2: without a dictionary).  Sets
+** p->encoding, p->length_prefix (RLE of BOOLEAN), o->fallback and
+** o->auto_encoding; enc is one pq_encoding_parse takes, or "auto". */
+PQ_API void pq_write_type_encoding(const char *enc, int dictionary,
+                                   pq_params *p, pq_write_options *o);
+
+/* A nested column: its type's tree, its leaves, and the entries of the
+** batch being filled.  Written as the spec's nested types are:
+**
+**   LIST<t>       optional group c (LIST) { repeated group list {
+**                                           optional t element; } }
+**   MAP<k, v>     optional group c (MAP) { repeated group key_value {
+**                                          required k key; optional v value; } }
+**   STRUCT<a t>   optional group c { optional t a; ... } */
+typedef struct pq_nested pq_nested;
+
+/* Parses a type that may be nested: 1 when it is (*out set), 0 when it is
+** a scalar's name (for pq_write_type_parse), -1 with what is wrong in msg
+** (text, terminated), or -2 when out of memory. */
+PQ_API int pq_nested_parse(const char *s, pq_nested **out, pq_buf *msg);
+PQ_API void pq_nested_free(pq_nested *n);
+/* PQ_WT_LIST, PQ_WT_STRUCT or PQ_WT_MAP. */
+PQ_API int pq_nested_kind(const pq_nested *n);
+/* Makes the leaves: their params and options from base and base_o (the
+** column's), their types' from the tree; PQ_NOMEM or PQ_OK. */
+PQ_API int pq_nested_leaves(pq_nested *n, const pq_params *base,
+                            const pq_write_options *base_o);
+PQ_API int pq_nested_nleaves(const pq_nested *n);
+/* Leaf k's params and options (as pq_nested_leaves made them). */
+PQ_API void pq_nested_leaf(const pq_nested *n, int k, pq_params *p,
+                           pq_write_options *o);
+/* Opens a writer of n columns: column i nested (nested[i]), or flat of
+** p[i] and o[i] (nullable by o[i].nullable), each named names[i]; wcol[i]
+** is set to a flat column's writer column.  Each nested column's leaves
+** are checked alone first: on a refusal *bad is the column, else -1. */
+PQ_API int pq_nested_open_writer(pq_writer **out, int n,
+                                 pq_nested *const *nested,
+                                 const char *const *names, const pq_params *p,
+                                 const pq_write_options *o, int *wcol,
+                                 int *bad, pq_error *err);
+/* A value of the row into the leaves: JSON text s[0..len), or NULL (s
+** NULL).  PQ_OK; PQ_NOMEM; or PQ_MISUSE, the value does not fit the type,
+** with msg saying where and how ("$.a[2]: a string where an INT32
+** belongs", "not JSON: ... at character 7"). */
+PQ_API int pq_nested_put(pq_nested *n, const char *s, size_t len,
+                         pq_buf *msg);
+/* The leaves' entries of the batch to w, and the batch emptied. */
+PQ_API int pq_nested_flush(pq_nested *n, pq_writer *w, pq_error *err);
+
 /* ---- SQL values as Parquet values (writer/values.c) ---------------------
 ** The inverses of the text the reader gives dates, times, timestamps,
 ** INT96, decimals and UUIDs (reader/cell.c, doc/values.md).  Whatever the reader writes for a valid

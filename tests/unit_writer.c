@@ -12,6 +12,8 @@
 **   4. errors: encodings and types a page may not use, codecs this build
 **      lacks, a NULL where the column is REQUIRED, a writer used after it
 **      failed; the options' parser
+**   5. nested columns from their types' names and JSON values
+**      (writer/nested.c), and the faults a value or a type can have
 **
 ** Prints a line per failure starting with "!" and ends with
 ** "N passed, N failed".
@@ -1128,6 +1130,144 @@ static void test_partitions(void) {
   pq_buf_free(&b);
 }
 
+/* The same table through the core's nested columns: types by name, values
+** as JSON text, shredded into the leaves' levels (writer/nested.c). */
+static void test_nested_json(void) {
+  static const char *const types[4] = {NULL, "LIST<STRING>",
+                                       "STRUCT<x DOUBLE, y INT32>",
+                                       "MAP<STRING, INT32>"};
+  static const char *const names[4] = {"id", "tags", "pt", "m"};
+  static const char *const rows[4][3] = {
+      {"[\"a\", null, \"b\"]", "{\"x\": 1.5, \"y\": 2}", "{\"k\": 1}"},
+      {NULL, NULL, "{}"},
+      {"[]", "{\"x\": -1}", NULL},
+      {"[\"c\"]", "{\"y\": 7, \"x\": 0}", "{\"p\": null, \"q\": 3}"}};
+  pq_nested *nested[4] = {NULL, NULL, NULL, NULL};
+  pq_params p[4];
+  pq_write_options o[4];
+  int wcol[4];
+  pq_buf msg;
+  pq_buf_init(&msg);
+  int rc = PQ_OK;
+  for (int k = 0; k < 4; k++) {
+    pq_params_init(&p[k]);
+    p[k].type = PQ_INT64;
+    p[k].type_set = 1;
+    p[k].encoding = PQ_PLAIN;
+    pq_write_options_init(&o[k]);
+    o[k].nullable = k != 0;
+    if (!types[k]) continue;
+    int got = pq_nested_parse(types[k], &nested[k], &msg);
+    CHECK(got == 1, "nested json: %s: %d", types[k], got);
+    if (got != 1) rc = PQ_MISUSE;
+    else if (pq_nested_leaves(nested[k], &p[k], &o[k])) rc = PQ_NOMEM;
+  }
+  CHECK(rc == PQ_OK && pq_nested_kind(nested[1]) == PQ_WT_LIST &&
+            pq_nested_kind(nested[2]) == PQ_WT_STRUCT &&
+            pq_nested_nleaves(nested[2]) == 2 && pq_nested_nleaves(nested[3]) == 2,
+        "nested json: the types");
+  pq_writer *w = NULL;
+  pq_error err = {0};
+  int bad = -1;
+  if (rc == PQ_OK)
+    rc = pq_nested_open_writer(&w, 4, nested, names, p, o, wcol, &bad, &err);
+  CHECK(rc == PQ_OK && wcol[0] == 0, "nested json: open: %s (%d)", err.msg, bad);
+  for (int r = 0; r < 4 && rc == PQ_OK; r++) {
+    int64_t id = r + 1;
+    rc = pq_writer_put_levels(w, wcol[0], &id, (const uint16_t[]){0}, NULL, 1,
+                              &err);
+    for (int k = 1; k < 4 && rc == PQ_OK; k++) {
+      const char *v = rows[r][k - 1];
+      rc = pq_nested_put(nested[k], v, v ? strlen(v) : 0, &msg);
+      CHECK(rc == PQ_OK, "nested json: row %d, %s: %s", r, names[k],
+            msg.len ? (const char *)msg.data : "");
+    }
+    if (r % 2 == 1)
+      for (int k = 1; k < 4 && rc == PQ_OK; k++)
+        rc = pq_nested_flush(nested[k], w, &err);
+    if (r % 2 == 1 && rc == PQ_OK) rc = pq_writer_end_row_group(w, &err);
+  }
+  pq_buf out;
+  pq_buf_init(&out);
+  if (rc == PQ_OK) rc = pq_writer_finish(w, &out, &err);
+  pq_writer_free(w);
+  CHECK(rc == PQ_OK, "nested json: write: %s", err.msg);
+  pq_file *f = NULL;
+  if (rc == PQ_OK) rc = pq_file_open(&f, out.data, out.len, &err);
+  pq_buf json;
+  pq_buf_init(&json);
+  for (uint32_t g = 0; f && g < pq_file_metadata(f)->n_row_groups; g++) {
+    pq_row_reader *r;
+    if (pq_row_reader_open(&r, f, g, (size_t)1 << 20, &err)) {
+      CHECK(0, "nested json: rows: %s", err.msg);
+      break;
+    }
+    int got = 1;
+    while (got) {
+      if (pq_row_reader_next(r, &json, &got, &err)) {
+        CHECK(0, "nested json: row: %s", err.msg);
+        break;
+      }
+      if (got) pq_buf_append(&json, "\n", 1);
+    }
+    pq_row_reader_free(r);
+  }
+  pq_buf_append(&json, "", 1);
+  const char *want =
+      "{\"id\":1,\"tags\":[\"a\",null,\"b\"],\"pt\":{\"x\":1.5,\"y\":2},\"m\":{\"k\":1}}\n"
+      "{\"id\":2,\"tags\":null,\"pt\":null,\"m\":{}}\n"
+      "{\"id\":3,\"tags\":[],\"pt\":{\"x\":-1.0,\"y\":null},\"m\":null}\n"
+      "{\"id\":4,\"tags\":[\"c\"],\"pt\":{\"x\":0.0,\"y\":7},\"m\":{\"p\":null,\"q\":3}}\n";
+  CHECK(f && strcmp((const char *)json.data, want) == 0, "nested json: rows\n%s",
+        (const char *)json.data);
+  pq_file_free(f);
+  pq_buf_free(&json);
+  pq_buf_free(&out);
+  /* faults say where in the value, and what */
+  static const struct {
+    const char *type, *value, *msg;
+  } faults[] = {
+      {"LIST<INT32>", "[1, \"a\"]", "$[1]: a string where an INT32 belongs"},
+      {"LIST<INT32>", "[1,", "not JSON: a value is missing at character 3"},
+      {"STRUCT<a INT32>", "{\"b\": 1}", "$: a member the STRUCT has no field for: b"},
+      {"MAP<INT32, STRING>", "{\"x\": \"y\"}", "$.x: x does not fit INT32"},
+      {"LIST<INT32>", "{}", "$: an object where a LIST's array belongs"}};
+  for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++) {
+    pq_nested *n = NULL;
+    pq_params bp;
+    pq_write_options bo;
+    pq_params_init(&bp);
+    bp.encoding = PQ_PLAIN;
+    pq_write_options_init(&bo);
+    rc = pq_nested_parse(faults[i].type, &n, &msg) == 1 ? pq_nested_leaves(n, &bp, &bo)
+                                                         : PQ_MISUSE;
+    if (rc == PQ_OK)
+      rc = pq_nested_put(n, faults[i].value, strlen(faults[i].value), &msg);
+    CHECK(rc == PQ_MISUSE && msg.len &&
+              strcmp((const char *)msg.data, faults[i].msg) == 0,
+          "nested json: %s %s: %d %s", faults[i].type, faults[i].value, rc,
+          msg.len ? (const char *)msg.data : "");
+    pq_nested_free(n);
+  }
+  static const struct {
+    const char *type, *msg;
+  } tfaults[] = {{"LIST<INT32, INT64>", "LIST<t> takes one type"},
+                 {"STRUCT<a INT32, a INT64>", "two fields named 'a'"},
+                 {"MAP<LIST<INT32>, INT32>", "a MAP's keys are of a scalar type"},
+                 {"LIST<INT33>", "unknown type 'INT33'"}};
+  for (size_t i = 0; i < sizeof tfaults / sizeof tfaults[0]; i++) {
+    pq_nested *n = NULL;
+    rc = pq_nested_parse(tfaults[i].type, &n, &msg);
+    CHECK(rc == -1 && !n && strcmp((const char *)msg.data, tfaults[i].msg) == 0,
+          "nested json: %s: %d %s", tfaults[i].type, rc,
+          msg.len ? (const char *)msg.data : "");
+  }
+  CHECK(pq_nested_parse("DECIMAL(9,2)", &nested[0], &msg) == 0 && !nested[0],
+        "nested json: a scalar");
+  for (int k = 0; k < 4; k++) pq_nested_free(nested[k]);
+  pq_buf_free(&msg);
+}
+
 int main(void) {
   test_random();
   test_partitions();
@@ -1135,6 +1275,7 @@ int main(void) {
   test_sink();
   test_page_index();
   test_nested();
+  test_nested_json();
   test_float_bounds();
   test_pages();
   test_errors();

@@ -1,8 +1,8 @@
 /*
 ** util.h -- the plumbing every part of the core shares: error messages,
 ** little-endian loads and stores, varints, buffers, an arena, the
-** instruction sets the fast paths may use, the flat JSON objects that
-** options are written in, and the names of things.
+** instruction sets the fast paths may use, JSON text as a tree, the flat
+** JSON objects that options are written in, and the names of things.
 **
 ** It knows nothing of encodings, pages or files.  The folders above it
 ** (encodings/, format/, reader/, writer/, explain/) include it through
@@ -245,5 +245,32 @@ int pq_name_lookup(const void *names, size_t stride, int count, const char *s,
 /* The PLAIN size of one value of a fixed-width type (0 for BYTE_ARRAY,
 ** BOOLEAN counts as 0 too: it is bit-packed). */
 size_t pq_plain_width(pq_type t, int32_t type_length);
+
+/* ---- JSON text as a tree (json_parse.c) ------------------------------------- */
+
+enum { PQ_J_NULL, PQ_J_TRUE, PQ_J_FALSE, PQ_J_NUMBER, PQ_J_STRING, PQ_J_ARRAY,
+       PQ_J_OBJECT };
+
+typedef struct pq_json_node {
+  int type;                /* PQ_J_* */
+  size_t at, len;          /* the raw text in the source */
+  size_t str_off, str_len; /* a string, decoded, in the doc's text */
+  size_t key_off, key_len; /* an object member's key, decoded */
+  int has_key;
+  int n, first, next;      /* items or members: the first, then each next */
+} pq_json_node;
+
+typedef struct pq_json_doc {
+  pq_json_node *nodes;
+  int n, cap;
+  pq_buf text;             /* decoded strings and keys */
+  const char *src;
+} pq_json_doc;
+
+/* Parses s[0..n): the root node, or -1 with *fault and *fault_at, or -2
+** when out of memory.  The doc is reused from call to call. */
+int pq_json_parse(pq_json_doc *d, const char *s, size_t n, size_t *fault_at,
+                  const char **fault);
+void pq_json_free(pq_json_doc *d);
 
 #endif /* PQ_UTIL_H */

@@ -1,20 +1,17 @@
 /*
-** write_json.c -- JSON text parsed into a tree of nodes, for the nested
-** columns of parquet_write (write_nested.c): a value's members and items
+** json_parse.c -- JSON text parsed into a tree of nodes, for the nested
+** columns of the writer (writer/nested.c): a value's members and items
 ** in order, each string decoded, each node's raw text kept.  Depth is
 ** bounded (WJ_DEPTH), every escape checked; a fault says where.
 */
-#include <stdlib.h>
-#include <string.h>
-
-#include "write.h"
+#include "util.h"
 
 #define WJ_DEPTH 200
 
 typedef struct wj_parser {
   const char *s;
   size_t n, i;
-  wj_doc *d;
+  pq_json_doc *d;
   const char *fault;
   int oom; /* out of memory: the fault is no fault of the text */
 } wj_parser;
@@ -27,15 +24,15 @@ static void wj_space(wj_parser *p) {
 
 /* A new node; -1 when out of memory. */
 static int wj_node(wj_parser *p, int type) {
-  wj_doc *d = p->d;
+  pq_json_doc *d = p->d;
   if (d->n == d->cap) {
     int cap = d->cap ? 2 * d->cap : 16;
-    wj_node_t *nn = sqlite3_realloc64(d->nodes, (size_t)cap * sizeof *nn);
+    pq_json_node *nn = pq_realloc(d->nodes, (size_t)cap * sizeof *nn);
     if (!nn) return -1;
     d->nodes = nn;
     d->cap = cap;
   }
-  wj_node_t *x = &d->nodes[d->n];
+  pq_json_node *x = &d->nodes[d->n];
   memset(x, 0, sizeof *x);
   x->type = type;
   x->first = x->next = -1;
@@ -165,7 +162,7 @@ static int wj_container(wj_parser *p, int x, int depth, int object) {
     }
     int child = wj_value(p, depth + 1);
     if (child < 0) return 0;
-    wj_node_t *c = &p->d->nodes[child];
+    pq_json_node *c = &p->d->nodes[child];
     c->key_off = koff;
     c->key_len = klen;
     c->has_key = object;
@@ -203,18 +200,18 @@ static int wj_value(wj_parser *p, int depth) {
   char c = p->s[p->i];
   int x;
   if (c == '{' || c == '[') {
-    x = wj_node(p, c == '{' ? WJ_OBJECT : WJ_ARRAY);
+    x = wj_node(p, c == '{' ? PQ_J_OBJECT : PQ_J_ARRAY);
     if (x < 0) return (p->oom = 1, -1);
     if (!wj_container(p, x, depth, c == '{')) return -1;
   } else if (c == '"') {
-    x = wj_node(p, WJ_STRING);
+    x = wj_node(p, PQ_J_STRING);
     if (x < 0) return (p->oom = 1, -1);
     size_t off, len;
     if (!wj_string(p, &off, &len)) return -1;
     p->d->nodes[x].str_off = off;
     p->d->nodes[x].str_len = len;
   } else if (c == '-' || (c >= '0' && c <= '9')) {
-    x = wj_node(p, WJ_NUMBER);
+    x = wj_node(p, PQ_J_NUMBER);
     if (x < 0) return (p->oom = 1, -1);
     size_t i = p->i;
     if (p->s[i] == '-') i++;
@@ -242,7 +239,7 @@ static int wj_value(wj_parser *p, int depth) {
     static const struct {
       const char *word;
       int type;
-    } words[] = {{"null", WJ_NULL}, {"true", WJ_TRUE}, {"false", WJ_FALSE}};
+    } words[] = {{"null", PQ_J_NULL}, {"true", PQ_J_TRUE}, {"false", PQ_J_FALSE}};
     x = -1;
     for (int k = 0; k < 3; k++) {
       size_t wl = strlen(words[k].word);
@@ -262,7 +259,7 @@ static int wj_value(wj_parser *p, int depth) {
   return x;
 }
 
-int pqx_json_parse(wj_doc *d, const char *s, size_t n, size_t *fault_at,
+int pq_json_parse(pq_json_doc *d, const char *s, size_t n, size_t *fault_at,
                    const char **fault) {
   d->n = 0;
   d->text.len = 0;
@@ -284,8 +281,8 @@ int pqx_json_parse(wj_doc *d, const char *s, size_t n, size_t *fault_at,
   return root;
 }
 
-void pqx_json_free(wj_doc *d) {
-  sqlite3_free(d->nodes);
+void pq_json_free(pq_json_doc *d) {
+  pq_free(d->nodes);
   pq_buf_free(&d->text);
   memset(d, 0, sizeof *d);
 }
