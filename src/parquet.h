@@ -1374,6 +1374,92 @@ PQ_API int pq_explainer_next(pq_explainer *x, pq_field *f);
 PQ_API int pq_explainer_nomem(const pq_explainer *x);
 PQ_API void pq_explainer_free(pq_explainer *x);
 
+/* ---- VARIANT (spec/VariantEncoding.md) ------------------------------------
+** A variant is two byte strings: its metadata (a dictionary of the object
+** field names) and its value.  Readers check every size and offset against
+** the bytes they have; a fault names what and the offset within the value
+** (or the metadata).
+**
+** As JSON (pq_variant_to_json): null, true, false; integers as numbers;
+** FLOAT and DOUBLE in as few digits as read back to the same bits, NaN as
+** the string "NaN", the infinities +-9e999; DECIMAL as a number of all its
+** digits ("1.50"); DATE, TIME, TIMESTAMP (micros or nanos, UTC or not) and
+** UUID as strings in the text the parquet table gives such columns; BINARY
+** as a string of hex digits; strings as strings; objects with their fields
+** in the order the value holds them, arrays in order. */
+typedef struct pq_variant_meta {
+  const uint8_t *p;        /* the metadata */
+  size_t n;                /* its own length: header to its last name's end */
+  uint32_t count;          /* names in its dictionary */
+  uint8_t offset_size;     /* 1 to 4 */
+  uint8_t sorted;          /* sorted_strings: sorted and unique */
+  const uint8_t *offsets;  /* count + 1 of them */
+  const uint8_t *names;    /* the names' bytes */
+  size_t names_len;
+} pq_variant_meta;
+
+/* Reads a metadata at p[0..n).  n may run past it (a metadata followed by
+** its value, as `metadata || value` BLOBs hold them): m->n is its own
+** length.  Checks the header (version 1) and that the offsets fit. */
+PQ_API int pq_variant_meta_open(pq_variant_meta *m, const uint8_t *p,
+                                size_t n, pq_error *err);
+/* The id-th name of the dictionary, checked: within its bytes, UTF-8. */
+PQ_API int pq_variant_meta_name(const pq_variant_meta *m, uint32_t id,
+                                pq_bytes *name, pq_error *err);
+
+/* The basic types and a value's header: what a value at v[0..n) is. */
+enum {
+  PQ_VARIANT_PRIMITIVE = 0,
+  PQ_VARIANT_SHORT_STRING = 1,
+  PQ_VARIANT_OBJECT = 2,
+  PQ_VARIANT_ARRAY = 3
+};
+
+/* An object or array opened for its elements. */
+typedef struct pq_variant_container {
+  int basic;                 /* PQ_VARIANT_OBJECT or PQ_VARIANT_ARRAY */
+  uint32_t count;            /* its elements */
+  uint8_t id_size, offset_size;
+  const uint8_t *ids;        /* objects: count field ids */
+  const uint8_t *offsets;    /* count + 1 */
+  const uint8_t *data;       /* the elements' values */
+  size_t data_len;
+  size_t at;                 /* where the value starts in the outermost one
+                             ** (for messages) */
+} pq_variant_container;
+
+/* Opens the object or array at v[0..n) (at: its offset, for messages);
+** a value of another basic type is PQ_MISUSE. */
+PQ_API int pq_variant_container_open(pq_variant_container *c,
+                                     const uint8_t *v, size_t n, size_t at,
+                                     pq_error *err);
+/* The i-th element: its value's bytes (up to the end of the container's
+** values: a value's own size is pq_variant_value_size()), its offset
+** within the outermost value, and for objects its name. */
+PQ_API int pq_variant_container_get(const pq_variant_container *c,
+                                    const pq_variant_meta *m, uint32_t i,
+                                    pq_bytes *name, const uint8_t **v,
+                                    size_t *n, size_t *at, pq_error *err);
+
+/* The size of the value that starts at v[0..n) (n may run past it). */
+PQ_API int pq_variant_value_size(const uint8_t *v, size_t n, size_t *size,
+                                 pq_error *err);
+
+/* Appends the value v[0..n) as JSON (above); at is its offset within the
+** outermost value, for messages.  Values nest at most 128 deep. */
+PQ_API int pq_variant_to_json(const pq_variant_meta *m, const uint8_t *v,
+                              size_t n, size_t at, pq_buf *out,
+                              pq_error *err);
+
+/* JSON text to a variant: appends its metadata to meta and its value to
+** value.  Integers become the smallest of int8 .. int64 that holds them;
+** other numbers the DECIMAL of their digits when they have at most 38 and
+** no exponent, else DOUBLE; strings under 64 bytes short strings; objects
+** have their fields sorted by name (a name twice is PQ_MISUSE), and the
+** metadata holds every name once, sorted. */
+PQ_API int pq_variant_from_json(const char *json, size_t n, pq_buf *meta,
+                                pq_buf *value, pq_error *err);
+
 /* ---- JSON text --------------------------------------------------------- */
 /* Appends n values of type t as JSON array elements separated by commas,
 ** with a leading comma when `comma` is set.  Numbers are exact (reals in
