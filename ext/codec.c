@@ -84,10 +84,11 @@ static void compressFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   pq_error err;
   int rc = pq_compress_level(c, level, src, n, &out, &err);
   if (rc == PQ_OK && out.len > pqx_limit(ctx)) {
-    char *msg = sqlite3_mprintf("parquet_compress: %s: the result of %zu "
-                                "bytes exceeds the limit of %zu bytes"
+    char *msg = sqlite3_mprintf("parquet_compress: %s: the result of %llu "
+                                "bytes exceeds the limit of %llu bytes"
                                 PQX_LIMIT_HINT,
-                                pq_codec_name(c), out.len, pqx_limit(ctx));
+                                pq_codec_name(c), (unsigned long long)out.len,
+                                (unsigned long long)pqx_limit(ctx));
     pqx_result_error_msg(ctx, msg);
     if (msg) sqlite3_result_error_code(ctx, SQLITE_TOOBIG);
     pq_buf_free(&out);
