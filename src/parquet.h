@@ -1426,6 +1426,7 @@ typedef struct pq_variant_container {
   size_t data_len;
   size_t at;                 /* where the value starts in the outermost one
                              ** (for messages) */
+  size_t data_at;            /* where its elements' values start, alike */
 } pq_variant_container;
 
 /* Opens the object or array at v[0..n) (at: its offset, for messages);

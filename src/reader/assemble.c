@@ -13,6 +13,7 @@
 */
 #include "reader.h"
 
+#include <math.h>
 #include <stdio.h>
 
 typedef struct leaf_data {
@@ -23,7 +24,13 @@ typedef struct leaf_data {
   size_t *voff;              /* value i is text[voff[i] .. voff[i+1]) */
   size_t nv, vcap;
   size_t pos, vpos;          /* cursors: next entry, next value */
+  int variant;               /* inside a VARIANT: VAR_LEAF_RAW, _TYPED */
 } leaf_data;
+
+/* The leaves of a VARIANT group: its binary metadata and value columns
+** are kept as their bytes, its typed_value columns as JSON in the
+** variant's own forms (variant.c). */
+enum { VAR_LEAF_NONE = 0, VAR_LEAF_RAW = 1, VAR_LEAF_TYPED = 2 };
 
 typedef struct asm_ctx {
   const pq_file *f;
@@ -34,6 +41,7 @@ typedef struct asm_ctx {
   pq_error *err;
   int rc;                    /* the first fault */
   uint32_t row_group;
+  int64_t row;               /* the row being assembled, for messages */
   pq_read_room *room;        /* the memory each leaf's reader reads into,
                              ** passed from one to the next (or NULL) */
 } asm_ctx;
@@ -122,6 +130,23 @@ static void put_value(pq_buf *b, const pq_schema_element *e,
   pq_json_values(b, e->type, e->type_length, 0, v, 1, 0);
 }
 
+/* A typed_value of a shredded VARIANT, as the variant's JSON has it
+** (parquet.h): binary as hex whatever its bytes, NaN as "NaN"; the rest as
+** put_value() writes it. */
+static void put_variant_value(pq_buf *b, const pq_schema_element *e,
+                              const pq_meaning *m, const void *v) {
+  if (m->as == PQ_AS_PLAIN && e->type == PQ_BYTE_ARRAY) {
+    pq_json_values(b, PQ_BYTE_ARRAY, 0, 1, v, 1, 0);
+    return;
+  }
+  if ((e->type == PQ_FLOAT && isnan(*(const float *)v)) ||
+      (e->type == PQ_DOUBLE && isnan(*(const double *)v))) {
+    put(b, "\"NaN\"");
+    return;
+  }
+  put_value(b, e, m, v);
+}
+
 /* ---- Loading a row group's columns -------------------------------------- */
 
 static int grow(void **p, size_t *cap, size_t need, size_t size) {
@@ -164,7 +189,15 @@ static int load_leaf(asm_ctx *a, uint32_t col, size_t limit, leaf_data *L) {
     L->n += n;
     for (size_t i = 0; i < nv; i++) {
       L->voff[L->nv++] = L->text.len;
-      put_value(&L->text, e, &meaning, vals + i * vs);
+      const void *v = vals + i * vs;
+      if (L->variant == VAR_LEAF_RAW) {
+        const pq_bytes *b = v;
+        pq_buf_append(&L->text, b->ptr, b->len);
+      } else if (L->variant == VAR_LEAF_TYPED) {
+        put_variant_value(&L->text, e, &meaning, v);
+      } else {
+        put_value(&L->text, e, &meaning, v);
+      }
     }
     if (L->text.len > limit) {
       rc = pq_fail(a->err, PQ_TOOBIG, "assemble",
@@ -303,6 +336,8 @@ static void emit_map(asm_ctx *a, const pq_schema_node *kv) {
   pq_buf_byte(out, '}');
 }
 
+static void emit_variant(asm_ctx *a, const pq_schema_node *n);
+
 static int annotated(const pq_schema_node *n, int conv, int logical) {
   return n->elem->converted_type == conv || n->elem->logical_type == logical;
 }
@@ -325,6 +360,10 @@ static void emit_present(asm_ctx *a, const pq_schema_node *n) {
                   L->voff[L->vpos + 1] - L->voff[L->vpos]);
     L->pos++;
     L->vpos++;
+    return;
+  }
+  if (n->elem->logical_type == 16) {
+    emit_variant(a, n);
     return;
   }
   const pq_schema_node *c0 = n->n_children == 1 ? n->children[0] : NULL;
@@ -379,6 +418,315 @@ static void emit_child(asm_ctx *a, const pq_schema_node *n) {
   emit_present(a, n);
 }
 
+/* ---- VARIANT ---------------------------------------------------------------
+** A VARIANT group is one JSON value: its value column decoded with its
+** metadata (variant.c) and, when shredded, its typed_value put back as
+** spec/VariantShredding.md says: a primitive, an array of elements that
+** are (value, typed_value) pairs again, or an object whose shredded fields
+** are such pairs, merged with the fields its value holds. */
+
+static const pq_schema_node *child_named(const pq_schema_node *n,
+                                         const char *name) {
+  size_t len = strlen(name);
+  for (uint32_t i = 0; i < n->n_children; i++) {
+    const pq_bytes *nm = &n->children[i]->elem->name;
+    if (nm->len == len && memcmp(nm->ptr, name, len) == 0)
+      return n->children[i];
+  }
+  return NULL;
+}
+
+/* Takes the current entry of the leaf n: 1 with its bytes (a value), 0
+** for a null, -1 on a fault. */
+static int leaf_take(asm_ctx *a, const pq_schema_node *n, const uint8_t **p,
+                     size_t *len) {
+  leaf_data *L = &a->leaves[n->leaf];
+  if (L->pos >= L->n) {
+    fail(a, "column '%s', row %lld ends before the row group's rows do", n->path, (long long)a->row);
+    return -1;
+  }
+  if (L->def[L->pos++] < n->max_def) return 0;
+  if (L->vpos >= L->nv) {
+    fail(a, "column '%s', row %lld has fewer values than its levels say", n->path, (long long)a->row);
+    return -1;
+  }
+  *p = L->text.data + L->voff[L->vpos];
+  *len = L->voff[L->vpos + 1] - L->voff[L->vpos];
+  L->vpos++;
+  return 1;
+}
+
+/* A fault of the variant's bytes, with the column it is in. */
+static void variant_fail(asm_ctx *a, const pq_schema_node *n,
+                         const pq_error *e) {
+  if (e->code == PQ_NOMEM) {
+    if (!a->rc) a->rc = pq_nomem(a->err, "assemble");
+    return;
+  }
+  fail(a, "column '%s', row %lld: %s", n->path, (long long)a->row, e->msg);
+}
+
+static int variant_emit(asm_ctx *a, const pq_variant_meta *m,
+                        const pq_schema_node *val, const pq_schema_node *typ,
+                        int depth);
+
+/* One field or element of a shredded object or array, as its JSON: 1, or 0
+** when it is missing. */
+static int variant_pair(asm_ctx *a, const pq_variant_meta *m,
+                        const pq_schema_node *g, int depth) {
+  if (g->leaf >= 0) {
+    fail(a, "column '%s', row %lld: a shredded field of a VARIANT is a group of value "
+         "and typed_value, not a leaf",
+         g->path, (long long)a->row);
+    return 0;
+  }
+  const pq_schema_node *v = child_named(g, "value"),
+                       *t = child_named(g, "typed_value");
+  if ((!v && !t) || (v && v->leaf < 0)) {
+    fail(a, "column '%s', row %lld: a shredded field of a VARIANT needs a binary value "
+         "or a typed_value",
+         g->path, (long long)a->row);
+    return 0;
+  }
+  return variant_emit(a, m, v, t, depth + 1);
+}
+
+/* A shredded array: typ is a LIST of required groups (value, typed_value). */
+static void variant_list(asm_ctx *a, const pq_variant_meta *m,
+                         const pq_schema_node *typ, int depth) {
+  const pq_schema_node *r = typ->n_children == 1 ? typ->children[0] : NULL;
+  if (!r || r->elem->repetition != 2 || r->n_children != 1) {
+    fail(a, "column '%s', row %lld: a shredded VARIANT array is a LIST of one "
+         "repeated group of one element",
+         typ->path, (long long)a->row);
+    return;
+  }
+  uint16_t rep, def;
+  if (peek(a, r, &rep, &def) < 0) return;
+  if (def < r->max_def) {
+    put(a->out, "[]");
+    skip_instance(a, r);
+    return;
+  }
+  pq_buf_byte(a->out, '[');
+  for (int first = 1; !a->rc; first = 0) {
+    if (!first) pq_buf_byte(a->out, ',');
+    if (!variant_pair(a, m, r->children[0], depth) && !a->rc)
+      put(a->out, "null"); /* missing where a value is due: the null */
+    if (!peek_more(a, r, &rep) || rep != r->max_rep) break;
+  }
+  pq_buf_byte(a->out, ']');
+}
+
+/* A shredded field that is missing: it is no field of the object, but a
+** field of the same name in the value is still a fault (the file would
+** mean two things). */
+#define VAR_MISSING ((size_t)-1)
+
+typedef struct var_field {
+  pq_bytes name;
+  size_t at, len; /* its JSON in the scratch buffer */
+} var_field;
+
+static int var_field_cmp(const void *x, const void *y) {
+  const var_field *p = x, *q = y;
+  size_t k = p->name.len < q->name.len ? p->name.len : q->name.len;
+  int c = k ? memcmp(p->name.ptr, q->name.ptr, k) : 0;
+  if (c) return c;
+  return p->name.len < q->name.len ? -1 : p->name.len > q->name.len;
+}
+
+/* A shredded object: typ's fields, and those of the value v[0..vn) when
+** it is partially shredded (vn > 0), in the order of their names. */
+static void variant_object(asm_ctx *a, const pq_variant_meta *m,
+                           const pq_schema_node *typ, const uint8_t *v,
+                           size_t vn, int depth) {
+  pq_variant_container c;
+  pq_error e;
+  memset(&c, 0, sizeof c);
+  if (v && (v[0] & 3) == PQ_VARIANT_OBJECT &&
+      pq_variant_container_open(&c, v, vn, 0, &e)) {
+    variant_fail(a, typ, &e);
+    return;
+  }
+  if (v && (v[0] & 3) != PQ_VARIANT_OBJECT) {
+    fail(a, "column '%s', row %lld: the value beside a shredded object is not an "
+         "object",
+         typ->path, (long long)a->row);
+    return;
+  }
+  size_t nf = (size_t)typ->n_children + c.count;
+  var_field *f = pq_malloc((nf ? nf : 1) * sizeof *f);
+  pq_buf scratch, *out = a->out;
+  pq_buf_init(&scratch);
+  if (!f) {
+    if (!a->rc) a->rc = pq_nomem(a->err, "assemble");
+    return;
+  }
+  size_t k = 0;
+  a->out = &scratch;
+  for (uint32_t i = 0; i < typ->n_children && !a->rc; i++) {
+    size_t at = scratch.len;
+    int got = variant_pair(a, m, typ->children[i], depth);
+    f[k].name = typ->children[i]->elem->name;
+    f[k].at = at;
+    f[k++].len = got ? scratch.len - at : VAR_MISSING;
+  }
+  for (uint32_t i = 0; i < c.count && !a->rc; i++) {
+    const uint8_t *ev;
+    size_t en, eat, at = scratch.len;
+    if (pq_variant_container_get(&c, m, i, &f[k].name, &ev, &en, &eat, &e) ||
+        pq_variant_to_json(m, ev, en, eat, &scratch, &e)) {
+      variant_fail(a, typ, &e);
+      break;
+    }
+    f[k].at = at;
+    f[k++].len = scratch.len - at;
+  }
+  a->out = out;
+  if (!a->rc && scratch.oom) a->rc = pq_nomem(a->err, "assemble");
+  if (!a->rc) {
+    qsort(f, k, sizeof *f, var_field_cmp);
+    pq_buf_byte(out, '{');
+    for (size_t i = 0, first = 1; i < k && !a->rc; i++) {
+      if (i && var_field_cmp(&f[i - 1], &f[i]) == 0) {
+        fail(a, "column '%s', row %lld: field \"%.*s\" is both shredded "
+             "and in the value",
+             typ->path, (long long)a->row, (int)(f[i].name.len < 64 ? f[i].name.len : 64),
+             (const char *)f[i].name.ptr);
+        break;
+      }
+      if (f[i].len == VAR_MISSING) continue;
+      if (!first) pq_buf_byte(out, ',');
+      first = 0;
+      put_key(out, f[i].name);
+      pq_buf_append(out, scratch.data + f[i].at, f[i].len);
+    }
+    pq_buf_byte(out, '}');
+  }
+  pq_buf_free(&scratch);
+  pq_free(f);
+}
+
+/* The value of a (value, typed_value) pair, either of which may be absent
+** from the schema: 1 when written, 0 when missing. */
+static int variant_emit(asm_ctx *a, const pq_variant_meta *m,
+                        const pq_schema_node *val, const pq_schema_node *typ,
+                        int depth) {
+  const uint8_t *v = NULL;
+  size_t vn = 0;
+  int has_v = 0;
+  if (depth > 64) {
+    fail(a, "column '%s', row %lld: a shredded VARIANT nested more than 64 deep",
+         (typ ? typ : val)->path, (long long)a->row);
+    return 0;
+  }
+  if (val) {
+    has_v = leaf_take(a, val, &v, &vn);
+    if (has_v < 0) return 0;
+  }
+  if (typ && typ->leaf >= 0 &&
+      a->leaves[typ->leaf].variant != VAR_LEAF_TYPED) {
+    fail(a, "column '%s', row %lld: a typed_value of %s with its annotation cannot "
+         "hold a variant value",
+         typ->path, (long long)a->row, pq_type_name(typ->elem->type));
+    return 0;
+  }
+  if (typ) {
+    uint16_t rep, def;
+    int got = peek(a, typ, &rep, &def);
+    if (got < 0) return 0;
+    if (got && def < typ->max_def) {
+      skip_instance(a, typ);
+    } else if (typ->leaf >= 0) {
+      if (has_v) {
+        fail(a, "column '%s', row %lld: both value and typed_value are set, and the "
+             "value is not an object",
+             typ->path, (long long)a->row);
+        return 0;
+      }
+      emit_present(a, typ);
+      return 1;
+    } else if (annotated(typ, 3, 3)) {
+      if (has_v) {
+        fail(a, "column '%s', row %lld: both value and typed_value are set, and the "
+             "value is not an object",
+             typ->path, (long long)a->row);
+        return 0;
+      }
+      variant_list(a, m, typ, depth);
+      return 1;
+    } else {
+      variant_object(a, m, typ, has_v ? v : NULL, vn, depth);
+      return 1;
+    }
+  }
+  if (has_v) {
+    pq_error e;
+    if (pq_variant_to_json(m, v, vn, 0, a->out, &e)) {
+      variant_fail(a, val, &e);
+      return 0;
+    }
+    return 1;
+  }
+  return 0;
+}
+
+/* A VARIANT group known to be there. */
+static void emit_variant(asm_ctx *a, const pq_schema_node *n) {
+  const pq_schema_node *meta = child_named(n, "metadata"),
+                       *val = child_named(n, "value"),
+                       *typ = child_named(n, "typed_value");
+  if (!meta || meta->leaf < 0 || meta->elem->type != PQ_BYTE_ARRAY ||
+      (val && (val->leaf < 0 || val->elem->type != PQ_BYTE_ARRAY)) ||
+      (!val && !typ)) {
+    fail(a, "column '%s', row %lld: a VARIANT group needs a binary metadata and a "
+         "binary value or a typed_value",
+         n->path, (long long)a->row);
+    return;
+  }
+  const uint8_t *p;
+  size_t len;
+  int got = leaf_take(a, meta, &p, &len);
+  if (got <= 0) {
+    if (got == 0) fail(a, "column '%s', row %lld is null in a present VARIANT",
+                       meta->path, (long long)a->row);
+    return;
+  }
+  pq_variant_meta m;
+  pq_error e;
+  if (pq_variant_meta_open(&m, p, len, &e)) {
+    variant_fail(a, meta, &e);
+    return;
+  }
+  if (!variant_emit(a, &m, val, typ, 0) && !a->rc)
+    put(a->out, "null"); /* missing: the variant null */
+}
+
+/* Marks the leaves of VARIANT groups below n (inside: n is in one). */
+static void variant_leaves(asm_ctx *a, const pq_schema_node *n, int inside) {
+  if (n->elem->logical_type == 16 && n->leaf < 0) inside = 1;
+  if (n->leaf >= 0) {
+    if (!inside) return;
+    const pq_bytes *nm = &n->elem->name;
+    const pq_schema_element *e = n->elem;
+    int raw = e->type == PQ_BYTE_ARRAY &&
+              ((nm->len == 5 && memcmp(nm->ptr, "value", 5) == 0) ||
+               (nm->len == 8 && memcmp(nm->ptr, "metadata", 8) == 0));
+    int as = pq_leaf_meaning(e, &(int){0}, &(int){0}, &(int){0});
+    int typed = e->type != PQ_INT96 && as != PQ_AS_UNSIGNED &&
+                as != PQ_AS_INT96 && as != PQ_AS_FLOAT16 &&
+                as != PQ_AS_INTERVAL &&
+                !(e->type == PQ_FIXED_LEN_BYTE_ARRAY && as == PQ_AS_PLAIN);
+    a->leaves[n->leaf].variant = raw     ? VAR_LEAF_RAW
+                                 : typed ? VAR_LEAF_TYPED
+                                         : VAR_LEAF_NONE;
+    return;
+  }
+  for (uint32_t i = 0; i < n->n_children; i++)
+    variant_leaves(a, n->children[i], inside);
+}
+
 /* The leaf range of every node. */
 static void leaf_ranges(asm_ctx *a, const pq_schema_node *n) {
   uint32_t i = node_index(a, n);
@@ -431,6 +779,7 @@ int pq_assembler_open(pq_assembler **out, const pq_file *f,
     return pq_nomem(err, "assemble");
   }
   leaf_ranges(a, root);
+  variant_leaves(a, root, 0);
   as->field = field;
   as->rows = m->row_groups[row_group].num_rows;
   uint32_t k = node_index(a, field ? field : root);
@@ -466,6 +815,7 @@ int pq_assembler_next(pq_assembler *as, pq_buf *out, pq_error *err) {
   asm_ctx *a = &as->a;
   a->err = err;
   a->out = out;
+  a->row = as->row;
   if (a->rc) return a->rc;
   if (as->row >= as->rows) {
     return pq_fail(err, PQ_MISUSE, "assemble", "no row %lld in row group %u",

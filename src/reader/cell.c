@@ -449,8 +449,12 @@ static int cell_type_of(const pq_schema_node *f, int bas, pq_buf *out,
     return cell_type_list(f, bas, out, depth);
   if (e->logical_type == 2 || e->converted_type == 1 || e->converted_type == 2)
     return cell_type_map(f, bas, out, depth);
+  if (e->logical_type == 16) {
+    pq_buf_append(out, "VARIANT", 7);
+    return 1;
+  }
   if (e->logical_type != 0 || e->converted_type >= 0 || !f->n_children)
-    return 0; /* a VARIANT, or another annotated group */
+    return 0; /* another annotated group */
   pq_buf_append(out, "STRUCT<", 7);
   for (uint32_t i = 0; i < f->n_children; i++) {
     if (i) pq_buf_append(out, ", ", 2);
