@@ -379,6 +379,11 @@ static const stmt stmts[] = {
     /* declared types, collations, their pruning, and the types written back */
     {"table_types", "CREATE VIRTUAL TABLE temp.pt4 USING parquet('%s/in_types.parquet'); SELECT count(*), min(ts), max(big), decimal_sum(big) FROM pt4 WHERE ts > '2020-09-14T00:00:00Z' AND big > 5; SELECT hex(parquet_write(NULL, 'SELECT * FROM pt4'))", 0, "DROP TABLE IF EXISTS temp.pt4"},
     {"decimal_sum", "SELECT decimal_sum(r), decimal_sum(i || '.125'), decimal_sum(n) FROM t", 0, 0},
+    /* VARIANT: shredded objects (partially), arrays of objects, the
+    ** binary decoded by itself */
+    {"variant_rows", "SELECT value FROM parquet_rows('../shared/parquet-testing/shredded_variant/case-083.parquet'); SELECT value FROM parquet_rows('../shared/parquet-testing/shredded_variant/case-126.parquet'); SELECT value FROM parquet_rows('../shared/parquet-testing/shredded_variant/case-047.parquet')", 0, 0},
+    {"variant_table", "CREATE VIRTUAL TABLE temp.vt USING parquet('../shared/parquet-testing/shredded_variant/case-044.parquet'); SELECT var FROM vt", 0, "DROP TABLE IF EXISTS temp.vt"},
+    {"variant_decode", "SELECT parquet_variant_decode(X'01020001026162', X'020200010002040C010C02'), parquet_variant_decode(X'010000' || X'0310' || X'00')", 0, 0},
     {"schema", "SELECT * FROM parquet_schema('%s/in_nested.parquet')", 0, 0},
     {"file_metadata", "SELECT * FROM parquet_file_metadata('%s/in.parquet')", 0, 0},
     {"kv_metadata", "SELECT * FROM parquet_kv_metadata('%s/in.parquet')", 0, 0},

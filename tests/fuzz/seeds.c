@@ -324,6 +324,39 @@ static void file_seeds(const char *folder) {
   closedir(d);
 }
 
+/* The variants of parquet-testing: variant/X.metadata with X.value, and
+** shredded_variant's *.variant.bin (both already one after the other). */
+static void variant_seeds(const char *testing) {
+  char sub[2048], path[4096];
+  snprintf(sub, sizeof sub, "%s/variant", testing);
+  DIR *d = opendir(sub);
+  struct dirent *e;
+  while (d && (e = readdir(d))) {
+    size_t len = strlen(e->d_name), nm, nv;
+    if (len < 10 || strcmp(e->d_name + len - 9, ".metadata")) continue;
+    snprintf(path, sizeof path, "%s/%s", sub, e->d_name);
+    uint8_t *m = slurp(path, &nm);
+    snprintf(path, sizeof path, "%s/%.*s.value", sub, (int)(len - 9),
+             e->d_name);
+    uint8_t *v = slurp(path, &nv);
+    if (m && v) put("variant", e->d_name, m, nm, v, nv);
+    free(m);
+    free(v);
+  }
+  if (d) closedir(d);
+  snprintf(sub, sizeof sub, "%s/shredded_variant", testing);
+  d = opendir(sub);
+  while (d && (e = readdir(d))) {
+    size_t len = strlen(e->d_name), n;
+    if (len < 12 || strcmp(e->d_name + len - 12, ".variant.bin")) continue;
+    snprintf(path, sizeof path, "%s/%s", sub, e->d_name);
+    uint8_t *b = slurp(path, &n);
+    if (b) put("variant", e->d_name, b, n, NULL, 0);
+    free(b);
+  }
+  if (d) closedir(d);
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: seeds DIR [PARQUET_TESTING]\n");
@@ -340,6 +373,9 @@ int main(int argc, char **argv) {
     file_seeds(sub);
     snprintf(sub, sizeof sub, "%s/bad_data", argv[2]);
     file_seeds(sub);
+    snprintf(sub, sizeof sub, "%s/shredded_variant", argv[2]);
+    file_seeds(sub);
+    variant_seeds(argv[2]);
   }
   printf("%d seeds in %s\n", nseeds, dir);
   return 0;
