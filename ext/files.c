@@ -279,13 +279,15 @@ static void resultEncodingStats(sqlite3_context *ctx, const pq_column_meta *cm) 
     const char *en = e->encoding >= 0 && e->encoding < PQ_ENCODING_COUNT
                          ? pq_encoding_name((pq_encoding)e->encoding)
                          : NULL;
-    s = sqlite3_mprintf("%z%s{\"page_type\":", s, i ? "," : "");
-    s = pt ? sqlite3_mprintf("%z\"%s\"", s, pt)
-           : sqlite3_mprintf("%z%d", s, e->page_type);
-    s = sqlite3_mprintf("%z,\"encoding\":", s);
-    s = en ? sqlite3_mprintf("%z\"%s\"", s, en)
-           : sqlite3_mprintf("%z%d", s, e->encoding);
-    s = sqlite3_mprintf("%z,\"count\":%d}", s, e->count);
+    char t[2][16]; /* a number without a name */
+    snprintf(t[0], sizeof t[0], "%d", e->page_type);
+    snprintf(t[1], sizeof t[1], "%d", e->encoding);
+    /* one allocation an entry: a failure leaves s NULL */
+    s = sqlite3_mprintf("%z%s{\"page_type\":%s%s%s,\"encoding\":%s%s%s,"
+                        "\"count\":%d}",
+                        s, i ? "," : "", pt ? "\"" : "", pt ? pt : t[0],
+                        pt ? "\"" : "", en ? "\"" : "", en ? en : t[1],
+                        en ? "\"" : "", e->count);
   }
   pqx_result_mprintf(ctx, s ? sqlite3_mprintf("%z]", s) : NULL);
 }
