@@ -70,6 +70,10 @@
 **     time_ms       an INT32 leaf without annotation becomes TIME_MILLIS
 **                   (its values as they are: negative ones, or a day or
 **                   more, are what other writers left in files)
+**     file_type     the group a leaf is in (not the root), when it has no
+**                   annotation, becomes a FILE (LogicalType 19,
+**                   spec/LogicalTypes.md): a STRUCT<inline BINARY, ...>
+**                   written here is such a group's shape
 **     decimal_wide  a BYTE_ARRAY leaf without annotation becomes
 **                   DECIMAL(77, 38), as in DuckDB's bigdecimal.parquet
 **
@@ -660,8 +664,23 @@ static int edit_order(out_file *o, const chunk *c, int16_t id) {
   return 1;
 }
 
+/* The leaf's group, not the root, without annotation: a FILE group. */
+static int edit_file_type(out_file *o, const chunk *c) {
+  const pq_schema_node *g = c->leaf->parent;
+  if (!g || !g->parent || !o->schema) return 0;
+  const pq_schema_element *e = g->elem;
+  size_t at = (size_t)(e - pq_file_metadata(o->f)->schema);
+  if (at >= o->schema->nkid) return 0;
+  tv *el = &o->schema->kid[at];
+  if (fld(el, 6) || fld(el, 10)) return 0;
+  tv *lt = fld_set(el, 10, PQ_TT_STRUCT);
+  fld_set(lt, 19, PQ_TT_STRUCT);
+  return 1;
+}
+
 static int edit_chunk(out_file *o, const chunk *c, tv *cc, const char *verb) {
   if (!strcmp(verb, "time_ms")) return edit_schema(o, c);
+  if (!strcmp(verb, "file_type")) return edit_file_type(o, c);
   if (!strcmp(verb, "order_ieee754")) return edit_order(o, c, 2);
   if (!strcmp(verb, "order_unknown")) return edit_order(o, c, 9);
   if (!strcmp(verb, "decimal_wide")) return edit_decimal(o, c);
