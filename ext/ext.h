@@ -333,6 +333,8 @@ const char *pqx_page_type_name(int t);
 const char *pqx_codec_name(int c);
 const char *pqx_converted_name(int c);
 const char *pqx_repetition_name(int r);
+/* ColumnOrder's member names (TYPE_ORDER, ...), NULL for another id. */
+const char *pqx_column_order_name(int o);
 /* A name as TEXT, or the number when there is no name. */
 void pqx_result_enum(sqlite3_context *ctx, const char *name, int value);
 /* "INT32", "FIXED_LEN_BYTE_ARRAY(16)"; from sqlite3_mprintf. */

@@ -33,7 +33,8 @@ enum {
   MD_KEY_VALUE_METADATA, MD_BLOOM_FILTER_OFFSET, MD_BLOOM_FILTER_LENGTH,
   MD_MIN_IS_EXACT, MD_MAX_IS_EXACT, MD_ROW_GROUP_COMPRESSED_BYTES,
   MD_STATS_MIN_RAW, MD_STATS_MAX_RAW, MD_STATS_MIN_VALUE_RAW,
-  MD_STATS_MAX_VALUE_RAW, MD_SOURCE
+  MD_STATS_MAX_VALUE_RAW, MD_STATS_NAN_COUNT, MD_UNENCODED,
+  MD_REP_HISTOGRAM, MD_DEF_HISTOGRAM, MD_ENCODING_STATS, MD_SOURCE
 };
 
 #define METADATA_SCHEMA                                                       \
@@ -49,12 +50,16 @@ enum {
   "bloom_filter_offset INTEGER, bloom_filter_length INTEGER, min_is_exact "   \
   "INTEGER, max_is_exact INTEGER, row_group_compressed_bytes INTEGER, "       \
   "stats_min_raw BLOB, stats_max_raw BLOB, stats_min_value_raw BLOB, "        \
-  "stats_max_value_raw BLOB, source HIDDEN)"
+  "stats_max_value_raw BLOB, stats_nan_count INTEGER, "                     \
+  "unencoded_byte_array_data_bytes INTEGER, repetition_level_histogram "     \
+  "TEXT, definition_level_histogram TEXT, encoding_stats TEXT, "             \
+  "source HIDDEN)"
 
 enum {
   SC_FILE_NAME, SC_NAME, SC_TYPE, SC_TYPE_LENGTH, SC_REPETITION_TYPE,
   SC_NUM_CHILDREN, SC_CONVERTED_TYPE, SC_SCALE, SC_PRECISION, SC_FIELD_ID,
-  SC_LOGICAL_TYPE, SC_PATH, SC_COLUMN_ID, SC_MAX_DEF, SC_MAX_REP, SC_SOURCE
+  SC_LOGICAL_TYPE, SC_PATH, SC_COLUMN_ID, SC_MAX_DEF, SC_MAX_REP,
+  SC_COLUMN_ORDER, SC_SOURCE
 };
 
 #define SCHEMA_SCHEMA                                                       \
@@ -62,7 +67,7 @@ enum {
   "INTEGER, repetition_type TEXT, num_children INTEGER, converted_type "    \
   "TEXT, scale INTEGER, precision INTEGER, field_id INTEGER, logical_type " \
   "TEXT, path TEXT, column_id INTEGER, max_definition_level INTEGER, "      \
-  "max_repetition_level INTEGER, source HIDDEN)"
+  "max_repetition_level INTEGER, column_order TEXT, source HIDDEN)"
 
 static const pqx_vtab_spec metadata_spec = {METADATA_SCHEMA, 1};
 static const pqx_vtab_spec schema_spec = {SCHEMA_SCHEMA, 1};
@@ -254,6 +259,39 @@ static void resultRaw(sqlite3_context *ctx, int present, pq_bytes v) {
                           SQLITE_TRANSIENT);
 }
 
+/* A level histogram as a JSON array. */
+static void resultHistogram(sqlite3_context *ctx, const int64_t *h,
+                            uint32_t n) {
+  if (!h) return;
+  char *s = sqlite3_mprintf("[");
+  for (uint32_t i = 0; s && i < n; i++)
+    s = sqlite3_mprintf("%z%s%lld", s, i ? "," : "", (long long)h[i]);
+  pqx_result_mprintf(ctx, s ? sqlite3_mprintf("%z]", s) : NULL);
+}
+
+/* encoding_stats as a JSON array of {"page_type","encoding","count"}. */
+static void resultEncodingStats(sqlite3_context *ctx, const pq_column_meta *cm) {
+  if (!cm->encoding_stats && cm->n_encoding_stats == 0) return;
+  char *s = sqlite3_mprintf("[");
+  for (uint32_t i = 0; s && i < cm->n_encoding_stats; i++) {
+    const pq_page_encoding_stats *e = &cm->encoding_stats[i];
+    const char *pt = pqx_page_type_name(e->page_type);
+    const char *en = e->encoding >= 0 && e->encoding < PQ_ENCODING_COUNT
+                         ? pq_encoding_name((pq_encoding)e->encoding)
+                         : NULL;
+    char t[2][16]; /* a number without a name */
+    snprintf(t[0], sizeof t[0], "%d", e->page_type);
+    snprintf(t[1], sizeof t[1], "%d", e->encoding);
+    /* one allocation an entry: a failure leaves s NULL */
+    s = sqlite3_mprintf("%z%s{\"page_type\":%s%s%s,\"encoding\":%s%s%s,"
+                        "\"count\":%d}",
+                        s, i ? "," : "", pt ? "\"" : "", pt ? pt : t[0],
+                        pt ? "\"" : "", en ? "\"" : "", en ? en : t[1],
+                        en ? "\"" : "", e->count);
+  }
+  pqx_result_mprintf(ctx, s ? sqlite3_mprintf("%z]", s) : NULL);
+}
+
 static void metadataColumn(const FileCursor *c, sqlite3_context *ctx,
                            int col) {
   const pq_file_meta *m = pq_file_metadata(c->src.file);
@@ -319,6 +357,11 @@ static void metadataColumn(const FileCursor *c, sqlite3_context *ctx,
         case MD_KEY_VALUE_METADATA: resultKeyValues(ctx, cm->key_value, cm->n_key_value); break;
         case MD_BLOOM_FILTER_OFFSET: resultOptional(ctx, cm->bloom_filter_offset); break;
         case MD_BLOOM_FILTER_LENGTH: resultOptional(ctx, cm->bloom_filter_length); break;
+        case MD_STATS_NAN_COUNT: if (hs && st->has_nan_count) sqlite3_result_int64(ctx, st->nan_count); break;
+        case MD_UNENCODED: resultOptional(ctx, cm->unencoded_byte_array_data_bytes); break;
+        case MD_REP_HISTOGRAM: resultHistogram(ctx, cm->rep_level_histogram, cm->n_rep_level_histogram); break;
+        case MD_DEF_HISTOGRAM: resultHistogram(ctx, cm->def_level_histogram, cm->n_def_level_histogram); break;
+        case MD_ENCODING_STATS: resultEncodingStats(ctx, cm); break;
       }
     }
   }
@@ -364,6 +407,12 @@ static void schemaColumn(const FileCursor *c, sqlite3_context *ctx, int col) {
     case SC_COLUMN_ID: resultOptional(ctx, n->leaf); break;
     case SC_MAX_DEF: sqlite3_result_int(ctx, n->max_def); break;
     case SC_MAX_REP: sqlite3_result_int(ctx, n->max_rep); break;
+    case SC_COLUMN_ORDER:
+      if (n->leaf >= 0) {
+        int o = pq_column_order(m, (uint32_t)n->leaf);
+        if (o) pqx_result_enum(ctx, pqx_column_order_name(o), o);
+      }
+      break;
   }
 }
 

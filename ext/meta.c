@@ -34,13 +34,13 @@ static const char *const meta_fn[] = {
 enum {
   FM_FILE_NAME, FM_CREATED_BY, FM_NUM_ROWS, FM_NUM_ROW_GROUPS,
   FM_FORMAT_VERSION, FM_ENCRYPTION_ALGORITHM, FM_FOOTER_SIGNING_KEY,
-  FM_FILE_SIZE, FM_FOOTER_SIZE, FM_SOURCE
+  FM_FILE_SIZE, FM_FOOTER_SIZE, FM_COLUMN_ORDERS, FM_SOURCE
 };
 enum { KV_FILE_NAME, KV_KEY, KV_VALUE, KV_SOURCE };
 enum {
   CI_FILE_NAME, CI_ROW_GROUP_ID, CI_COLUMN_ID, CI_PATH, CI_PAGE_ID,
   CI_NULL_PAGE, CI_MIN, CI_MAX, CI_NULL_COUNT, CI_BOUNDARY_ORDER,
-  CI_REP_HISTOGRAM, CI_DEF_HISTOGRAM, CI_SOURCE
+  CI_REP_HISTOGRAM, CI_DEF_HISTOGRAM, CI_NAN_COUNT, CI_SOURCE
 };
 enum {
   OI_FILE_NAME, OI_ROW_GROUP_ID, OI_COLUMN_ID, OI_PATH, OI_PAGE_ID,
@@ -55,14 +55,14 @@ static const pqx_vtab_spec meta_specs[] = {
     {"CREATE TABLE x(file_name TEXT, created_by TEXT, num_rows INTEGER, "
      "num_row_groups INTEGER, format_version INTEGER, encryption_algorithm "
      "TEXT, footer_signing_key_metadata TEXT, file_size_bytes INTEGER, "
-     "footer_size INTEGER, source HIDDEN)",
+     "footer_size INTEGER, column_orders TEXT, source HIDDEN)",
      1},
     {"CREATE TABLE x(file_name TEXT, key BLOB, value BLOB, source HIDDEN)", 1},
     {"CREATE TABLE x(file_name TEXT, row_group_id INTEGER, column_id "
      "INTEGER, path_in_schema TEXT, page_id INTEGER, null_page INTEGER, min "
      "TEXT, max TEXT, null_count INTEGER, boundary_order TEXT, "
      "repetition_level_histogram TEXT, definition_level_histogram TEXT, "
-     "source HIDDEN)",
+     "nan_count INTEGER, source HIDDEN)",
      1},
     {"CREATE TABLE x(file_name TEXT, row_group_id INTEGER, column_id "
      "INTEGER, path_in_schema TEXT, page_id INTEGER, offset INTEGER, "
@@ -453,6 +453,18 @@ static void metaFileColumn(const MetaCursor *c, sqlite3_context *ctx, int col) {
     case FM_FOOTER_SIZE: /* the FileMetaData's length */
       sqlite3_result_int64(ctx, pq_file_footer_size(c->src.file));
       break;
+    case FM_COLUMN_ORDERS: { /* a JSON array of the members' names */
+      if (!m->has_column_orders) break;
+      char *s = sqlite3_mprintf("[");
+      for (uint32_t i = 0; s && i < m->n_column_orders; i++) {
+        const char *name = pqx_column_order_name(m->column_orders[i]);
+        s = name ? sqlite3_mprintf("%z%s\"%s\"", s, i ? "," : "", name)
+                 : sqlite3_mprintf("%z%s%d", s, i ? "," : "",
+                                   m->column_orders[i]);
+      }
+      pqx_result_mprintf(ctx, s ? sqlite3_mprintf("%z]", s) : NULL);
+      break;
+    }
   }
 }
 
@@ -520,6 +532,9 @@ static void metaIndexColumn(const MetaCursor *c, sqlite3_context *ctx, int col) 
     case CI_DEF_HISTOGRAM:
       metaHistogram(ctx, ci->def_histograms, ci->n_def_histograms,
                       ci->n_pages, c->page);
+      break;
+    case CI_NAN_COUNT:
+      if (ci->nan_counts) sqlite3_result_int64(ctx, ci->nan_counts[c->page]);
       break;
   }
 }

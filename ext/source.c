@@ -225,6 +225,12 @@ const char *pqx_repetition_name(int r) {
   return r >= 0 && r < 3 ? names[r] : NULL;
 }
 
+const char *pqx_column_order_name(int o) {
+  static const char *const names[] = {"TYPE_ORDER", "IEEE_754_TOTAL_ORDER",
+                                      "INT96_TIMESTAMP_ORDER"};
+  return o >= 1 && o <= 3 ? names[o - 1] : NULL;
+}
+
 void pqx_result_enum(sqlite3_context *ctx, const char *name, int value) {
   if (name) {
     sqlite3_result_text(ctx, name, -1, SQLITE_STATIC);
@@ -270,6 +276,7 @@ char *pqx_logical_text(const pq_schema_element *e) {
     case 16: return sqlite3_mprintf("VARIANT");
     case 17: return sqlite3_mprintf("GEOMETRY");
     case 18: return sqlite3_mprintf("GEOGRAPHY");
+    case 19: return sqlite3_mprintf("FILE");
     default: return sqlite3_mprintf("logical type %d", e->logical_type);
   }
 }

@@ -301,6 +301,14 @@ static char *w_put_value(Writer *wr, int col, sqlite3_value *v) {
     }
     case PQ_WT_FLOAT:
     case PQ_WT_DOUBLE: {
+      /* A `type`'s column takes a BLOB of the value's own bytes (little
+      ** endian, as parquet_encode does): NaNs, which SQL has not. */
+      size_t width = c->t.kind == PQ_WT_FLOAT ? 4 : 8;
+      if (vt == SQLITE_BLOB && !strict &&
+          (size_t)sqlite3_value_bytes(v) == width) {
+        memcpy(slot, sqlite3_value_blob(v), width);
+        break;
+      }
       if (vt != SQLITE_FLOAT && !(vt == SQLITE_INTEGER && !strict))
         return value_error(wr, col, v, "in");
       double d = sqlite3_value_double(v);

@@ -367,7 +367,8 @@ enum {
   PQ_LOGICAL_INTEGER = 10,
   PQ_LOGICAL_JSON = 12,
   PQ_LOGICAL_UUID = 14,
-  PQ_LOGICAL_FLOAT16 = 15
+  PQ_LOGICAL_FLOAT16 = 15,
+  PQ_LOGICAL_FILE = 19
 };
 enum { PQ_UNIT_MILLIS = 1, PQ_UNIT_MICROS = 2, PQ_UNIT_NANOS = 3 };
 
@@ -407,7 +408,22 @@ typedef struct pq_column_meta {
   pq_statistics statistics;
   int64_t bloom_filter_offset;  /* -1 absent */
   int32_t bloom_filter_length;  /* -1 absent */
+  /* encoding_stats (13): how many pages of each type and encoding */
+  struct pq_page_encoding_stats *encoding_stats;
+  uint32_t n_encoding_stats;
+  /* size_statistics (16), SizeStatistics: unencoded_byte_array_data_bytes
+  ** (-1 absent) and the level histograms (NULL absent) */
+  int has_size_statistics;
+  int64_t unencoded_byte_array_data_bytes;
+  int64_t *rep_level_histogram, *def_level_histogram;
+  uint32_t n_rep_level_histogram, n_def_level_histogram;
 } pq_column_meta;
+
+/* PageEncodingStats: count pages of type page_type (PQ_*_PAGE) whose
+** values are in encoding. */
+typedef struct pq_page_encoding_stats {
+  int32_t page_type, encoding, count;
+} pq_page_encoding_stats;
 
 typedef struct pq_column_chunk {
   pq_bytes file_path;
@@ -443,7 +459,18 @@ typedef struct pq_file_meta {
   int encrypted;      /* an encryption_algorithm is present */
   int has_column_orders; /* min_value and max_value of byte arrays and
                          ** unsigned integers follow their type's order */
+  int32_t *column_orders; /* ColumnOrder's member of each leaf
+                          ** (PQ_COLUMN_ORDER_*), n_column_orders of them */
+  uint32_t n_column_orders;
 } pq_file_meta;
+
+/* ColumnOrder's members (parquet.thrift): the order of a column's min_value
+** and max_value.  0: an empty union, or no entry for the column. */
+enum { PQ_COLUMN_ORDER_TYPE = 1, PQ_COLUMN_ORDER_IEEE754 = 2,
+       PQ_COLUMN_ORDER_INT96 = 3 };
+/* The ColumnOrder member of leaf column `leaf`: 0 when the file states
+** none (or an empty one) for it, else the member's id, known or not. */
+PQ_API int pq_column_order(const pq_file_meta *m, uint32_t leaf);
 
 /* The schema as a tree: one node per schema element, with the levels
 ** Dremel's encoding gives each. */
@@ -622,6 +649,7 @@ typedef struct pq_column_index {
   uint32_t n_rep_histograms, n_def_histograms; /* entries, all pages */
   uint8_t *bytes;               /* the index as read, for a file without an
                                 ** image: the values point into it */
+  int64_t *nan_counts;          /* NaNs a page (8); NULL when absent */
 } pq_column_index;
 
 typedef struct pq_page_location {

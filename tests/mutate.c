@@ -32,6 +32,8 @@
 **     stats_nulls_neg   null_count -5
 **     stats_nulls_required  null_count = num_values in a REQUIRED column
 **     stats_nan_over    nan_count past num_values (FLOAT, DOUBLE, FLOAT16)
+**     stats_nan_drop    no nan_count, where there was one (well-formed:
+**                       readers must then assume NaNs)
 **   page index (the chunk's ColumnIndex, rewritten after the data)
 **     ci_cut, ci_shrink, ci_widen, ci_ascii, ci_swap
 **                   as above, each page's min_values and max_values
@@ -40,6 +42,9 @@
 **     ci_nulls_over null_counts past the chunk's num_values
 **     ci_nulls_neg  null_counts -1
 **     ci_null_pages every page null_pages, when null_counts say otherwise
+**     ci_nan_over   nan_counts past the chunk's num_values
+**     ci_nan_neg    nan_counts -1
+**     ci_nan_drop   no nan_counts, where there were (well-formed)
 **     oi_short      the OffsetIndex one page location short
 **     oi_rows       flat columns: page k's first_row_index k rows later
 **                   (each page said to hold a row more than it does, the
@@ -55,10 +60,20 @@
 **                   covers
 **     bloom_nolen   no bloom_filter_length, where it was true (well-formed:
 **                   a check that the filter still prunes)
+**   the column orders (FileMetaData.column_orders, when the file has them)
+**     order_ieee754 the column's order becomes IEEE_754_TOTAL_ORDER (a
+**                   float's bounds say the same under it; another type's
+**                   are then to be ignored)
+**     order_unknown the column's order becomes a member no reader knows
+**                   (id 9): its bounds are to be ignored
 **   the schema
 **     time_ms       an INT32 leaf without annotation becomes TIME_MILLIS
 **                   (its values as they are: negative ones, or a day or
 **                   more, are what other writers left in files)
+**     file_type     the group a leaf is in (not the root), when it has no
+**                   annotation, becomes a FILE (LogicalType 19,
+**                   spec/LogicalTypes.md): a STRUCT<inline BINARY, ...>
+**                   written here is such a group's shape
 **     decimal_wide  a BYTE_ARRAY leaf without annotation becomes
 **                   DECIMAL(77, 38), as in DuckDB's bigdecimal.parquet
 **
@@ -381,6 +396,11 @@ static int edit_pair(const chunk *c, const char *verb, tv *lo, tv *hi) {
 
 static int edit_stats(const chunk *c, tv *meta, const char *verb) {
   tv *st = fld(meta, 12);
+  if (!strcmp(verb, "nan_drop")) {
+    if (!fld(st, 9)) return 0;
+    fld_drop(st, 9);
+    return 1;
+  }
   if (!strncmp(verb, "nulls_", 6) || !strcmp(verb, "nan_over")) {
     int64_t v;
     if (!strcmp(verb, "nan_over") && c->real) {
@@ -411,6 +431,7 @@ typedef struct out_file {
   const uint8_t *buf;   /* the original */
   const pq_file *f;
   tv *schema;           /* the footer's list of SchemaElements */
+  tv *orders;           /* its list of ColumnOrders, or NULL */
   size_t data_end;      /* its footer's first byte */
   pq_buf extra;         /* what goes between the data and the footer */
 } out_file;
@@ -461,7 +482,7 @@ static int edit_column_index(out_file *o, const chunk *c, tv *cc,
   tv ci;
   if (!rd_at(o, off->i, len ? len->i : -1, &ci, NULL)) return 0;
   tv *np = fld(&ci, 1), *mins = fld(&ci, 2), *maxs = fld(&ci, 3),
-     *nc = fld(&ci, 5);
+     *nc = fld(&ci, 5), *nan = fld(&ci, 8);
   int changed = 0;
   if (!np || !mins || !maxs) {
     tv_free(&ci);
@@ -483,6 +504,15 @@ static int edit_column_index(out_file *o, const chunk *c, tv *cc,
       for (size_t i = 0; i < nc->nkid; i++)
         nc->kid[i].i = !strcmp(verb, "nulls_neg") ? -1 : c->num_values + 1;
       changed = nc->nkid > 0;
+    }
+  } else if (!strcmp(verb, "nan_over") || !strcmp(verb, "nan_neg")) {
+    for (size_t i = 0; nan && i < nan->nkid; i++)
+      nan->kid[i].i = !strcmp(verb, "nan_neg") ? -1 : c->num_values + 3;
+    changed = nan && nan->nkid > 0;
+  } else if (!strcmp(verb, "nan_drop")) {
+    if (nan) {
+      fld_drop(&ci, 8);
+      changed = 1;
     }
   } else if (!strcmp(verb, "null_pages")) {
     /* A lie only null_counts can give away. */
@@ -622,8 +652,37 @@ static int edit_decimal(out_file *o, const chunk *c) {
   return 1;
 }
 
+/* The column's ColumnOrder becomes the member `id` (an empty struct). */
+static int edit_order(out_file *o, const chunk *c, int16_t id) {
+  int leaf = c->leaf->leaf;
+  if (!o->orders || leaf < 0 || (size_t)leaf >= o->orders->nkid) return 0;
+  tv *u = &o->orders->kid[leaf];
+  if (u->type != PQ_TT_STRUCT) return 0;
+  if (u->nkid == 1 && u->kid[0].id == id) return 0;
+  while (u->nkid) fld_drop(u, u->kid[0].id);
+  fld_set(u, id, PQ_TT_STRUCT);
+  return 1;
+}
+
+/* The leaf's group, not the root, without annotation: a FILE group. */
+static int edit_file_type(out_file *o, const chunk *c) {
+  const pq_schema_node *g = c->leaf->parent;
+  if (!g || !g->parent || !o->schema) return 0;
+  const pq_schema_element *e = g->elem;
+  size_t at = (size_t)(e - pq_file_metadata(o->f)->schema);
+  if (at >= o->schema->nkid) return 0;
+  tv *el = &o->schema->kid[at];
+  if (fld(el, 6) || fld(el, 10)) return 0;
+  tv *lt = fld_set(el, 10, PQ_TT_STRUCT);
+  fld_set(lt, 19, PQ_TT_STRUCT);
+  return 1;
+}
+
 static int edit_chunk(out_file *o, const chunk *c, tv *cc, const char *verb) {
   if (!strcmp(verb, "time_ms")) return edit_schema(o, c);
+  if (!strcmp(verb, "file_type")) return edit_file_type(o, c);
+  if (!strcmp(verb, "order_ieee754")) return edit_order(o, c, 2);
+  if (!strcmp(verb, "order_unknown")) return edit_order(o, c, 9);
   if (!strcmp(verb, "decimal_wide")) return edit_decimal(o, c);
   tv *meta = fld(cc, 3);
   if (!meta) return 0;
@@ -683,6 +742,7 @@ int main(int argc, char **argv) {
   const pq_file_meta *m = pq_file_metadata(f);
   tv *groups = fld(&footer, 4);
   o.schema = fld(&footer, 2);
+  o.orders = fld(&footer, 7);
   for (int a = 3; a < argc && !rc; a++) {
     char verb[64];
     long want_rg = -1, want_col = -1;

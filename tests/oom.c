@@ -388,6 +388,11 @@ static const stmt stmts[] = {
     {"file_metadata", "SELECT * FROM parquet_file_metadata('%s/in.parquet')", 0, 0},
     {"kv_metadata", "SELECT * FROM parquet_kv_metadata('%s/in.parquet')", 0, 0},
     {"column_index", "SELECT * FROM parquet_column_index('%s/in.parquet')", 0, 0},
+    /* sizes, level histograms, encoding stats, NaN counts and column
+    ** orders, read and written */
+    {"metadata_nested", "SELECT * FROM parquet_metadata('%s/in_nested.parquet'); SELECT * FROM parquet_column_index('%s/in_nested.parquet')", 0, 0},
+    {"column_orders", "SELECT name, column_order FROM parquet_schema('%s/in.parquet'); SELECT column_orders FROM parquet_file_metadata('%s/in.parquet')", 0, 0},
+    {"write_nan_sizes", "SELECT hex(parquet_write(NULL, 'SELECT CASE WHEN i %% 5 = 0 THEN X''000000000000F87F'' ELSE r END AS x, json_array(i, n) AS l, s FROM t', '{\"page_values\":7,\"row_group_size\":120,\"columns\":{\"x\":{\"type\":\"DOUBLE\"},\"l\":{\"type\":\"LIST<INT64>\"}}}'))", 0, 0},
     {"offset_index", "SELECT * FROM parquet_offset_index('%s/in.parquet')", 0, 0},
     {"bloom_probe", "SELECT * FROM parquet_bloom_probe('%s/in.parquet', 's', 'str_7')", 0, 0},
     {"pages", "SELECT row_group, column_id, page, hex(data), hex(dictionary) FROM parquet_pages('%s/in.parquet')", 0, 0},

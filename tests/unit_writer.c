@@ -147,6 +147,16 @@ static int value_cmp(const column *c, const uint8_t *a, const uint8_t *b) {
       memcpy(&y, b, 8);
       return x < y ? -1 : x > y;
     }
+    case PQ_INT96: { /* INT96_TIMESTAMP_ORDER: the day, then the nanos */
+      int32_t da, db;
+      int64_t na, nb;
+      memcpy(&da, a + 8, 4);
+      memcpy(&db, b + 8, 4);
+      memcpy(&na, a, 8);
+      memcpy(&nb, b, 8);
+      if (da != db) return da < db ? -1 : 1;
+      return na < nb ? -1 : na > nb;
+    }
     default: {
       size_t na, nb;
       const uint8_t *pa = value_bytes(c, a, &na), *pb = value_bytes(c, b, &nb);
@@ -244,9 +254,9 @@ static void check_file(const char *what, const column *c, const pq_buf *file,
     CHECK(cc->meta.has_statistics && st->has_null_count &&
               st->null_count == nulls,
           "%s: rg %u: null count", what, g);
-    if (c->type == PQ_INT96 || value == first_value) {
+    if (value == first_value) {
       CHECK(!st->has_min_value && !st->has_max_value,
-            "%s: rg %u: bounds without values or order", what, g);
+            "%s: rg %u: bounds without values", what, g);
       continue;
     }
     size_t lo = first_value, hi = first_value;
@@ -723,6 +733,181 @@ static void test_page_index(void) {
 ** field, a MAP of strings to optional integers, with NULLs and empties at
 ** every level, their levels put by hand: the reader's rows are the
 ** records. */
+
+/* ---- 1d. NaN counts, sizes and encoding stats --------------------------------
+** Random levels of a list of optional strings and of an optional DOUBLE
+** with NaNs (SQL has no NaN: only the C API gives them): the chunk's
+** nan_count and SizeStatistics, the column index's nan_counts and level
+** histograms, the offset index's unencoded bytes and encoding_stats, each
+** against a count made here, and the histograms against the levels read
+** back. */
+
+static void test_sizes(void) {
+  static const pq_write_node elem[] = {{"element", 1, 0, 0, NULL}};
+  static const pq_write_node list[] = {{"list", 2, 0, 1, elem}};
+  static const pq_write_node top[] = {{"tags", 1, PQ_LOGICAL_LIST, 1, list},
+                                      {"d", 1, 0, 0, NULL}};
+  pq_params p[2];
+  pq_write_options o[2];
+  for (int k = 0; k < 2; k++) {
+    pq_params_init(&p[k]);
+    p[k].type = k ? PQ_DOUBLE : PQ_BYTE_ARRAY;
+    p[k].type_set = 1;
+    p[k].encoding = k ? PQ_PLAIN : PQ_RLE_DICTIONARY;
+    pq_write_options_init(&o[k]);
+    o[k].page_index = 1;
+    o[k].page_values = 7;
+    o[k].page_version = 1 + k;
+  }
+  enum { RECS = 300, MAXE = 4 * RECS };
+  static uint16_t td[MAXE], tr[MAXE], dd[RECS];
+  static pq_bytes tv[MAXE];
+  static double dv[RECS];
+  static char words[8][8] = {"", "a", "bb", "ccc", "dddd", "e", "ff", "g"};
+  size_t nt = 0, ntv = 0, ndv = 0;
+  int64_t hist_r[2] = {0}, hist_d[4] = {0}, hist_dd[2] = {0}, bytes = 0,
+          nans = 0;
+  for (int r = 0; r < RECS; r++) {
+    int kind = (int)(rnd() % 4); /* null list, empty, elements */
+    int n = kind < 2 ? 1 : 1 + (int)(rnd() % 3);
+    for (int i = 0; i < n; i++) {
+      tr[nt] = i ? 1 : 0;
+      td[nt] = kind == 0 ? 0 : kind == 1 ? 1 : rnd() % 5 == 0 ? 2 : 3;
+      if (td[nt] == 3) {
+        const char *wd = words[rnd() % 8];
+        tv[ntv].ptr = (const uint8_t *)wd;
+        tv[ntv].len = strlen(wd);
+        bytes += (int64_t)tv[ntv].len;
+        ntv++;
+      }
+      hist_r[tr[nt]]++;
+      hist_d[td[nt]]++;
+      nt++;
+    }
+    dd[r] = rnd() % 6 != 0;
+    hist_dd[dd[r]]++;
+    if (dd[r]) {
+      int x = (int)(rnd() % 5);
+      dv[ndv++] = x == 0 ? NAN : x == 1 ? -0.0 : x == 2 ? INFINITY : r * 0.5;
+      nans += x == 0;
+    }
+  }
+  pq_writer *w;
+  pq_error err = {0};
+  pq_buf out;
+  pq_buf_init(&out);
+  int rc = pq_writer_open_schema(&w, top, 2, p, o, &err);
+  if (rc == PQ_OK) {
+    rc = pq_writer_put_levels(w, 0, tv, td, tr, nt, &err);
+    if (rc == PQ_OK) rc = pq_writer_put_levels(w, 1, dv, dd, NULL, RECS, &err);
+    if (rc == PQ_OK) rc = pq_writer_finish(w, &out, &err);
+    pq_writer_free(w);
+  }
+  CHECK(rc == PQ_OK, "sizes: write: %s", err.msg);
+  pq_file *f = NULL;
+  if (rc == PQ_OK) rc = pq_file_open(&f, out.data, out.len, &err);
+  CHECK(rc == PQ_OK, "sizes: open: %s", err.msg);
+  if (rc != PQ_OK) {
+    pq_buf_free(&out);
+    return;
+  }
+  const pq_file_meta *m = pq_file_metadata(f);
+  const pq_column_meta *c0 = &m->row_groups[0].columns[0].meta;
+  const pq_column_meta *c1 = &m->row_groups[0].columns[1].meta;
+  CHECK(c0->has_size_statistics && c0->unencoded_byte_array_data_bytes == bytes,
+        "sizes: unencoded bytes %lld, not %lld",
+        (long long)c0->unencoded_byte_array_data_bytes, (long long)bytes);
+  CHECK(c0->n_rep_level_histogram == 2 && c0->n_def_level_histogram == 4 &&
+            !memcmp(c0->rep_level_histogram, hist_r, sizeof hist_r) &&
+            !memcmp(c0->def_level_histogram, hist_d, sizeof hist_d),
+        "sizes: the list's level histograms");
+  CHECK(c1->has_size_statistics && c1->unencoded_byte_array_data_bytes < 0 &&
+            !c1->rep_level_histogram && c1->n_def_level_histogram == 2 &&
+            !memcmp(c1->def_level_histogram, hist_dd, sizeof hist_dd),
+        "sizes: the DOUBLE's: no bytes, no repetition, definitions");
+  CHECK(c1->statistics.has_nan_count && c1->statistics.nan_count == nans &&
+            !c0->statistics.has_nan_count,
+        "sizes: nan_count %lld, not %lld",
+        (long long)c1->statistics.nan_count, (long long)nans);
+  CHECK(pq_column_order(m, 0) == PQ_COLUMN_ORDER_TYPE &&
+            pq_column_order(m, 1) == PQ_COLUMN_ORDER_TYPE,
+        "sizes: TYPE_ORDER");
+  /* The levels read back make the same histograms. */
+  int64_t back_r[2] = {0}, back_d[4] = {0};
+  pq_column_reader *cr = NULL;
+  rc = pq_column_reader_open(&cr, f, 0, 0, 1 << 20, &err);
+  for (size_t n = 1; rc == PQ_OK && n > 0;) {
+    uint16_t lr[64], ld[64];
+    pq_bytes vals[64];
+    size_t nv;
+    rc = pq_column_reader_read(cr, 64, lr, ld, vals, &n, &nv, &err);
+    for (size_t i = 0; rc == PQ_OK && i < n; i++) {
+      if (lr[i] < 2) back_r[lr[i]]++;
+      if (ld[i] < 4) back_d[ld[i]]++;
+    }
+  }
+  pq_column_reader_free(cr);
+  CHECK(rc == PQ_OK && !memcmp(back_r, hist_r, sizeof hist_r) &&
+            !memcmp(back_d, hist_d, sizeof hist_d),
+        "sizes: the levels read back: %s", err.msg);
+  /* Page by page: the column indexes' histograms and NaNs, the offset
+  ** index's bytes, add up to the chunk's; encoding_stats count the pages. */
+  for (uint32_t col = 0; col < 2; col++) {
+    const pq_column_meta *cm = col ? c1 : c0;
+    pq_column_index *ci = NULL;
+    pq_offset_index *oi = NULL;
+    rc = pq_column_index_read(f, 0, col, &ci, &err);
+    if (rc == PQ_OK) rc = pq_offset_index_read(f, 0, col, &oi, &err);
+    CHECK(rc == PQ_OK && ci && oi && ci->n_pages == oi->n_pages &&
+              ci->n_pages > 10,
+          "sizes: column %u: page indexes: %s", col, err.msg);
+    if (rc != PQ_OK || !ci || !oi) {
+      pq_column_index_free(ci);
+      pq_offset_index_free(oi);
+      continue;
+    }
+    int64_t sum_d[4] = {0}, sum_r[2] = {0}, sum_b = 0, sum_nan = 0;
+    uint32_t nd = col ? 2 : 4;
+    for (uint32_t i = 0; i < ci->n_pages; i++) {
+      for (uint32_t l = 0; ci->def_histograms && l < nd; l++)
+        sum_d[l] += ci->def_histograms[i * nd + l];
+      for (uint32_t l = 0; ci->rep_histograms && l < 2; l++)
+        sum_r[l] += ci->rep_histograms[i * 2 + l];
+      if (oi->unencoded_byte_array_data_bytes)
+        sum_b += oi->unencoded_byte_array_data_bytes[i];
+      if (ci->nan_counts) sum_nan += ci->nan_counts[i];
+    }
+    CHECK(ci->def_histograms && !memcmp(sum_d, cm->def_level_histogram, nd * 8),
+          "sizes: column %u: the pages' definition histograms", col);
+    CHECK(col ? !ci->rep_histograms && !oi->unencoded_byte_array_data_bytes &&
+                    ci->nan_counts && sum_nan == nans
+              : ci->rep_histograms && !memcmp(sum_r, hist_r, sizeof hist_r) &&
+                    oi->unencoded_byte_array_data_bytes && sum_b == bytes &&
+                    !ci->nan_counts,
+          "sizes: column %u: the pages' repetitions, bytes and NaNs", col);
+    int64_t pages = 0, dicts = 0;
+    for (uint32_t i = 0; i < cm->n_encoding_stats; i++) {
+      const pq_page_encoding_stats *e = &cm->encoding_stats[i];
+      if (e->page_type == PQ_DICTIONARY_PAGE) {
+        dicts += e->count;
+      } else {
+        CHECK(e->page_type == (col ? PQ_DATA_PAGE_V2 : PQ_DATA_PAGE) &&
+                  e->encoding == (col ? PQ_PLAIN : PQ_RLE_DICTIONARY),
+              "sizes: column %u: a data page's type %d, encoding %d", col,
+              e->page_type, e->encoding);
+        pages += e->count;
+      }
+    }
+    CHECK(pages == (int64_t)oi->n_pages && dicts == (col ? 0 : 1),
+          "sizes: column %u: encoding_stats: %lld data pages of %u, %lld "
+          "dictionary pages", col, (long long)pages, oi->n_pages,
+          (long long)dicts);
+    pq_column_index_free(ci);
+    pq_offset_index_free(oi);
+  }
+  pq_file_free(f);
+  pq_buf_free(&out);
+}
 
 static void test_nested(void) {
   static const pq_write_node elem[] = {{"element", 1, 0, 0, NULL}};
@@ -1274,6 +1459,7 @@ int main(void) {
   test_columns();
   test_sink();
   test_page_index();
+  test_sizes();
   test_nested();
   test_nested_json();
   test_float_bounds();

@@ -223,11 +223,76 @@ static void parse_schema_element(parser *ps, pq_schema_element *e) {
   if (!has_name) pq_thrift_fail(t, "schema: an element has no name");
 }
 
+/* A list<i64> into the arena: *n entries (NULL when there are none). */
+static void parse_i64_list(parser *ps, int type, int64_t **out, uint32_t *n) {
+  if (!pq_parse_want(ps, type, PQ_TT_LIST)) return;
+  int et;
+  uint32_t k = pq_thrift_list(&ps->t, &et);
+  if (k && et != PQ_TT_I64 && et != PQ_TT_I32) {
+    pq_thrift_fail(&ps->t, "Thrift: a level histogram is not a list of "
+                           "integers");
+    return;
+  }
+  *n = k;
+  *out = alloc_list(ps, k, sizeof **out);
+  for (uint32_t i = 0; i < k && !ps->t.failed; i++)
+    (*out)[i] = pq_thrift_i64(&ps->t);
+}
+
+/* SizeStatistics (ColumnMetaData field 16). */
+static void parse_size_statistics(parser *ps, pq_column_meta *m) {
+  STRUCT_FIELDS(ps, type, id) {
+    if (id == 1 && pq_parse_want(ps, type, PQ_TT_I64)) {
+      m->unencoded_byte_array_data_bytes = pq_thrift_i64(&ps->t);
+    } else if (id == 2) {
+      parse_i64_list(ps, type, &m->rep_level_histogram,
+                     &m->n_rep_level_histogram);
+    } else if (id == 3) {
+      parse_i64_list(ps, type, &m->def_level_histogram,
+                     &m->n_def_level_histogram);
+    } else if (id < 1 || id > 3) {
+      pq_thrift_skip(&ps->t, type);
+    }
+  }
+  STRUCT_END(ps);
+}
+
+/* encoding_stats (ColumnMetaData field 13): list<PageEncodingStats>. */
+static void parse_encoding_stats(parser *ps, int type, pq_column_meta *m) {
+  if (!pq_parse_want(ps, type, PQ_TT_LIST)) return;
+  int et;
+  uint32_t k = pq_thrift_list(&ps->t, &et);
+  if (k && et != PQ_TT_STRUCT) {
+    pq_thrift_fail(&ps->t, "Thrift: encoding_stats is not a list of structs");
+    return;
+  }
+  m->n_encoding_stats = k;
+  m->encoding_stats = alloc_list(ps, k, sizeof *m->encoding_stats);
+  for (uint32_t i = 0; i < k && !ps->t.failed; i++) {
+    pq_page_encoding_stats *e = &m->encoding_stats[i];
+    int seen = 0;
+    STRUCT_FIELDS(ps, ft, id) {
+      if (id >= 1 && id <= 3 && pq_parse_want(ps, ft, PQ_TT_I32)) {
+        int32_t v = pq_thrift_i32(&ps->t);
+        *(id == 1 ? &e->page_type : id == 2 ? &e->encoding : &e->count) = v;
+        seen |= 1 << id;
+      } else if (id < 1 || id > 3) {
+        pq_thrift_skip(&ps->t, ft);
+      }
+    }
+    STRUCT_END(ps);
+    if (!ps->t.failed && seen != 0xE)
+      pq_thrift_fail(&ps->t, "Thrift: a PageEncodingStats lacks a required "
+                             "field");
+  }
+}
+
 static void parse_column_meta(parser *ps, pq_column_meta *m) {
   pq_thrift *t = &ps->t;
   m->index_page_offset = m->dictionary_page_offset = -1;
   m->bloom_filter_offset = -1;
   m->bloom_filter_length = -1;
+  m->unencoded_byte_array_data_bytes = -1;
   STRUCT_FIELDS(ps, type, id) {
     int et;
     switch (id) {
@@ -284,8 +349,17 @@ static void parse_column_meta(parser *ps, pq_column_meta *m) {
           pq_parse_statistics(ps, &m->statistics);
         }
         break;
+      case 13:
+        parse_encoding_stats(ps, type, m);
+        break;
       case 14:
         if (pq_parse_want(ps, type, PQ_TT_I64)) m->bloom_filter_offset = pq_thrift_i64(t);
+        break;
+      case 16:
+        if (pq_parse_want(ps, type, PQ_TT_STRUCT)) {
+          m->has_size_statistics = 1;
+          parse_size_statistics(ps, m);
+        }
         break;
       case 15:
         if (pq_parse_want(ps, type, PQ_TT_I32)) m->bloom_filter_length = pq_thrift_i32(t);
@@ -382,6 +456,34 @@ static void parse_row_group(parser *ps, pq_row_group *g) {
   STRUCT_END(ps);
 }
 
+/* column_orders (FileMetaData field 7): list<ColumnOrder>, a union whose
+** member's id is kept (0 for an empty one). */
+static void parse_column_orders(parser *ps, int type, pq_file_meta *m) {
+  if (!pq_parse_want(ps, type, PQ_TT_LIST)) return;
+  m->has_column_orders = 1;
+  int et;
+  uint32_t k = pq_thrift_list(&ps->t, &et);
+  if (k && et != PQ_TT_STRUCT) {
+    pq_thrift_fail(&ps->t, "Thrift: column_orders is not a list of structs");
+    return;
+  }
+  m->n_column_orders = k;
+  m->column_orders = alloc_list(ps, k, sizeof *m->column_orders);
+  for (uint32_t i = 0; i < k && !ps->t.failed; i++) {
+    int32_t member = 0;
+    STRUCT_FIELDS(ps, ft, id) {
+      if (ft == PQ_TT_STRUCT && id > 0) member = id;
+      pq_thrift_skip(&ps->t, ft);
+    }
+    STRUCT_END(ps);
+    m->column_orders[i] = member;
+  }
+}
+
+int pq_column_order(const pq_file_meta *m, uint32_t leaf) {
+  return leaf < m->n_column_orders ? m->column_orders[leaf] : 0;
+}
+
 void pq_parse_file_meta(parser *ps, pq_file_meta *m) {
   pq_thrift *t = &ps->t;
   int has_schema = 0;
@@ -427,8 +529,7 @@ void pq_parse_file_meta(parser *ps, pq_file_meta *m) {
         }
         break;
       case 7:
-        m->has_column_orders = type == PQ_TT_LIST;
-        pq_thrift_skip(t, type);
+        parse_column_orders(ps, type, m);
         break;
       case 8:
         m->encrypted = 1;

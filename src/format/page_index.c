@@ -7,6 +7,7 @@
 **   ColumnIndex:  1 null_pages list<bool>     2 min_values list<binary>
 **                 3 max_values list<binary>   4 boundary_order i32
 **                 5 null_counts list<i64>     6, 7 level histograms
+**                 8 nan_counts list<i64>
 **   OffsetIndex:  1 page_locations list<PageLocation{1 offset i64,
 **                 2 compressed_page_size i32, 3 first_row_index i64}>
 **                 2 unencoded_byte_array_data_bytes list<i64>
@@ -149,6 +150,7 @@ void pq_column_index_free(pq_column_index *ci) {
   pq_free(ci->null_counts);
   pq_free(ci->rep_histograms);
   pq_free(ci->def_histograms);
+  pq_free(ci->nan_counts);
   pq_free(ci->bytes);
   pq_free(ci);
 }
@@ -156,6 +158,7 @@ void pq_column_index_free(pq_column_index *ci) {
 /* The lengths of the lists as read, to compare once all are. */
 typedef struct pi_counts {
   uint32_t null_pages, mins, maxs, null_counts;
+  uint32_t nan_counts;
   int seen; /* bit per required field id */
 } pi_counts;
 
@@ -244,6 +247,9 @@ static void pi_parse_column_index(pq_parser *ps, pq_column_index *ci,
         pi_i64_list(ps, type, "definition_level_histograms",
                     &ci->def_histograms, &ci->n_def_histograms);
         break;
+      case 8:
+        pi_i64_list(ps, type, "nan_counts", &ci->nan_counts, &c->nan_counts);
+        break;
       default:
         pq_thrift_skip(t, type);
     }
@@ -267,14 +273,17 @@ static int pi_check_column_index(const pq_column_index *ci,
   }
   uint32_t n = c->null_pages;
   if (c->mins != n || c->maxs != n ||
-      (ci->null_counts && c->null_counts != n)) {
+      (ci->null_counts && c->null_counts != n) ||
+      (ci->nan_counts && c->nan_counts != n)) {
     return pq_fail(err, PQ_CORRUPT, label,
                    "the lists disagree on the number of pages: %u "
-                   "null_pages, %u min_values, %u max_values%s at offset "
+                   "null_pages, %u min_values, %u max_values%s%s at offset "
                    "%zu",
                    n, c->mins, c->maxs,
                    ci->null_counts && c->null_counts != n ? ", other null_counts"
                                                           : "",
+                   ci->nan_counts && c->nan_counts != n ? ", other nan_counts"
+                                                        : "",
                    at);
   }
   if (ci->boundary_order < 0 || ci->boundary_order > 2) {

@@ -25,9 +25,25 @@
 **
 ** NaN is NULL in SQL (cell.c), so the NULLs SQL sees are the nulls and the
 ** NaNs: a null count of a FLOAT, DOUBLE or FLOAT16 column is exact only
-** with the chunk's nan_count beside it (parquet.thrift: readers must
-** assume NaNs when it is absent), and the column index's per-page
-** nan_counts are not read, so its pages' counts never are.
+** with the chunk's nan_count, or the page's entry of the column index's
+** nan_counts, beside it (parquet.thrift: readers must assume NaNs when it
+** is absent).
+**
+** The column orders of the footer (parquet.thrift, ColumnOrder) say which
+** order min_value and max_value follow, column by column:
+**   - TYPE_ORDER: the type's; a NaN bound is ignored (the pair with it);
+**     -0 and +0 are one value in SQL, so the zero rules need nothing;
+**   - IEEE_754_TOTAL_ORDER (FLOAT, DOUBLE, FLOAT16 only): the least and
+**     greatest values that are not NaN, which bound the SQL values as
+**     TYPE_ORDER's do; NaN bounds (every value a NaN) are no bounds, and
+**     the counts say the rest;
+**   - INT96_TIMESTAMP_ORDER (INT96 only): days, then nanoseconds of the
+**     day, the instants' order: an INT96 column's bounds are used only
+**     under it (parquet.thrift: ignored under any other);
+**   - another member, or one for another type: the bounds are ignored, as
+**     parquet.thrift says of an order a reader does not know.
+** A file without column orders has min_value and max_value trusted only
+** where the old signed comparison agrees with the type's order.
 */
 #include "reader.h"
 
@@ -52,7 +68,8 @@ static void prune_set(pq_bounds *b, const pq_schema_node *leaf,
   pq_field_info info;
   pq_field_describe(leaf, binary_as_string, &info);
   b->has_minmax = 0;
-  if (!info.ordered || info.nested) return;
+  /* INT96 bounds come here only under INT96_TIMESTAMP_ORDER (prune_minmax) */
+  if ((!info.ordered && e->type != PQ_INT96) || info.nested) return;
   /* Bytes of another size than the type's are no value of it: 0 here. */
   if (!pq_cell_from_plain(e, binary_as_string, lo, b->smin, &b->min) ||
       !pq_cell_from_plain(e, binary_as_string, hi, b->smax, &b->max))
@@ -85,6 +102,35 @@ static int prune_signed_order(const pq_schema_node *leaf) {
 static int prune_has_nan(const pq_schema_element *e) {
   return e->type == PQ_FLOAT || e->type == PQ_DOUBLE ||
          (e->type == PQ_FIXED_LEN_BYTE_ARRAY && e->logical_type == 15);
+}
+
+/* Which of the statistics' bounds bound the SQL values, by the column's
+** order: 2 min_value and max_value, 1 also the deprecated min and max (a
+** signed comparison), 0 none. */
+static int prune_minmax(const pq_file_meta *m, const pq_schema_node *leaf) {
+  const pq_schema_element *e = leaf->elem;
+  int order = leaf->leaf >= 0 ? pq_column_order(m, (uint32_t)leaf->leaf) : 0;
+  if (e->type == PQ_INT96) return order == PQ_COLUMN_ORDER_INT96 ? 2 : 0;
+  if (order == 0 && m->has_column_orders && leaf->leaf >= 0 &&
+      (uint32_t)leaf->leaf < m->n_column_orders)
+    return 0; /* an empty union: an order this reader cannot name */
+  switch (order) {
+    case 0: return prune_signed_order(leaf) ? 1 : 0; /* no order stated */
+    case PQ_COLUMN_ORDER_TYPE: return 2;
+    case PQ_COLUMN_ORDER_IEEE754: return prune_has_nan(e) ? 2 : 0;
+    default: return 0;
+  }
+}
+
+/* NaNs (a count, -1 absent) added to b's NULLs when they can be: the
+** count must fit in the values that are not null. */
+static void prune_nans(pq_bounds *b, const pq_schema_node *leaf,
+                       int64_t nans) {
+  if (!prune_has_nan(leaf->elem) || nans < 0 || b->nulls < 0 ||
+      b->values < 0 || nans > b->values - b->nulls)
+    return;
+  b->nulls += nans;
+  b->nulls_exact = 1;
 }
 
 static void prune_init(pq_bounds *b, const pq_schema_node *leaf) {
@@ -135,15 +181,11 @@ void pq_chunk_bounds(const pq_file *f, uint32_t row_group, uint32_t leaf,
     return;
   if (nulls >= 0) b->nulls = nulls;
   /* With nan_count beside it, the NULLs SQL sees are counted exactly. */
-  if (prune_has_nan(node->elem) && s->has_nan_count && s->nan_count >= 0 &&
-      b->nulls >= 0 && s->nan_count <= b->values - b->nulls) {
-    b->nulls += s->nan_count;
-    b->nulls_exact = 1;
-  }
-  if (s->has_min_value && s->has_max_value &&
-      (m->has_column_orders || prune_signed_order(node))) {
+  prune_nans(b, node, s->has_nan_count ? s->nan_count : -1);
+  int use = prune_minmax(m, node);
+  if (s->has_min_value && s->has_max_value && use > 0) {
     prune_set(b, node, binary_as_string, s->min_value, s->max_value);
-  } else if (s->has_min && s->has_max && prune_signed_order(node)) {
+  } else if (s->has_min && s->has_max && use == 1) {
     prune_set(b, node, binary_as_string, s->min, s->max);
   }
   /* Bounds of a chunk said to be all NULL: one of the two is false. */
@@ -176,7 +218,7 @@ void pq_page_bounds(const pq_file *f, uint32_t leaf,
     b->nulls = -1;
     return;
   }
-  if (pq_file_metadata(f)->has_column_orders || prune_signed_order(node))
+  if (prune_minmax(pq_file_metadata(f), node) > 0)
     prune_set(b, node, binary_as_string, ci->min_values[page],
               ci->max_values[page]);
   /* A page of values (null_pages false) said to hold NULLs only. */
@@ -184,6 +226,8 @@ void pq_page_bounds(const pq_file *f, uint32_t leaf,
     b->nulls = -1;
     b->has_minmax = 0;
   }
+  /* Then its NaNs, which SQL sees as NULLs. */
+  prune_nans(b, node, ci->nan_counts ? ci->nan_counts[page] : -1);
 }
 
 int pq_bounds_may_match(const pq_bounds *b, int op, const pq_cell *v) {

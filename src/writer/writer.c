@@ -31,7 +31,9 @@
 
 /* ---- Statistics ---------------------------------------------------------
 ** Min and max in the order the type defines (signed integers, numbers
-** without NaN, bytes compared unsigned), and the count of NULLs. */
+** without NaN, bytes compared unsigned, INT96 as instants: days, then
+** nanoseconds, parquet.thrift's INT96_TIMESTAMP_ORDER), the count of
+** NULLs, and of NaNs (FLOAT, DOUBLE). */
 
 typedef struct stats {
   int has;              /* min and max hold a value */
@@ -40,11 +42,14 @@ typedef struct stats {
   pq_buf bmin, bmax;    /* BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY */
   int64_t nulls;
   int dec;              /* bytes are DECIMAL's: signed big-endian integers */
+  int64_t nans;         /* FLOAT, DOUBLE: NaNs, left out of min and max */
+  int int96;            /* bytes are INT96: nanoseconds (8), day (4) */
 } stats;
 
 static void stats_reset(stats *s) {
   s->has = 0;
   s->nulls = 0;
+  s->nans = 0;
   s->bmin.len = s->bmax.len = 0;
 }
 
@@ -81,8 +86,18 @@ static int dec_cmp(const uint8_t *a, size_t na, const uint8_t *b, size_t nb) {
   return 0;
 }
 
+/* Two INT96 values (12 bytes each) in INT96_TIMESTAMP_ORDER: the days
+** (the last 4 bytes, signed), then the nanoseconds (the first 8, signed). */
+static int int96_cmp(const uint8_t *a, const uint8_t *b) {
+  int32_t da = (int32_t)pq_load32(a + 8), db = (int32_t)pq_load32(b + 8);
+  if (da != db) return da < db ? -1 : 1;
+  int64_t na = (int64_t)pq_load64(a), nb = (int64_t)pq_load64(b);
+  return na < nb ? -1 : na > nb;
+}
+
 static int stats_cmp(const stats *s, const uint8_t *a, size_t na,
                      const uint8_t *b, size_t nb) {
+  if (s->int96) return int96_cmp(a, b);
   return s->dec ? dec_cmp(a, na, b, nb) : bytes_cmp(a, na, b, nb);
 }
 
@@ -103,7 +118,10 @@ static void stats_int(stats *s, int64_t v) {
 }
 
 static void stats_double(stats *s, double v) {
-  if (isnan(v)) return;
+  if (isnan(v)) {
+    s->nans++;
+    return;
+  }
   if (!s->has) {
     s->dmin = s->dmax = v;
     s->has = 1;
@@ -174,6 +192,7 @@ static void stats_add(stats *s, pq_type t, size_t width, const uint8_t *v,
       break;
     }
     case PQ_FIXED_LEN_BYTE_ARRAY:
+    case PQ_INT96:
       for (size_t i = 0; i < n; i++) stats_bytes(s, v + width * i, width);
       break;
     default: break;
@@ -183,6 +202,7 @@ static void stats_add(stats *s, pq_type t, size_t width, const uint8_t *v,
 /* Folds a page's statistics into its chunk's. */
 static void stats_merge(stats *into, const stats *s, pq_type t) {
   into->nulls += s->nulls;
+  into->nans += s->nans;
   if (!s->has) return;
   switch (t) {
     case PQ_FLOAT:
@@ -192,6 +212,7 @@ static void stats_merge(stats *into, const stats *s, pq_type t) {
       break;
     case PQ_BYTE_ARRAY:
     case PQ_FIXED_LEN_BYTE_ARRAY:
+    case PQ_INT96:
       stats_bytes(into, s->bmin.data, s->bmin.len);
       stats_bytes(into, s->bmax.data, s->bmax.len);
       break;
@@ -265,13 +286,14 @@ static int bound_cut(pq_buf *b, pq_type t, int is_max) {
 }
 
 /* Statistics as the struct field `id`: null_count, max_value, min_value,
-** and whether a cut bound is exact.  FIXED_LEN_BYTE_ARRAY bounds are
-** never cut (a bound must have the type's length). */
+** whether a cut bound is exact, and nan_count (FLOAT, DOUBLE: always, as
+** TYPE_ORDER asks, 0 included).  FIXED_LEN_BYTE_ARRAY bounds are never cut
+** (a bound must have the type's length). */
 static void stats_write(pq_thrift_writer *tw, int16_t id, const stats *s,
                         pq_type t, pq_buf *tmp) {
   pq_tw_struct_begin(tw, id);
   pq_tw_i64(tw, 3, s->nulls);
-  if (s->has && t != PQ_INT96) {
+  if (s->has) {
     pq_type ct = t == PQ_BYTE_ARRAY ? t : PQ_INT32; /* only these are cut */
     stats_bound(s, t, 1, tmp);
     int max_exact = bound_cut(tmp, ct, 1);
@@ -282,6 +304,7 @@ static void stats_write(pq_thrift_writer *tw, int16_t id, const stats *s,
     if (!max_exact) pq_tw_bool(tw, 7, 0);
     if (!min_exact) pq_tw_bool(tw, 8, 0);
   }
+  if (t == PQ_FLOAT || t == PQ_DOUBLE) pq_tw_i64(tw, 9, s->nans);
   pq_tw_struct_end(tw);
   /* A bound that could not be made leaves the output marked: what checks
   ** the output fails, rather than write empty bounds. */
@@ -315,11 +338,31 @@ static int bound_cmp(pq_type t, int dec, const uint8_t *a, size_t an,
       memcpy(&y, b, 8);
       return x < y ? -1 : x > y;
     }
+    case PQ_INT96: return int96_cmp(a, b);
     default: return bytes_cmp(a, an, b, bn);
   }
 }
 
 /* ---- The writer --------------------------------------------------------- */
+
+/* ---- Sizes (parquet.thrift, SizeStatistics) --------------------------------
+** The bytes of BYTE_ARRAY values without their lengths, and how many
+** entries have each repetition and definition level (the levels are at most
+** 65: 64 nested levels, and the leaf). */
+#define LEVELS_MAX 66
+typedef struct size_sums {
+  int64_t unencoded;            /* BYTE_ARRAY values' bytes */
+  int64_t rep[LEVELS_MAX], def[LEVELS_MAX];
+} size_sums;
+
+/* Adds page sums to a chunk's. */
+static void size_merge(size_sums *into, const size_sums *s) {
+  into->unencoded += s->unencoded;
+  for (int i = 0; i < LEVELS_MAX; i++) {
+    into->rep[i] += s->rep[i];
+    into->def[i] += s->def[i];
+  }
+}
 
 /* What the footer says of a finished column chunk. */
 typedef struct chunk_info {
@@ -334,6 +377,10 @@ typedef struct chunk_info {
   pq_buf bloom;                     /* its bloom filter, header and bitset,
                                     ** until it is in the file */
   int64_t bloom_at, bloom_len;
+  size_sums size;                   /* its SizeStatistics */
+  int32_t data_pages[PQ_ENCODING_COUNT]; /* its encoding_stats: data pages
+                                    ** by encoding, */
+  int dict_encoding;                /* and the dictionary page's (-1 none) */
 } chunk_info;
 
 /* The distinct hashes of a chunk's values, for its bloom filter: open
@@ -382,6 +429,8 @@ typedef struct page_rec {
   int64_t nulls;
   int null_page;     /* no values: no bounds */
   size_t min_at, min_len, max_at, max_len; /* in pi_bounds */
+  int64_t nans;      /* FLOAT, DOUBLE */
+  int64_t unencoded; /* BYTE_ARRAY values' bytes */
 } page_rec;
 
 /* A chunk's data pages until the chunk is written, in segments kept from
@@ -458,6 +507,10 @@ typedef struct col_writer {
   int64_t page_rows;  /* records that begin in the page */
   int64_t chunk_entries;
   stats page_stats, chunk_stats;
+  size_sums page_size, chunk_size; /* SizeStatistics of the open page and
+                                   ** chunk */
+  int32_t chunk_pages[PQ_ENCODING_COUNT]; /* the chunk's data pages by
+                                          ** encoding */
 
   page_store pages;   /* the chunk's data pages */
   pq_buf dictpage;    /* its dictionary page, once written */
@@ -469,6 +522,9 @@ typedef struct col_writer {
 
   pq_buf pi_recs;     /* page_rec of the open chunk's data pages */
   pq_buf pi_bounds;   /* their bounds, cut to BOUND_MAX */
+  pq_buf pi_hists;    /* their level histograms, int64_t each: max_rep + 1
+                      ** entries (when max_rep > 0), then max_def + 1 (when
+                      ** max_def > 0), a page after another */
   int pi_no_ci;       /* a page of values without bounds (NaN only): the
                       ** chunk gets no column index, as the spec says */
   hash_set hashes;    /* of the open chunk's values, for its bloom filter */
@@ -631,6 +687,7 @@ static int col_open(col_writer *c, const pq_params *params,
   c->page_stats.dec = c->chunk_stats.dec =
       o->logical == PQ_LOGICAL_DECIMAL &&
       (p.type == PQ_BYTE_ARRAY || p.type == PQ_FIXED_LEN_BYTE_ARRAY);
+  c->page_stats.int96 = c->chunk_stats.int96 = p.type == PQ_INT96;
   c->base = p;
   c->fb0 = c->fb;
   c->dict0 = c->dict;
@@ -878,6 +935,14 @@ static int flush_page(pq_writer *w, col_writer *c, pq_error *err) {
     r.first_row = c->chunk_rows - c->page_rows;
     r.nulls = c->page_entries - c->page_values;
     r.null_page = c->page_values == 0;
+    r.nans = c->page_stats.nans;
+    r.unencoded = c->page_size.unencoded;
+    if (c->max_rep > 0)
+      pq_buf_append(&c->pi_hists, c->page_size.rep,
+                    (size_t)(c->max_rep + 1) * sizeof(int64_t));
+    if (c->max_def > 0)
+      pq_buf_append(&c->pi_hists, c->page_size.def,
+                    (size_t)(c->max_def + 1) * sizeof(int64_t));
     if (c->page_stats.has) {
       for (int is_max = 0; is_max < 2; is_max++) {
         stats_bound(&c->page_stats, c->p.type, is_max, &sc->body);
@@ -891,7 +956,7 @@ static int flush_page(pq_writer *w, col_writer *c, pq_error *err) {
       c->pi_no_ci = 1;
     }
     pq_buf_append(&c->pi_recs, &r, sizeof r);
-    if (c->pi_recs.oom || c->pi_bounds.oom || sc->body.oom)
+    if (c->pi_recs.oom || c->pi_bounds.oom || c->pi_hists.oom || sc->body.oom)
       return pq_nomem(err, LABEL);
   }
   ps_append(&c->pages, sc->header.data, sc->header.len);
@@ -901,6 +966,9 @@ static int flush_page(pq_writer *w, col_writer *c, pq_error *err) {
   c->chunk_compressed += (int64_t)(sc->header.len + sc->packed.len);
   c->chunk_encodings |= 1u << c->p.encoding;
   if (c->max_def || c->max_rep) c->chunk_encodings |= 1u << PQ_RLE;
+  c->chunk_pages[c->p.encoding]++;
+  size_merge(&c->chunk_size, &c->page_size);
+  memset(&c->page_size, 0, sizeof c->page_size);
   stats_merge(&c->chunk_stats, &c->page_stats, c->p.type);
   if (stats_oom(&c->chunk_stats)) return pq_nomem(err, LABEL);
   stats_reset(&c->page_stats);
@@ -1060,8 +1128,12 @@ static int page_index(col_writer *c, chunk_info *ci, int64_t at,
     pq_tw_i64(&tw, 3, r[i].first_row);
     pq_tw_struct_end(&tw);
   }
+  if (c->p.type == PQ_BYTE_ARRAY) {
+    pq_tw_list_begin(&tw, 2, PQ_TT_I64, n);
+    for (uint32_t i = 0; i < n; i++) list_i64(&ci->oidx, r[i].unencoded);
+  }
   pq_tw_stop(&tw);
-  if (c->o.statistics && c->p.type != PQ_INT96 && !c->pi_no_ci) {
+  if (c->o.statistics && !c->pi_no_ci) {
     /* (no bytes at all when every bound is empty) */
     const uint8_t *b = c->pi_bounds.data ? c->pi_bounds.data : (const uint8_t *)"";
     /* ASCENDING when no page's bounds are below the last non-null page's,
@@ -1092,9 +1164,27 @@ static int page_index(col_writer *c, chunk_info *ci, int64_t at,
     pq_tw_i32(&cw, 4, up ? 1 : down ? 2 : 0);
     pq_tw_list_begin(&cw, 5, PQ_TT_I64, n);
     for (uint32_t i = 0; i < n; i++) list_i64(&ci->cidx, r[i].nulls);
+    /* The level histograms, page after page (6, 7), as pi_hists holds
+    ** them; the NaNs (8). */
+    const int64_t *h = (const int64_t *)(const void *)c->pi_hists.data;
+    size_t per = (size_t)(c->max_rep > 0 ? c->max_rep + 1 : 0) +
+                 (size_t)(c->max_def > 0 ? c->max_def + 1 : 0);
+    for (int k = 0; k < 2; k++) {
+      int max = k ? c->max_def : c->max_rep;
+      if (max == 0) continue;
+      size_t skip = k && c->max_rep > 0 ? (size_t)c->max_rep + 1 : 0;
+      pq_tw_list_begin(&cw, (int16_t)(6 + k), PQ_TT_I64, n * (uint32_t)(max + 1));
+      for (uint32_t i = 0; i < n; i++)
+        for (int l = 0; l <= max; l++)
+          list_i64(&ci->cidx, h[i * per + skip + (size_t)l]);
+    }
+    if (c->p.type == PQ_FLOAT || c->p.type == PQ_DOUBLE) {
+      pq_tw_list_begin(&cw, 8, PQ_TT_I64, n);
+      for (uint32_t i = 0; i < n; i++) list_i64(&ci->cidx, r[i].nans);
+    }
     pq_tw_stop(&cw);
   }
-  c->pi_recs.len = c->pi_bounds.len = 0;
+  c->pi_recs.len = c->pi_bounds.len = c->pi_hists.len = 0;
   c->pi_no_ci = 0;
   return ci->cidx.oom || ci->oidx.oom ? pq_nomem(err, LABEL) : PQ_OK;
 }
@@ -1144,9 +1234,18 @@ static int end_row_group(pq_writer *w, pq_error *err) {
     ci->uncompressed = c->chunk_uncompressed;
     ci->compressed = c->chunk_compressed;
     ci->encodings = c->chunk_encodings;
+    ci->size = c->chunk_size;
+    memset(&c->chunk_size, 0, sizeof c->chunk_size);
+    memcpy(ci->data_pages, c->chunk_pages, sizeof ci->data_pages);
+    memset(c->chunk_pages, 0, sizeof c->chunk_pages);
+    ci->dict_encoding = !c->dict_bytes ? -1
+                        : c->p.encoding == PQ_PLAIN_DICTIONARY
+                            ? PQ_PLAIN_DICTIONARY
+                            : PQ_PLAIN;
     ci->st = c->chunk_stats; /* the chunk's now */
     memset(&c->chunk_stats, 0, sizeof c->chunk_stats);
     c->chunk_stats.dec = c->page_stats.dec;
+    c->chunk_stats.int96 = c->page_stats.int96;
     if (c->o.page_index) {
       rc = page_index(c, ci, at + c->dict_bytes, err);
       if (rc) return rc;
@@ -1241,6 +1340,10 @@ static int slice_done(pq_writer *w, col_writer *c, const uint8_t *v, size_t k,
     stats_add(&c->page_stats, c->p.type, c->width, v, nv);
     c->page_stats.nulls += (int64_t)(k - nv);
   }
+  if (c->p.type == PQ_BYTE_ARRAY) {
+    const pq_bytes *b = (const pq_bytes *)(const void *)v;
+    for (size_t j = 0; j < nv; j++) c->page_size.unencoded += (int64_t)b[j].len;
+  }
   for (size_t j = 0; c->o.bloom && j < nv; j++)
     if (hash_set_add(&c->hashes, pq_bloom_hash(c->p.type, c->p.type_length,
                                                v + j * c->vsize)))
@@ -1288,6 +1391,10 @@ static int col_put(pq_writer *w, col_writer *c, const uint8_t *v,
                      c->o.name, (long long)(w->rows + c->chunk_rows + (int64_t)j));
         break;
       }
+    }
+    if (c->o.nullable && c->max_def > 0) {
+      c->page_size.def[1] += (int64_t)nv;
+      c->page_size.def[0] += (int64_t)(k - nv);
     }
     if (c->o.nullable) {
       if (nv == k || nv == 0)
@@ -1600,6 +1707,8 @@ int pq_writer_put_levels(pq_writer *w, int col, const void *values,
       recs += rep ? rep[i + j] == 0 : 1;
       if (c->max_def) pq_rle_writer_put(&c->defw, def[i + j]);
       if (c->max_rep) pq_rle_writer_put(&c->repw, rep[i + j]);
+      if (c->max_def) c->page_size.def[def[i + j]]++;
+      if (c->max_rep) c->page_size.rep[rep[i + j]]++;
     }
     if (c->def.oom || c->rep.oom) {
       rc = pq_nomem(err, LABEL);
@@ -1766,6 +1875,43 @@ static void write_schema(const pq_writer *w, pq_thrift_writer *tw) {
   }
 }
 
+/* encoding_stats (13): the dictionary page, then the data pages by
+** encoding. */
+static void write_encoding_stats(pq_thrift_writer *tw, const col_writer *cw,
+                                 const chunk_info *c) {
+  uint32_t n = c->dict_encoding >= 0;
+  for (int e = 0; e < PQ_ENCODING_COUNT; e++) n += c->data_pages[e] > 0;
+  int data = cw->o.page_version == 2 ? PQ_DATA_PAGE_V2 : PQ_DATA_PAGE;
+  pq_tw_list_begin(tw, 13, PQ_TT_STRUCT, n);
+  for (int e = -1; e < PQ_ENCODING_COUNT; e++) {
+    if (e < 0 ? c->dict_encoding < 0 : c->data_pages[e] == 0) continue;
+    pq_tw_list_struct_begin(tw);
+    pq_tw_i32(tw, 1, e < 0 ? PQ_DICTIONARY_PAGE : data);
+    pq_tw_i32(tw, 2, e < 0 ? c->dict_encoding : e);
+    pq_tw_i32(tw, 3, e < 0 ? 1 : c->data_pages[e]);
+    pq_tw_struct_end(tw);
+  }
+}
+
+/* size_statistics (16), SizeStatistics: the unencoded bytes of a
+** BYTE_ARRAY column, the histogram of each level whose maximum is above 0
+** (parquet.thrift: the others say nothing). */
+static void write_size_statistics(pq_thrift_writer *tw, const col_writer *cw,
+                                  const chunk_info *c) {
+  int ba = cw->p.type == PQ_BYTE_ARRAY;
+  if (!ba && cw->max_rep == 0 && cw->max_def == 0) return;
+  pq_tw_struct_begin(tw, 16);
+  if (ba) pq_tw_i64(tw, 1, c->size.unencoded);
+  for (int k = 0; k < 2; k++) {
+    int max = k ? cw->max_def : cw->max_rep;
+    if (max == 0) continue;
+    const int64_t *h = k ? c->size.def : c->size.rep;
+    pq_tw_list_begin(tw, (int16_t)(2 + k), PQ_TT_I64, (uint32_t)max + 1);
+    for (int l = 0; l <= max; l++) list_i64(tw->out, h[l]);
+  }
+  pq_tw_struct_end(tw);
+}
+
 static void write_chunk(pq_writer *w, pq_thrift_writer *tw,
                         const col_writer *cw, const chunk_info *c) {
   pq_tw_list_struct_begin(tw);
@@ -1788,10 +1934,12 @@ static void write_chunk(pq_writer *w, pq_thrift_writer *tw,
   pq_tw_i64(tw, 9, c->data_offset);
   if (c->dictionary_offset >= 0) pq_tw_i64(tw, 11, c->dictionary_offset);
   if (cw->o.statistics) stats_write(tw, 12, &c->st, cw->p.type, &w->sc[0].tmp);
+  write_encoding_stats(tw, cw, c);
   if (c->bloom_len) {
     pq_tw_i64(tw, 14, c->bloom_at);
     pq_tw_i32(tw, 15, (int32_t)c->bloom_len);
   }
+  write_size_statistics(tw, cw, c);
   pq_tw_struct_end(tw);
   if (c->oidx.len) {
     pq_tw_i64(tw, 4, c->oidx_at);
@@ -1860,11 +2008,12 @@ int pq_writer_finish(pq_writer *w, pq_buf *out, pq_error *err) {
   }
   if (orders) {
     /* ColumnOrder: TYPE_ORDER, so that readers trust min_value and
-    ** max_value. */
+    ** max_value; INT96_TIMESTAMP_ORDER for INT96, whose bounds are the
+    ** instants' (parquet.thrift: readers ignore them under TYPE_ORDER). */
     pq_tw_list_begin(&tw, 7, PQ_TT_STRUCT, (uint32_t)w->ncols);
     for (int i = 0; i < w->ncols; i++) {
       pq_tw_list_struct_begin(&tw);
-      pq_tw_struct_begin(&tw, 1);
+      pq_tw_struct_begin(&tw, w->cols[i].p.type == PQ_INT96 ? 3 : 1);
       pq_tw_struct_end(&tw);
       pq_tw_struct_end(&tw);
     }
@@ -1902,6 +2051,7 @@ void pq_writer_free(pq_writer *w) {
     pq_free(c->chunks);
     pq_buf_free(&c->pi_recs);
     pq_buf_free(&c->pi_bounds);
+    pq_buf_free(&c->pi_hists);
     pq_buf_free(&c->ab_vals);
     pq_buf_free(&c->ab_heap);
     pq_buf_free(&c->ab_present);
