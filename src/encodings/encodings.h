@@ -455,6 +455,8 @@ void pq_vbuild_string(pq_buf *out, const uint8_t *p, size_t n);
 ** significant digits. */
 enum { PQ_VB_INT = 1, PQ_VB_DECIMAL, PQ_VB_DOUBLE };
 int pq_vbuild_number_kind(const char *s, size_t n, int *scale, int *digits);
+/* The number as a double (strtod's): 1, or 0 when out of memory. */
+int pq_vbuild_double(const char *s, size_t n, double *out);
 /* The number as an int64: 1, or 0 when it is not an integer that fits. */
 int pq_vbuild_int(const char *s, size_t n, int64_t *out);
 /* The number as the unscaled value of DECIMAL(precision, scale): 1, or 0

@@ -241,6 +241,23 @@ int pq_vbuild_decimal(const char *s, size_t n, int precision, int scale,
   return 1;
 }
 
+int pq_vbuild_double(const char *s, size_t n, double *out) {
+  char num[64];
+  if (n < sizeof num) {
+    memcpy(num, s, n);
+    num[n] = 0;
+    *out = strtod(num, NULL);
+    return 1;
+  }
+  char *t = pq_malloc(n + 1);
+  if (!t) return 0;
+  memcpy(t, s, n);
+  t[n] = 0;
+  *out = strtod(t, NULL);
+  pq_free(t);
+  return 1;
+}
+
 /* Appends the primitive of JSON number s[0..n). */
 static void vb_put_number(pq_buf *out, const char *s, size_t n) {
   vb_num v;
@@ -266,22 +283,10 @@ static void vb_put_number(pq_buf *out, const char *s, size_t n) {
     pq_buf_append(out, b, 2 + (size_t)w);
     return;
   }
-  char num[64];
   double d;
-  if (n < sizeof num) {
-    memcpy(num, s, n);
-    num[n] = 0;
-    d = strtod(num, NULL);
-  } else {
-    char *t = pq_malloc(n + 1);
-    if (!t) {
-      out->oom = 1;
-      return;
-    }
-    memcpy(t, s, n);
-    t[n] = 0;
-    d = strtod(t, NULL);
-    pq_free(t);
+  if (!pq_vbuild_double(s, n, &d)) {
+    out->oom = 1;
+    return;
   }
   uint64_t u;
   memcpy(&u, &d, 8);
