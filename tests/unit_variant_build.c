@@ -372,6 +372,7 @@ static void rules(void) {
   /* strings: short (basic type 1) under 64 bytes, else the primitive 16 */
   EXPECT_V("\"\"", "01");
   EXPECT_V("\"a\\u00e9\"", "0D61C3A9");
+  EXPECT_V("\"\\ud83d\\ude00\"", "11F09F9880"); /* a surrogate pair */
   {
     char json[80], *v;
     memset(json, 'x', sizeof json);

@@ -356,6 +356,15 @@ int pq_nested_leaves(pq_nested *c, const pq_params *base,
   memset(c->leaves, 0, (size_t)k * sizeof *c->leaves);
   c->nleaves = k;
   wn_fill_leaves(c, c->tree, base, bo);
+  /* a VARIANT's BOOLEAN typed_value: PLAIN, as a flat BOOLEAN column's
+  ** default, not the dictionary of the column's other leaves (which
+  ** hyparquet does not read for BOOLEAN) */
+  for (int i = 0; i < k && c->tree->kind == PQ_WT_VARIANT; i++)
+    if (c->leaves[i].p.type == PQ_BOOLEAN &&
+        c->leaves[i].p.encoding == PQ_RLE_DICTIONARY) {
+      c->leaves[i].p.encoding = PQ_PLAIN;
+      c->leaves[i].o.fallback = -1;
+    }
   return PQ_OK;
 }
 
