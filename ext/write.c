@@ -1193,11 +1193,17 @@ typedef struct ColArg {
   int has_type;
   char enc[64];
   char where[300];
+  char *shred;            /* a VARIANT's "shred": its JSON (sqlite3_malloc) */
 } ColArg;
 
 static char *col_pair(Writer *wr, void *arg, const char *key,
                       const char *json, const char *text, const char *jtype) {
   ColArg *a = arg;
+  if (strcmp(key, "shred") == 0) { /* a VARIANT's (w_variant_shred) */
+    sqlite3_free(a->shred);
+    a->shred = sqlite3_mprintf("%s", json);
+    return a->shred ? NULL : PQX_W_NOMEM;
+  }
   return apply_key(wr, a->where, key, json, text, jtype, &a->c->p, &a->c->o,
                    a->type, &a->has_type, a->enc, &a->c->has_encoding,
                    &a->c->dictionary);
@@ -1349,6 +1355,57 @@ static char *w_column_options(Writer *wr, ColArg *a) {
   return msg;
 }
 
+/* A VARIANT column's "shred" (column i): its type read first, as below,
+** and the values read ahead handed to "auto". */
+static char *w_variant_shred(Writer *wr, ColArg *a, int i) {
+  char type[1024];
+  int declared = 0;
+  if (a->has_type) {
+    strcpy(type, a->type);
+  } else {
+    declared = decl_type(sqlite3_column_decltype(wr->q, i), type, sizeof type);
+    if (declared < 0) return PQX_W_NOMEM;
+  }
+  pq_nested *tree = NULL;
+  char *why = NULL;
+  int nested = (a->has_type || declared) ? pqx_nested_parse(type, &tree, &why) : 0;
+  if (nested < 0) return why;
+  if (!nested || pq_nested_kind(tree) != PQ_WT_VARIANT) {
+    pq_nested_free(tree);
+    return pqx_w_msg(FN ": options%s: \"shred\" is for a column of type "
+                        "VARIANT", a->where);
+  }
+  const char **texts = sqlite3_malloc64((size_t)(wr->nlook + 1) * sizeof *texts);
+  size_t *lens = sqlite3_malloc64((size_t)(wr->nlook + 1) * sizeof *lens);
+  char *msg = NULL;
+  if (!texts || !lens) msg = PQX_W_NOMEM;
+  for (int r = 0; r < wr->nlook && !msg; r++) {
+    sqlite3_value *v = wr->look[r * wr->nvals + i];
+    texts[r] = NULL;
+    lens[r] = 0;
+    if (sqlite3_value_type(v) != SQLITE_TEXT) continue;
+    texts[r] = (const char *)sqlite3_value_text(v);
+    if (!texts[r]) msg = PQX_W_NOMEM;
+    lens[r] = (size_t)sqlite3_value_bytes(v);
+  }
+  pq_buf m;
+  pq_buf_init(&m);
+  int rc = msg ? PQ_OK
+               : pq_nested_variant_shred(tree, a->shred, strlen(a->shred),
+                                         texts, lens, wr->nlook, &m);
+  if (rc == PQ_NOMEM) msg = PQX_W_NOMEM;
+  else if (rc)
+    msg = pqx_w_msg(FN ": options%s: %s", a->where,
+                    m.len ? (const char *)m.data : "");
+  pq_buf_free(&m);
+  sqlite3_free(texts);
+  sqlite3_free(lens);
+  /* the column's own tree, shredded: kept for the type parsed below */
+  if (!msg) a->c->tree = tree;
+  else pq_nested_free(tree);
+  return msg;
+}
+
 static char *w_open_writer(Writer *wr);
 
 /* Types, encodings and options of every column; the writer opened (but
@@ -1376,10 +1433,10 @@ static char *w_columns(Writer *wr) {
     a.has_type = wr->has_type;
     strcpy(a.enc, wr->encoding);
     snprintf(a.where, sizeof a.where, ": column '%s'", c->name);
-    if (wr->columns_json) {
-      msg = w_column_options(wr, &a);
-      if (msg) break;
-    }
+    if (wr->columns_json) msg = w_column_options(wr, &a);
+    if (!msg && a.shred) msg = w_variant_shred(wr, &a, i);
+    sqlite3_free(a.shred);
+    if (msg) break;
     /* The type: given, declared, or from the values read ahead.  A type
     ** in the declared type (a parquet table's column) is as if given. */
     int declared = 0;
@@ -1393,7 +1450,13 @@ static char *w_columns(Writer *wr) {
     }
     if (a.has_type || declared) {
       char *why = NULL;
+      pq_nested *shredded = c->tree; /* w_variant_shred's */
+      c->tree = NULL;
       int nested = pqx_nested_parse(a.type, &c->tree, &why);
+      if (shredded) {
+        pq_nested_free(c->tree);
+        c->tree = shredded;
+      }
       if (nested < 0) { /* (checked by apply_key: out of memory) */
         msg = why;
         break;

@@ -368,6 +368,7 @@ enum {
   PQ_LOGICAL_JSON = 12,
   PQ_LOGICAL_UUID = 14,
   PQ_LOGICAL_FLOAT16 = 15,
+  PQ_LOGICAL_VARIANT = 16,
   PQ_LOGICAL_FILE = 19
 };
 enum { PQ_UNIT_MILLIS = 1, PQ_UNIT_MICROS = 2, PQ_UNIT_NANOS = 3 };
@@ -1021,7 +1022,8 @@ PQ_API int pq_writer_set_footer(pq_writer *w, const pq_footer_extra *x,
 typedef struct pq_write_node {
   const char *name;
   int repetition;    /* 0 REQUIRED, 1 OPTIONAL, 2 REPEATED */
-  int logical;       /* of a group: 0, PQ_LOGICAL_LIST or PQ_LOGICAL_MAP */
+  int logical;       /* of a group: 0, PQ_LOGICAL_LIST, PQ_LOGICAL_MAP or
+                     ** PQ_LOGICAL_VARIANT (VARIANT(1)) */
   int n_children;    /* 0: a leaf */
   const struct pq_write_node *children;
 } pq_write_node;
@@ -1127,7 +1129,8 @@ enum {
   PQ_WT_INT96,
   PQ_WT_LIST,      /* nested (pq_nested) */
   PQ_WT_STRUCT,
-  PQ_WT_MAP
+  PQ_WT_MAP,
+  PQ_WT_VARIANT    /* nested: a VARIANT group (writer/variant.c) */
 };
 
 typedef struct pq_write_type {
@@ -1201,6 +1204,24 @@ PQ_API int pq_nested_put(pq_nested *n, const char *s, size_t len,
                          pq_buf *msg);
 /* The leaves' entries of the batch to w, and the batch emptied. */
 PQ_API int pq_nested_flush(pq_nested *n, pq_writer *w, pq_error *err);
+
+/* A VARIANT column (type "VARIANT", spec/VariantEncoding.md): its values
+** are JSON text (pq_variant_from_json), written unshredded
+**
+**   optional group c (VARIANT(1)) { required binary metadata;
+**                                   required binary value; }
+**
+** unless shredded (spec/VariantShredding.md) by spec[0..len): JSON naming
+** the typed_value's type: a scalar type ("INT64", "STRING", "DOUBLE",
+** "BOOLEAN", "INT32", "DECIMAL(p,s)"), an object of fields' types
+** ({"a": "INT64", "b": {"c": "STRING"}}), an array of one element's type
+** (["STRING"]), or "auto": the common shape of the values samples[0..n)
+** (NULL ones left out; none in common: unshredded).  Before
+** pq_nested_leaves.  PQ_MISUSE with what is wrong in msg, PQ_NOMEM. */
+PQ_API int pq_nested_variant_shred(pq_nested *n, const char *spec, size_t len,
+                                   const char *const *samples,
+                                   const size_t *sample_lens, int nsamples,
+                                   pq_buf *msg);
 
 /* ---- SQL values as Parquet values (writer/values.c) ---------------------
 ** The inverses of the text the reader gives dates, times, timestamps,

@@ -404,6 +404,9 @@ static const stmt stmts[] = {
     {"write_blob", "SELECT hex(parquet_write(NULL, 'SELECT i, s, r FROM t', '{\"page_version\":2,\"codec\":\"LZ4_RAW\"}'))", 0, 0},
     {"write_nested", "SELECT parquet_write('%s/out.parquet', 'SELECT json_array(i, n) AS l, json_object(''a'', i, ''b'', s) AS st, json_object(s, json_array(i)) AS m FROM t', '{\"durable\":false,\"columns\":{\"l\":{\"type\":\"LIST<INT64>\"},\"st\":{\"type\":\"STRUCT<a INT64, b STRING>\"},\"m\":{\"type\":\"MAP<STRING, LIST<INT64>>\"}}}')", 1, 0},
     {"write_table", "SELECT parquet_write('%s/out.parquet', 'SELECT * FROM pt WHERE i < 500')", 1, 0},
+    {"write_variant", "SELECT hex(parquet_write(NULL, 'SELECT CASE WHEN i %% 7 = 0 THEN NULL ELSE json_object(''i'', i, ''r'', r, ''s'', s, ''l'', json_array(n, s, 1.5)) END AS v FROM t WHERE i < 60', '{\"columns\":{\"v\":{\"type\":\"VARIANT\"}}}'))", 0, 0},
+    {"write_variant_shred", "SELECT hex(parquet_write(NULL, 'SELECT CASE WHEN i %% 5 = 0 THEN json_quote(s) ELSE json_object(''i'', i, ''s'', s, ''d'', json_object(''x'', i * 0.5, ''b'', i %% 2 = 0), ''l'', json_array(s, n), ''z'', i) END AS v FROM t WHERE i < 60', '{\"columns\":{\"v\":{\"type\":\"VARIANT\",\"shred\":{\"i\":\"INT32\",\"s\":\"STRING\",\"d\":{\"x\":\"DECIMAL(30,1)\",\"b\":\"BOOLEAN\"},\"l\":[\"STRING\"]}}}}'))", 0, 0},
+    {"write_variant_auto", "SELECT hex(parquet_write(NULL, 'SELECT json_object(''i'', i, ''s'', s, ''d'', json_object(''x'', i * 0.5), ''l'', json_array(i, n)) AS v FROM t WHERE i < 60', '{\"columns\":{\"v\":{\"type\":\"VARIANT\",\"shred\":\"auto\"}}}'))", 0, 0},
     /* The worker busy: row groups of 1000 rows, each handed over, so that
     ** after 4 of them the columns are spread over the worker's lane and
     ** the calling thread's by their cost (write.c, w_balance); small

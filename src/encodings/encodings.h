@@ -418,6 +418,52 @@ void pq_put_le(pq_buf *b, const void *v, size_t n, size_t width, pq_type t);
 ** v[0] for messages. */
 int pq_put_byte_array(pq_buf *b, const pq_bytes *v, size_t n, uint64_t first,
                       const char *label, pq_error *err);
+/* ---- VARIANT values built from JSON (variant_build.c) ----------------------
+** pq_variant_from_json in steps, for the writer's shredding: parse once,
+** one metadata for the row, then the value of any sub-tree against it. */
+typedef struct pq_vbuild {
+  pq_json_doc doc;         /* the JSON parsed: nodes, decoded strings */
+  void *names;             /* the dictionary: its names, sorted, once */
+  uint32_t nnames;
+  size_t cap_names;
+  pq_buf scratch;          /* containers' fields and offsets being built */
+} pq_vbuild;
+
+/* Leaves out of an object the members whose name it says yes (1) to. */
+typedef int (*pq_vbuild_skip)(void *ctx, const uint8_t *name, size_t n);
+
+void pq_vbuild_init(pq_vbuild *b);
+void pq_vbuild_free(pq_vbuild *b);
+/* Parses json[0..n) into b->doc (its root node into *root) and makes the
+** dictionary of every member name.  PQ_MISUSE "not JSON: ... at offset N"
+** or for a name not UTF-8; PQ_NOMEM. */
+int pq_vbuild_parse(pq_vbuild *b, const char *json, size_t n, int *root,
+                    pq_error *err);
+/* The id of a name in the dictionary: 1, or 0 when it is not there. */
+int pq_vbuild_id(const pq_vbuild *b, const uint8_t *p, size_t n,
+                 uint32_t *id);
+/* Appends the metadata: header, the names' offsets, the names. */
+int pq_vbuild_meta(const pq_vbuild *b, pq_buf *meta, pq_error *err);
+/* Appends the value of node x (skip, when not NULL, leaves members out of
+** x itself, an object, not out of the objects inside it).  On a fault out
+** is as it was. */
+int pq_vbuild_value(pq_vbuild *b, int x, pq_vbuild_skip skip, void *ctx,
+                    pq_buf *out, pq_error *err);
+/* A string's value: a short string under 64 bytes, else the primitive. */
+void pq_vbuild_string(pq_buf *out, const uint8_t *p, size_t n);
+/* What a JSON number's text becomes (PQ_VB_*), with its scale and
+** significant digits. */
+enum { PQ_VB_INT = 1, PQ_VB_DECIMAL, PQ_VB_DOUBLE };
+int pq_vbuild_number_kind(const char *s, size_t n, int *scale, int *digits);
+/* The number as a double (strtod's): 1, or 0 when out of memory. */
+int pq_vbuild_double(const char *s, size_t n, double *out);
+/* The number as an int64: 1, or 0 when it is not an integer that fits. */
+int pq_vbuild_int(const char *s, size_t n, int64_t *out);
+/* The number as the unscaled value of DECIMAL(precision, scale): 1, or 0
+** when it is a double or does not fit exactly. */
+int pq_vbuild_decimal(const char *s, size_t n, int precision, int scale,
+                      __int128 *out);
+
 /* ---- Parameters (params.c) ----------------------------------------------- */
 
 /* Applies one option key to p: PQ_NOTFOUND when it is not one of a

@@ -69,6 +69,7 @@ typedef struct pq_thrift_writer {
   int16_t last[64];
 } pq_thrift_writer;
 
+void pq_tw_i8(pq_thrift_writer *w, int16_t id, int8_t v);
 void pq_tw_i32(pq_thrift_writer *w, int16_t id, int32_t v);
 void pq_tw_i64(pq_thrift_writer *w, int16_t id, int64_t v);
 void pq_tw_bool(pq_thrift_writer *w, int16_t id, int v);

@@ -226,6 +226,11 @@ void pq_tw_i64(pq_thrift_writer *w, int16_t id, int64_t v) {
   pq_buf_uleb(w->out, pq_zigzag_enc(v));
 }
 
+void pq_tw_i8(pq_thrift_writer *w, int16_t id, int8_t v) {
+  w_field(w, id, PQ_TT_BYTE);
+  pq_buf_byte(w->out, (uint8_t)v);
+}
+
 void pq_tw_i32(pq_thrift_writer *w, int16_t id, int32_t v) {
   w_field(w, id, PQ_TT_I32);
   pq_buf_uleb(w->out, pq_zigzag_enc(v));

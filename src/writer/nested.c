@@ -17,40 +17,10 @@
 ** repeated ancestors are there).  A JSON value that does not fit the type
 ** is a fault that says where in the value.
 */
-#include "../format/format.h"
+#include "writer.h"
 
 #include <errno.h>
 #include <stdio.h>
-
-/* A nested type's tree. */
-typedef struct wn_node {
-  int kind;              /* PQ_WT_LIST, PQ_WT_STRUCT, PQ_WT_MAP, or a scalar's */
-  pq_write_type t;       /* a scalar's */
-  char *name;            /* a STRUCT field's */
-  int n;
-  struct wn_node *kids;  /* LIST: the element; MAP: key, value; STRUCT: fields */
-  int leaf;              /* a scalar's index among the column's leaves */
-  int rep;               /* a LIST's or MAP's repetition level */
-} wn_node;
-
-/* A leaf of a nested column: its entries of the batch, with their levels. */
-typedef struct wn_leaf {
-  pq_write_type t;
-  pq_params p;
-  pq_write_options o;
-  int col;               /* the writer's column */
-  int max_def, max_rep;
-  pq_buf vals, heap, def, rep; /* values (BYTE_ARRAY, FIXED: offsets into heap) */
-  size_t nvals, nent;
-  size_t vsize;
-} wn_leaf;
-
-struct pq_nested {
-  wn_node *tree;
-  wn_leaf *leaves;
-  int nleaves;
-  pq_json_doc json;      /* the value being shredded, parsed */
-};
 
 /* a[0..n) is b[0..n), in either case (a may end sooner). */
 static int wn_nieq(const char *a, const char *b, size_t n) {
@@ -276,6 +246,8 @@ static void wn_node_free(wn_node *n) {
   pq_free(n->name);
 }
 
+void pq_nested_free_node(wn_node *n) { wn_node_free(n); }
+
 static void wn_tree_free(wn_node *t) {
   if (!t) return;
   wn_node_free(t);
@@ -290,7 +262,8 @@ int pq_nested_parse(const char *s, pq_nested **out, pq_buf *msg) {
   size_t k = wn_tword(&p);
   size_t j = p.i + k;
   while (s[j] == ' ') j++;
-  if (!k || s[j] != '<') return 0; /* a scalar */
+  int variant = pq_variant_col_is(s);
+  if (!variant && (!k || s[j] != '<')) return 0; /* a scalar */
   pq_nested *n = pq_malloc(sizeof *n);
   wn_node *t = n ? pq_malloc(sizeof *t) : NULL;
   if (!t) {
@@ -300,6 +273,14 @@ int pq_nested_parse(const char *s, pq_nested **out, pq_buf *msg) {
   memset(n, 0, sizeof *n);
   memset(t, 0, sizeof *t);
   n->tree = t;
+  if (variant) {
+    if (pq_variant_col_init(t)) {
+      pq_nested_free(n);
+      return -2;
+    }
+    *out = n;
+    return 1;
+  }
   int ok = wn_ttype(&p, t, 0);
   if (ok) {
     wn_tspace(&p);
@@ -327,7 +308,7 @@ static void wn_number_leaves(wn_node *n, int *k, int rdepth) {
     n->leaf = (*k)++;
     return;
   }
-  if (n->kind != PQ_WT_STRUCT) {
+  if (n->kind == PQ_WT_LIST || n->kind == PQ_WT_MAP) {
     n->rep = rdepth + 1;
     rdepth++;
   }
@@ -375,6 +356,15 @@ int pq_nested_leaves(pq_nested *c, const pq_params *base,
   memset(c->leaves, 0, (size_t)k * sizeof *c->leaves);
   c->nleaves = k;
   wn_fill_leaves(c, c->tree, base, bo);
+  /* a VARIANT's BOOLEAN typed_value: PLAIN, as a flat BOOLEAN column's
+  ** default, not the dictionary of the column's other leaves (which
+  ** hyparquet does not read for BOOLEAN) */
+  for (int i = 0; i < k && c->tree->kind == PQ_WT_VARIANT; i++)
+    if (c->leaves[i].p.type == PQ_BOOLEAN &&
+        c->leaves[i].p.encoding == PQ_RLE_DICTIONARY) {
+      c->leaves[i].p.encoding = PQ_PLAIN;
+      c->leaves[i].o.fallback = -1;
+    }
   return PQ_OK;
 }
 
@@ -397,6 +387,7 @@ void pq_nested_free(pq_nested *c) {
   pq_free(c->leaves);
   wn_tree_free(c->tree);
   pq_json_free(&c->json);
+  pq_vbuild_free(&c->vb);
   pq_free(c);
 }
 
@@ -443,13 +434,15 @@ static int wn_build(wn_sbuild *b, pq_write_node *x, const wn_node *n, const char
     b->nleaves++;
     return 1;
   }
-  if (n->kind == PQ_WT_STRUCT) {
+  if (n->kind == PQ_WT_STRUCT || n->kind == PQ_WT_VARIANT) {
     pq_write_node *kids = wn_snodes(b, n->n);
     if (!kids) return 0;
+    if (n->kind == PQ_WT_VARIANT) x->logical = PQ_LOGICAL_VARIANT;
     x->n_children = n->n;
     x->children = kids;
     for (int i = 0; i < n->n; i++)
-      if (!wn_build(b, &kids[i], &n->kids[i], n->kids[i].name, 1, depth + 1, d, rep))
+      if (!wn_build(b, &kids[i], &n->kids[i], n->kids[i].name,
+                    n->kids[i].req ? 0 : 1, depth + 1, d, rep))
         return 0;
     return 1;
   }
@@ -468,7 +461,8 @@ static int wn_build(wn_sbuild *b, pq_write_node *x, const wn_node *n, const char
   if (is_map)
     return wn_build(b, &kids[0], &n->kids[0], "key", 0, depth + 2, d + 1, rep + 1) &&
            wn_build(b, &kids[1], &n->kids[1], "value", 1, depth + 2, d + 1, rep + 1);
-  return wn_build(b, &kids[0], &n->kids[0], "element", 1, depth + 2, d + 1, rep + 1);
+  return wn_build(b, &kids[0], &n->kids[0], "element", n->kids[0].req ? 0 : 1,
+                  depth + 2, d + 1, rep + 1);
 }
 
 static int wn_err(pq_error *err, int code, const char *text) {
@@ -890,6 +884,7 @@ int pq_nested_put(pq_nested *c, const char *text, size_t n, pq_buf *msg) {
   s.msg = msg;
   strcpy(s.path, "$");
   s.plen = 1;
+  if (c->tree->kind == PQ_WT_VARIANT) return pq_variant_col_put(c, text, n, msg);
   if (!text) {
     wn_nulls(&s, c->tree, 0, 0);
     return s.nomem ? PQ_NOMEM : PQ_OK;
