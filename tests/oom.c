@@ -383,7 +383,7 @@ static const stmt stmts[] = {
     ** binary decoded by itself */
     {"variant_rows", "SELECT value FROM parquet_rows('../shared/parquet-testing/shredded_variant/case-083.parquet'); SELECT value FROM parquet_rows('../shared/parquet-testing/shredded_variant/case-126.parquet'); SELECT value FROM parquet_rows('../shared/parquet-testing/shredded_variant/case-047.parquet')", 0, 0},
     {"variant_table", "CREATE VIRTUAL TABLE temp.vt USING parquet('../shared/parquet-testing/shredded_variant/case-044.parquet'); SELECT var FROM vt", 0, "DROP TABLE IF EXISTS temp.vt"},
-    {"variant_decode", "SELECT parquet_variant_decode(X'01020001026162', X'020200010002040C010C02'), parquet_variant_decode(X'010000' || X'0310' || X'00')", 0, 0},
+    {"variant_decode", "SELECT parquet_variant_decode(X'01020001026162', X'020200010002040C010C02'), parquet_variant_decode(X'010000' || X'030000'), hex(parquet_variant_encode('{\"a\":[1,2.5,\"x\"],\"b\":null}'))", 0, 0},
     {"schema", "SELECT * FROM parquet_schema('%s/in_nested.parquet')", 0, 0},
     {"file_metadata", "SELECT * FROM parquet_file_metadata('%s/in.parquet')", 0, 0},
     {"kv_metadata", "SELECT * FROM parquet_kv_metadata('%s/in.parquet')", 0, 0},
