@@ -321,7 +321,12 @@ static void wn_leaf_encoding(wn_leaf *l, const pq_params *base,
                           const pq_write_options *bo) {
   l->p.encoding = base->encoding;
   l->o.fallback = bo->fallback;
-  if (!pq_encoding_supports(l->p.encoding, l->p.type)) {
+  /* a BOOLEAN leaf: PLAIN, as a flat BOOLEAN column's default, rather
+  ** than the dictionary of the column's other leaves (two values need
+  ** none, and hyparquet does not read one for BOOLEAN) */
+  if (!pq_encoding_supports(l->p.encoding, l->p.type) ||
+      (l->p.type == PQ_BOOLEAN && (l->p.encoding == PQ_RLE_DICTIONARY ||
+                                   l->p.encoding == PQ_PLAIN_DICTIONARY))) {
     l->p.encoding = l->p.type == PQ_BOOLEAN ? PQ_PLAIN : PQ_RLE_DICTIONARY;
     l->o.fallback = l->p.type == PQ_BOOLEAN ? -1 : PQ_PLAIN;
   }
@@ -356,15 +361,6 @@ int pq_nested_leaves(pq_nested *c, const pq_params *base,
   memset(c->leaves, 0, (size_t)k * sizeof *c->leaves);
   c->nleaves = k;
   wn_fill_leaves(c, c->tree, base, bo);
-  /* a VARIANT's BOOLEAN typed_value: PLAIN, as a flat BOOLEAN column's
-  ** default, not the dictionary of the column's other leaves (which
-  ** hyparquet does not read for BOOLEAN) */
-  for (int i = 0; i < k && c->tree->kind == PQ_WT_VARIANT; i++)
-    if (c->leaves[i].p.type == PQ_BOOLEAN &&
-        c->leaves[i].p.encoding == PQ_RLE_DICTIONARY) {
-      c->leaves[i].p.encoding = PQ_PLAIN;
-      c->leaves[i].o.fallback = -1;
-    }
   return PQ_OK;
 }
 
