@@ -100,7 +100,7 @@ int pq_vbuild_parse(pq_vbuild *b, const char *json, size_t n, int *root,
   for (int i = 0; i < b->doc.n; i++) {
     const pq_json_node *x = &b->doc.nodes[i];
     if (!x->has_key) continue;
-    names[k].p = b->doc.text.data + x->key_off;
+    names[k].p = pq_json_text(&b->doc, x->key_off);
     names[k].n = x->key_len;
     if (!pq_utf8_valid(names[k].p, names[k].n))
       return pq_fail(err, PQ_MISUSE, LABEL,
@@ -334,7 +334,7 @@ static int vb_container(pq_vbuild *b, int x, pq_vbuild_skip skip, void *ctx,
     const pq_json_node *mm = &b->doc.nodes[m];
     vb_field f = {0, m};
     if (object) {
-      const uint8_t *k = b->doc.text.data + mm->key_off;
+      const uint8_t *k = pq_json_text(&b->doc, mm->key_off);
       if (skip && skip(ctx, k, mm->key_len)) continue;
       if (!pq_vbuild_id(b, k, mm->key_len, &f.id))
         return pq_fail(err, PQ_MISUSE, LABEL, "a name not in the metadata");
@@ -352,7 +352,7 @@ static int vb_container(pq_vbuild *b, int x, pq_vbuild_skip skip, void *ctx,
         pq_fail(err, PQ_MISUSE, LABEL,
                 "an object has the name \"%.*s\" twice (at offset %zu)",
                 (int)(d->key_len > 64 ? 64 : d->key_len),
-                (const char *)b->doc.text.data + d->key_off, d->at);
+                (const char *)pq_json_text(&b->doc, d->key_off), d->at);
         b->scratch.len = base;
         return PQ_MISUSE;
       }
@@ -389,7 +389,9 @@ static int vb_container(pq_vbuild *b, int x, pq_vbuild_skip skip, void *ctx,
                 : (uint8_t)(3 | (large << 2 | (ow - 1)) << 2);
   vb_put_le(p, count, large ? 4 : 1);
   p += large ? 4 : 1;
-  const uint8_t *offs = b->scratch.data + base + (size_t)count * sizeof(vb_field);
+  /* (no fields, no scratch: an empty one may have none at all) */
+  const uint8_t *offs =
+      count ? b->scratch.data + base + (size_t)count * sizeof(vb_field) : NULL;
   if (object)
     for (uint32_t i = 0; i < count; i++, p += iw) {
       vb_field f;
@@ -422,7 +424,7 @@ static int vb_value(pq_vbuild *b, int x, pq_vbuild_skip skip, void *ctx,
       vb_put_number(out, b->doc.src + j->at, j->len);
       break;
     case PQ_J_STRING: {
-      const uint8_t *s = b->doc.text.data + j->str_off;
+      const uint8_t *s = pq_json_text(&b->doc, j->str_off);
       if (!pq_utf8_valid(s, j->str_len))
         return pq_fail(err, PQ_MISUSE, LABEL,
                        "a string not UTF-8 at offset %zu", j->at);

@@ -450,7 +450,7 @@ static int leaf_take(asm_ctx *a, const pq_schema_node *n, const uint8_t **p,
     fail(a, "column '%s', row %lld has fewer values than its levels say", n->path, (long long)a->row);
     return -1;
   }
-  *p = L->text.data + L->voff[L->vpos];
+  *p = L->text.data ? L->text.data + L->voff[L->vpos] : (const uint8_t *)"";
   *len = L->voff[L->vpos + 1] - L->voff[L->vpos];
   L->vpos++;
   return 1;

@@ -272,5 +272,10 @@ typedef struct pq_json_doc {
 int pq_json_parse(pq_json_doc *d, const char *s, size_t n, size_t *fault_at,
                   const char **fault);
 void pq_json_free(pq_json_doc *d);
+/* The decoded text at off (a string's or a key's): never NULL, even when
+** every string of the doc is empty and it has no text at all. */
+static inline const uint8_t *pq_json_text(const pq_json_doc *d, size_t off) {
+  return d->text.data ? d->text.data + off : (const uint8_t *)"";
+}
 
 #endif /* PQ_UTIL_H */

@@ -577,7 +577,7 @@ static void wn_value(wn_shred *s, wn_leaf *l, int rep, int def, const pq_json_no
   const char *raw = x ? s->d->src + x->at : t;
   size_t rawn = x ? x->len : n;
   int type = x ? x->type : PQ_J_STRING;
-  const char *str = x ? (const char *)s->d->text.data + x->str_off : t;
+  const char *str = x ? (const char *)pq_json_text(s->d, x->str_off) : t;
   size_t strn = x ? x->str_len : n;
   uint8_t slot[16];
   size_t vlen = 0;           /* bytes into vals (fixed) */
@@ -812,11 +812,11 @@ static void wn_walk(wn_shred *s, const wn_node *n, int x, int rep, int def, int 
       int found = 0;
       for (int f = 0; f < n->n && !found; f++)
         found = strlen(n->kids[f].name) == mm->key_len &&
-                memcmp(n->kids[f].name, s->d->text.data + mm->key_off,
+                memcmp(n->kids[f].name, pq_json_text(s->d, mm->key_off),
                        mm->key_len) == 0;
       if (!found) {
         wn_failf(s, "a member the STRUCT has no field for: %.*s",
-                 (int)mm->key_len, (const char *)s->d->text.data + mm->key_off);
+                 (int)mm->key_len, (const char *)pq_json_text(s->d, mm->key_off));
         return;
       }
     }
@@ -825,7 +825,7 @@ static void wn_walk(wn_shred *s, const wn_node *n, int x, int rep, int def, int 
       for (int m = j->first; m >= 0 && found < 0; m = s->d->nodes[m].next) {
         const pq_json_node *mm = &s->d->nodes[m];
         if (strlen(n->kids[f].name) == mm->key_len &&
-            memcmp(n->kids[f].name, s->d->text.data + mm->key_off, mm->key_len) == 0)
+            memcmp(n->kids[f].name, pq_json_text(s->d, mm->key_off), mm->key_len) == 0)
           found = m;
       }
       wn_push(s, &save, n->kids[f].name, 0);
@@ -855,7 +855,7 @@ static void wn_walk(wn_shred *s, const wn_node *n, int x, int rep, int def, int 
         s->nomem = 1;
         return;
       }
-      if (mm->key_len) memcpy(key, s->d->text.data + mm->key_off, mm->key_len);
+      if (mm->key_len) memcpy(key, pq_json_text(s->d, mm->key_off), mm->key_len);
       key[mm->key_len] = 0;
       wn_push(s, &save, key, 0);
       wn_value(s, &s->c->leaves[n->kids[0].leaf], r, d + 1, NULL, key, mm->key_len);

@@ -249,7 +249,7 @@ static int wv_merge(wv_shape *h, const pq_json_doc *d, int x, int depth) {
     }
     for (int m = j->first; m >= 0; m = d->nodes[m].next) {
       const pq_json_node *mm = &d->nodes[m];
-      const uint8_t *k = d->text.data + mm->key_off;
+      const uint8_t *k = pq_json_text(d, mm->key_off);
       int f = 0;
       while (f < h->nf && !(h->nlen[f] == mm->key_len &&
                             memcmp(h->names[f], k, mm->key_len) == 0))
@@ -361,7 +361,7 @@ int pq_nested_variant_shred(pq_nested *c, const char *spec, size_t len,
   else if (root < 0) rc = wv_specfail(&s, "\"shred\": not JSON");
   if (!rc && d.nodes[root].type == PQ_J_STRING &&
       d.nodes[root].str_len == 4 &&
-      memcmp(d.text.data + d.nodes[root].str_off, "auto", 4) == 0) {
+      memcmp(pq_json_text(&d, d.nodes[root].str_off), "auto", 4) == 0) {
     /* the shape the samples share, as a spec */
     wv_shape h;
     memset(&h, 0, sizeof h);
@@ -544,7 +544,7 @@ static int wv_scalar(wv_put *s, const wn_node *t, int rep, int def, int x) {
     case PQ_WT_STRING: {
       if (j->type != PQ_J_STRING) return 0;
       size_t from = l->heap.len;
-      pq_buf_append(&l->heap, s->b->doc.text.data + j->str_off, j->str_len);
+      pq_buf_append(&l->heap, pq_json_text(&s->b->doc, j->str_off), j->str_len);
       wv_heap_value(s, l, rep, def, from);
       return 1;
     }
@@ -581,7 +581,7 @@ static void wv_shred(wv_put *s, const wn_node *g, int vk, int x, int rep,
   } else if (t->kind == PQ_WT_STRUCT && j->type == PQ_J_OBJECT) {
     int rest = 0;
     for (int m = j->first; m >= 0; m = d->nodes[m].next)
-      if (!wv_skip((void *)t, d->text.data + d->nodes[m].key_off,
+      if (!wv_skip((void *)t, pq_json_text(d, d->nodes[m].key_off),
                    d->nodes[m].key_len))
         rest = 1;
     if (rest)
@@ -594,7 +594,7 @@ static void wv_shred(wv_put *s, const wn_node *g, int vk, int x, int rep,
       int found = -1;
       for (int m = j->first; m >= 0 && found < 0; m = d->nodes[m].next)
         if (d->nodes[m].key_len == fl &&
-            memcmp(d->text.data + d->nodes[m].key_off, fg->name, fl) == 0)
+            memcmp(pq_json_text(d, d->nodes[m].key_off), fg->name, fl) == 0)
           found = m;
       wv_shred(s, fg, 0, found, rep, def + 1);
     }
