@@ -33,7 +33,7 @@ enum {
   MD_KEY_VALUE_METADATA, MD_BLOOM_FILTER_OFFSET, MD_BLOOM_FILTER_LENGTH,
   MD_MIN_IS_EXACT, MD_MAX_IS_EXACT, MD_ROW_GROUP_COMPRESSED_BYTES,
   MD_STATS_MIN_RAW, MD_STATS_MAX_RAW, MD_STATS_MIN_VALUE_RAW,
-  MD_STATS_MAX_VALUE_RAW, MD_SOURCE
+  MD_STATS_MAX_VALUE_RAW, MD_GEO_BBOX, MD_GEO_TYPES, MD_SOURCE
 };
 
 #define METADATA_SCHEMA                                                       \
@@ -49,7 +49,8 @@ enum {
   "bloom_filter_offset INTEGER, bloom_filter_length INTEGER, min_is_exact "   \
   "INTEGER, max_is_exact INTEGER, row_group_compressed_bytes INTEGER, "       \
   "stats_min_raw BLOB, stats_max_raw BLOB, stats_min_value_raw BLOB, "        \
-  "stats_max_value_raw BLOB, source HIDDEN)"
+  "stats_max_value_raw BLOB, geo_bbox TEXT, geo_types TEXT, "              \
+  "source HIDDEN)"
 
 enum {
   SC_FILE_NAME, SC_NAME, SC_TYPE, SC_TYPE_LENGTH, SC_REPETITION_TYPE,
@@ -254,6 +255,28 @@ static void resultRaw(sqlite3_context *ctx, int present, pq_bytes v) {
                           SQLITE_TRANSIENT);
 }
 
+/* GeospatialStatistics as DuckDB casts geo_bbox and geo_types to text:
+** NULL when the chunk has none (geo_bbox also when it has no bbox). */
+static void resultGeo(sqlite3_context *ctx, const pq_column_meta *cm,
+                      int bbox) {
+  const pq_geo_statistics *g = &cm->geo_statistics;
+  if (!cm->has_geo_statistics || (bbox && !g->has_bbox)) return;
+  pq_buf b;
+  pq_buf_init(&b);
+  if (bbox) {
+    pq_geo_bbox_text(g, &b);
+  } else {
+    pq_geo_types_text(g, &b);
+  }
+  if (b.oom) {
+    sqlite3_result_error_nomem(ctx);
+  } else {
+    sqlite3_result_text64(ctx, (const char *)b.data, b.len, SQLITE_TRANSIENT,
+                          SQLITE_UTF8);
+  }
+  pq_buf_free(&b);
+}
+
 static void metadataColumn(const FileCursor *c, sqlite3_context *ctx,
                            int col) {
   const pq_file_meta *m = pq_file_metadata(c->src.file);
@@ -319,6 +342,8 @@ static void metadataColumn(const FileCursor *c, sqlite3_context *ctx,
         case MD_KEY_VALUE_METADATA: resultKeyValues(ctx, cm->key_value, cm->n_key_value); break;
         case MD_BLOOM_FILTER_OFFSET: resultOptional(ctx, cm->bloom_filter_offset); break;
         case MD_BLOOM_FILTER_LENGTH: resultOptional(ctx, cm->bloom_filter_length); break;
+        case MD_GEO_BBOX: resultGeo(ctx, cm, 1); break;
+        case MD_GEO_TYPES: resultGeo(ctx, cm, 0); break;
       }
     }
   }
