@@ -439,7 +439,7 @@ static int cell_type_geo(const pq_schema_element *e, pq_buf *out) {
   int alg = geog && e->logical_algorithm >= 0 && e->logical_algorithm <= 4
                 ? e->logical_algorithm
                 : -1;
-  pq_buf_append(out, geog ? "GEOGRAPHY" : "GEOMETRY", 9);
+  pq_buf_append(out, geog ? "GEOGRAPHY" : "GEOMETRY", geog ? 9 : 8);
   if (!e->has_logical_crs && alg < 0) return 1;
   pq_buf_byte(out, '(');
   if (e->has_logical_crs) pq_buf_append(out, e->logical_crs.ptr, e->logical_crs.len);
