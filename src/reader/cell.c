@@ -432,6 +432,7 @@ static int cell_type_map(const pq_schema_node *f, int bas, pq_buf *out,
 
 /* GEOMETRY(crs), GEOGRAPHY(crs, algorithm): what the file says, the
 ** algorithm's name alone when it has no crs. */
+#define PQ_CRS_DECL_MAX 8192
 static int cell_type_geo(const pq_schema_element *e, pq_buf *out) {
   static const char *const algs[] = {"spherical", "vincenty", "thomas",
                                      "andoyer", "karney"};
@@ -439,6 +440,8 @@ static int cell_type_geo(const pq_schema_element *e, pq_buf *out) {
   int alg = geog && e->logical_algorithm >= 0 && e->logical_algorithm <= 4
                 ? e->logical_algorithm
                 : -1;
+  /* a crs past what a table saves of a declared type: no type */
+  if (e->has_logical_crs && e->logical_crs.len > PQ_CRS_DECL_MAX) return 0;
   pq_buf_append(out, geog ? "GEOGRAPHY" : "GEOMETRY", geog ? 9 : 8);
   if (!e->has_logical_crs && alg < 0) return 1;
   pq_buf_byte(out, '(');

@@ -57,8 +57,9 @@ static int wt_geo(const char *s, size_t n, pq_write_type *t) {
     }
   }
   if (e == a || !pq_utf8_valid((const uint8_t *)a, (size_t)(e - a))) return 1;
-  for (const char *q = a; q < e; q++)
-    if ((unsigned char)*q < 0x20) return 1;
+  for (const char *q = a; q < e; q++) /* (a PROJJSON may have lines) */
+    if ((unsigned char)*q < 0x20 && *q != '\t' && *q != '\n' && *q != '\r')
+      return 1;
   t->crs = a;
   t->crs_len = (size_t)(e - a);
   return 0;
