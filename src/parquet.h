@@ -391,7 +391,8 @@ typedef struct pq_schema_element {
   int logical_bit_width, logical_signed;
   /* GEOMETRY and GEOGRAPHY: the crs (has_logical_crs: present; absent
   ** means OGC:CRS84) and GEOGRAPHY's algorithm (EdgeInterpolationAlgorithm,
-  ** 0 SPHERICAL .. 4 KARNEY; -1 absent, which means SPHERICAL). */
+  ** 0 SPHERICAL .. 4 KARNEY, or a later one's number; -1 absent, which
+  ** means SPHERICAL). */
   pq_bytes logical_crs;
   int has_logical_crs;
   int logical_algorithm;

@@ -144,9 +144,8 @@ static void parse_logical_detail(parser *ps, pq_schema_element *e) {
       e->logical_crs = pq_thrift_binary(&ps->t);
       e->has_logical_crs = 1;
     } else if (kind == 18 && id == 2 && pq_parse_want(ps, type, PQ_TT_I32)) {
+      /* (an algorithm of a later spec is kept: only shown) */
       e->logical_algorithm = pq_thrift_i32(&ps->t);
-      if (e->logical_algorithm < 0 || e->logical_algorithm > 4)
-        pq_thrift_fail(&ps->t, "schema: unknown edge interpolation algorithm");
     } else {
       pq_thrift_skip(&ps->t, type);
     }

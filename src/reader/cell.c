@@ -437,9 +437,8 @@ static int cell_type_geo(const pq_schema_element *e, pq_buf *out) {
   static const char *const algs[] = {"spherical", "vincenty", "thomas",
                                      "andoyer", "karney"};
   int geog = e->logical_type == 18;
-  int alg = geog && e->logical_algorithm >= 0 && e->logical_algorithm <= 4
-                ? e->logical_algorithm
-                : -1;
+  int alg = geog ? e->logical_algorithm : -1;
+  if (alg > 4 || alg < -1) return 0; /* one the writer does not know */
   /* a crs past what a table saves of a declared type: no type */
   if (e->has_logical_crs && e->logical_crs.len > PQ_CRS_DECL_MAX) return 0;
   pq_buf_append(out, geog ? "GEOGRAPHY" : "GEOMETRY", geog ? 9 : 8);
