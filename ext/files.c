@@ -34,7 +34,8 @@ enum {
   MD_MIN_IS_EXACT, MD_MAX_IS_EXACT, MD_ROW_GROUP_COMPRESSED_BYTES,
   MD_STATS_MIN_RAW, MD_STATS_MAX_RAW, MD_STATS_MIN_VALUE_RAW,
   MD_STATS_MAX_VALUE_RAW, MD_STATS_NAN_COUNT, MD_UNENCODED,
-  MD_REP_HISTOGRAM, MD_DEF_HISTOGRAM, MD_ENCODING_STATS, MD_SOURCE
+  MD_REP_HISTOGRAM, MD_DEF_HISTOGRAM, MD_ENCODING_STATS, MD_GEO_BBOX,
+  MD_GEO_TYPES, MD_SOURCE
 };
 
 #define METADATA_SCHEMA                                                       \
@@ -53,6 +54,7 @@ enum {
   "stats_max_value_raw BLOB, stats_nan_count INTEGER, "                     \
   "unencoded_byte_array_data_bytes INTEGER, repetition_level_histogram "     \
   "TEXT, definition_level_histogram TEXT, encoding_stats TEXT, "             \
+  "geo_bbox TEXT, geo_types TEXT, "                                          \
   "source HIDDEN)"
 
 enum {
@@ -292,6 +294,28 @@ static void resultEncodingStats(sqlite3_context *ctx, const pq_column_meta *cm) 
   pqx_result_mprintf(ctx, s ? sqlite3_mprintf("%z]", s) : NULL);
 }
 
+/* GeospatialStatistics as DuckDB casts geo_bbox and geo_types to text:
+** NULL when the chunk has none (geo_bbox also when it has no bbox). */
+static void resultGeo(sqlite3_context *ctx, const pq_column_meta *cm,
+                      int bbox) {
+  const pq_geo_statistics *g = &cm->geo_statistics;
+  if (!cm->has_geo_statistics || (bbox && !g->has_bbox)) return;
+  pq_buf b;
+  pq_buf_init(&b);
+  if (bbox) {
+    pq_geo_bbox_text(g, &b);
+  } else {
+    pq_geo_types_text(g, &b);
+  }
+  if (b.oom) {
+    sqlite3_result_error_nomem(ctx);
+  } else {
+    sqlite3_result_text64(ctx, (const char *)b.data, b.len, SQLITE_TRANSIENT,
+                          SQLITE_UTF8);
+  }
+  pq_buf_free(&b);
+}
+
 static void metadataColumn(const FileCursor *c, sqlite3_context *ctx,
                            int col) {
   const pq_file_meta *m = pq_file_metadata(c->src.file);
@@ -362,6 +386,8 @@ static void metadataColumn(const FileCursor *c, sqlite3_context *ctx,
         case MD_REP_HISTOGRAM: resultHistogram(ctx, cm->rep_level_histogram, cm->n_rep_level_histogram); break;
         case MD_DEF_HISTOGRAM: resultHistogram(ctx, cm->def_level_histogram, cm->n_def_level_histogram); break;
         case MD_ENCODING_STATS: resultEncodingStats(ctx, cm); break;
+        case MD_GEO_BBOX: resultGeo(ctx, cm, 1); break;
+        case MD_GEO_TYPES: resultGeo(ctx, cm, 0); break;
       }
     }
   }

@@ -274,8 +274,28 @@ char *pqx_logical_text(const pq_schema_element *e) {
     case 14: return sqlite3_mprintf("UUID");
     case 15: return sqlite3_mprintf("FLOAT16");
     case 16: return sqlite3_mprintf("VARIANT");
-    case 17: return sqlite3_mprintf("GEOMETRY");
-    case 18: return sqlite3_mprintf("GEOGRAPHY");
+    case 17:
+    case 18: {
+      /* what the file says: crs=..., algorithm=...; "GEOMETRY" when it
+      ** says neither */
+      static const char *const algs[] = {"SPHERICAL", "VINCENTY", "THOMAS",
+                                         "ANDOYER", "KARNEY"};
+      const char *t = e->logical_type == 17 ? "GEOMETRY" : "GEOGRAPHY";
+      int a = e->logical_type == 18 ? e->logical_algorithm : -1;
+      const char *an = a >= 0 && a <= 4 ? algs[a] : NULL;
+      if (!e->has_logical_crs && a < 0) return sqlite3_mprintf("%s", t);
+      char *crs = e->has_logical_crs
+                      ? sqlite3_mprintf("crs=%.*s%s", (int)e->logical_crs.len,
+                                        (const char *)e->logical_crs.ptr,
+                                        a >= 0 ? ", " : "")
+                      : sqlite3_mprintf("%s", "");
+      if (!crs) return NULL;
+      char *r = a < 0   ? sqlite3_mprintf("%s(%s)", t, crs)
+                : an    ? sqlite3_mprintf("%s(%salgorithm=%s)", t, crs, an)
+                        : sqlite3_mprintf("%s(%salgorithm=%d)", t, crs, a);
+      sqlite3_free(crs);
+      return r;
+    }
     case 19: return sqlite3_mprintf("FILE");
     default: return sqlite3_mprintf("logical type %d", e->logical_type);
   }

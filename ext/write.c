@@ -459,6 +459,20 @@ static char *w_put_value(Writer *wr, int col, sqlite3_value *v) {
       memcpy(slot, b, 12);
       break;
     }
+    case PQ_WT_GEOMETRY:
+    case PQ_WT_GEOGRAPHY: { /* a BLOB of WKB, checked here to name its row */
+      if (vt != SQLITE_BLOB) return value_error(wr, col, v, "in");
+      const uint8_t *b = sqlite3_value_blob(v);
+      size_t n = (size_t)sqlite3_value_bytes(v);
+      if (!b && n) return PQX_W_NOMEM;
+      pq_geo_acc g;
+      pq_geo_acc_init(&g);
+      if (pq_wkb_add(&g, b, n, label, &err)) return conv_error(wr, col, &err);
+      pq_bytes pb = {(const uint8_t *)(uintptr_t)c->b.heap.len, n};
+      if (n && heap_add(c, b, n)) return PQX_W_NOMEM;
+      memcpy(slot, &pb, sizeof pb);
+      break;
+    }
     default:
       return value_error(wr, col, v, "in");
   }
@@ -861,7 +875,7 @@ static char *apply_key(Writer *wr, const char *where, const char *key,
                        pq_params *p, pq_write_options *o, char *type,
                        int *has_type, char *enc, int *has_enc, int *dict) {
   if (strcmp(key, "type") == 0) {
-    if (strcmp(jtype, "text") != 0 || strlen(text) >= 1024)
+    if (strcmp(jtype, "text") != 0 || strlen(text) >= WRITE_TYPE_MAX)
       return pqx_w_msg(FN ": options%s: \"type\" must be a type name",
                        where);
     pq_write_type t;
@@ -880,7 +894,8 @@ static char *apply_key(Writer *wr, const char *where, const char *key,
           FN ": options%s: unknown type '%s' (INT32, INT64, FLOAT, DOUBLE, "
              "BOOLEAN, STRING, BINARY, JSON, DATE, TIME(ms|us|ns), "
              "TIMESTAMP(ms|us|ns[, utc]), DECIMAL(p,s), UUID, "
-             "FIXED_LEN_BYTE_ARRAY(n), INT96)",
+             "FIXED_LEN_BYTE_ARRAY(n), INT96, GEOMETRY[(crs)], "
+             "GEOGRAPHY[(crs[, algorithm])])",
           where, text);
     strcpy(type, text);
     *has_type = 1;
@@ -1189,7 +1204,7 @@ static char *top_pair(Writer *wr, void *arg, const char *key,
 
 typedef struct ColArg {
   WCol *c;
-  char type[1024];
+  char type[WRITE_TYPE_MAX];
   int has_type;
   char enc[64];
   char where[300];
@@ -1483,6 +1498,16 @@ static char *w_columns(Writer *wr) {
       if (!c->t.kind) c->t.kind = PQ_WT_INT64;
     }
     pq_write_type_params(&c->t, &c->p, &c->o);
+    if (c->t.crs) { /* (it pointed into a.type) */
+      c->crs = sqlite3_malloc64(c->t.crs_len + 1);
+      if (!c->crs) {
+        msg = PQX_W_NOMEM;
+        break;
+      }
+      memcpy(c->crs, c->t.crs, c->t.crs_len);
+      c->crs[c->t.crs_len] = 0;
+      c->t.crs = c->o.crs = c->crs;
+    }
     snprintf(c->o.name, sizeof c->o.name, "%s", c->name);
     /* The encoding: given (a dictionary encoding means dictionary), else
     ** a dictionary falling back to PLAIN, as careful writers do. */
@@ -1991,6 +2016,7 @@ static void w_free(Writer *wr) {
     sqlite3_free(wr->cols[i].sp.present);
     pq_buf_free(&wr->cols[i].sp.heap);
     pq_nested_free(wr->cols[i].tree);
+    sqlite3_free(wr->cols[i].crs);
   }
   sqlite3_free(wr->cols);
   for (int i = 0; i < wr->nkv; i++) {

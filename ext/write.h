@@ -41,6 +41,8 @@ const char *pqx_w_text(sqlite3_stmt *st, int i, int *nomem);
 #define WRITE_BATCH 8192 /* rows handed to the writer at once */
 #define WRITE_BATCH_BYTES 1024 /* ... when row groups close by their bytes */
 #define WRITE_GROUP 1000000 /* rows of a row group unless row_group_size */
+#define WRITE_TYPE_MAX 16384 /* bytes of a type's name (a GEOMETRY's crs may
+                             ** be a PROJJSON object) */
 
 /* A flat column's batch: its rows' values, as the writer takes them. */
 typedef struct WFill {
@@ -67,6 +69,7 @@ typedef struct WCol {
   int lane;               /* who writes it: 0 the worker, 1 the caller */
   int placed;             /* (balancing the lanes) */
   double cost;            /* seconds its batches took the workers */
+  char *crs;              /* GEOMETRY, GEOGRAPHY: its crs (o.crs, t.crs) */
 } WCol;
 
 typedef struct Writer {
@@ -82,7 +85,7 @@ typedef struct Writer {
   /* the defaults every column starts from */
   pq_write_options o;
   pq_params p;
-  char type[1024];
+  char type[WRITE_TYPE_MAX];
   int has_type;
   char encoding[64];
   int has_encoding, dictionary;

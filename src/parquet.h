@@ -369,6 +369,8 @@ enum {
   PQ_LOGICAL_UUID = 14,
   PQ_LOGICAL_FLOAT16 = 15,
   PQ_LOGICAL_VARIANT = 16,
+  PQ_LOGICAL_GEOMETRY = 17,
+  PQ_LOGICAL_GEOGRAPHY = 18,
   PQ_LOGICAL_FILE = 19
 };
 enum { PQ_UNIT_MILLIS = 1, PQ_UNIT_MICROS = 2, PQ_UNIT_NANOS = 3 };
@@ -389,7 +391,27 @@ typedef struct pq_schema_element {
   int32_t logical_scale, logical_precision;
   int logical_utc, logical_unit;
   int logical_bit_width, logical_signed;
+  /* GEOMETRY and GEOGRAPHY: the crs (has_logical_crs: present; absent
+  ** means OGC:CRS84) and GEOGRAPHY's algorithm (EdgeInterpolationAlgorithm,
+  ** 0 SPHERICAL .. 4 KARNEY, or a later one's number; -1 absent, which
+  ** means SPHERICAL). */
+  pq_bytes logical_crs;
+  int has_logical_crs;
+  int logical_algorithm;
 } pq_schema_element;
+
+/* GeospatialStatistics (spec/Geospatial.md) of a column chunk: its
+** BoundingBox, each field flagged when present, and its geospatial type
+** codes (ISO WKB: 1 Point .. 7 GeometryCollection, plus 1000 Z, 2000 M,
+** 3000 ZM), as the file holds them. */
+typedef struct pq_geo_statistics {
+  int has_bbox;
+  double bbox[8];     /* xmin, xmax, ymin, ymax, zmin, zmax, mmin, mmax */
+  unsigned bbox_has;  /* bit i: bbox[i] was present */
+  int has_types;
+  uint32_t n_types;
+  int32_t *types;
+} pq_geo_statistics;
 
 typedef struct pq_column_meta {
   pq_type type;
@@ -418,6 +440,8 @@ typedef struct pq_column_meta {
   int64_t unencoded_byte_array_data_bytes;
   int64_t *rep_level_histogram, *def_level_histogram;
   uint32_t n_rep_level_histogram, n_def_level_histogram;
+  int has_geo_statistics;       /* geospatial_statistics */
+  pq_geo_statistics geo_statistics;
 } pq_column_meta;
 
 /* PageEncodingStats: count pages of type page_type (PQ_*_PAGE) whose
@@ -950,6 +974,14 @@ typedef struct pq_write_options {
   ** readers do not all read them: ALP, BYTE_STREAM_SPLIT of INT32, INT64
   ** and FIXED_LEN_BYTE_ARRAY, GROUP_VAR_INT; 0 */
   unsigned auto_allow;
+  /* GEOMETRY and GEOGRAPHY (logical): the crs, crs_len bytes (NULL: none
+  ** written, which means OGC:CRS84), copied when the writer opens; and
+  ** GEOGRAPHY's algorithm, EdgeInterpolationAlgorithm + 1 (0: none
+  ** written, which means SPHERICAL).  Their chunks get GeospatialStatistics
+  ** (src/format/wkb.c) and no min or max. */
+  const char *crs;
+  size_t crs_len;
+  int algorithm;
 } pq_write_options;
 
 /* Key-value metadata and created_by for the footer of a file the writer
@@ -1130,7 +1162,9 @@ enum {
   PQ_WT_LIST,      /* nested (pq_nested) */
   PQ_WT_STRUCT,
   PQ_WT_MAP,
-  PQ_WT_VARIANT    /* nested: a VARIANT group (writer/variant.c) */
+  PQ_WT_VARIANT,   /* nested: a VARIANT group (writer/variant.c) */
+  PQ_WT_GEOMETRY,  /* BYTE_ARRAY, GEOMETRY: WKB */
+  PQ_WT_GEOGRAPHY  /* BYTE_ARRAY, GEOGRAPHY: WKB */
 };
 
 typedef struct pq_write_type {
@@ -1138,6 +1172,11 @@ typedef struct pq_write_type {
   int unit, utc;          /* TIME, TIMESTAMP */
   int precision, scale;   /* DECIMAL */
   int32_t length;         /* FIXED */
+  const char *crs;        /* GEOMETRY, GEOGRAPHY: the crs, inside the
+                          ** text parsed (NULL: none) */
+  size_t crs_len;
+  int algorithm;          /* GEOGRAPHY: EdgeInterpolationAlgorithm + 1;
+                          ** 0 none */
 } pq_write_type;
 
 /* Parses a scalar type's name: INT32, ..., TIME(us), TIMESTAMP(ms, utc),
@@ -1509,6 +1548,42 @@ PQ_API int pq_variant_to_json(const pq_variant_meta *m, const uint8_t *v,
 ** metadata holds every name once, sorted. */
 PQ_API int pq_variant_from_json(const char *json, size_t n, pq_buf *meta,
                                 pq_buf *value, pq_error *err);
+
+/* ---- Geospatial values (src/format/wkb.c) --------------------------------
+** GEOMETRY and GEOGRAPHY values are ISO WKB (spec/Geospatial.md): a byte
+** order (0 big-endian, 1 little-endian), a uint32 type code (1 Point ..
+** 7 GeometryCollection, plus 1000 for Z, 2000 M, 3000 ZM), then the
+** coordinates, counts and members the type has.  A walk of a value checks
+** every count against the bytes left and every member's type and
+** dimensions, and gathers what GeospatialStatistics say: the bounds of
+** each coordinate (NaN skipped) and the type codes of the values. */
+typedef struct pq_geo_acc {
+  double min[4], max[4]; /* x, y, z, m; min > max: no value yet */
+  uint32_t types;        /* bit dims * 7 + type - 1: the codes seen */
+  int64_t values;        /* values added */
+} pq_geo_acc;
+
+/* Collections nest at most this deep in a value. */
+#define PQ_WKB_DEPTH 64
+
+PQ_API void pq_geo_acc_init(pq_geo_acc *a);
+/* Adds the WKB value p[0..n) to a (a is left as it was when it is not
+** WKB: PQ_CORRUPT, "<label>: <what> at offset <k>"). */
+PQ_API int pq_wkb_add(pq_geo_acc *a, const uint8_t *p, size_t n,
+                      const char *label, pq_error *err);
+PQ_API void pq_geo_acc_merge(pq_geo_acc *into, const pq_geo_acc *a);
+/* The type codes a holds, ascending, into codes (room for 28); their
+** count. */
+PQ_API int pq_geo_acc_codes(const pq_geo_acc *a, int32_t *codes);
+/* The name DuckDB gives a type code ("point", "linestring_z", ...), or
+** NULL for a code of no type. */
+PQ_API const char *pq_geo_type_name(int32_t code);
+/* GeospatialStatistics as DuckDB's parquet_metadata casts its geo_bbox
+** and geo_types to text: "{'xmin': 10.0, ..., 'zmin': NULL, ...}" (each
+** double in the fewest digits that read back to it) and "[point,
+** linestring_z]" (a code of no type as its number), appended to out. */
+PQ_API void pq_geo_bbox_text(const pq_geo_statistics *g, pq_buf *out);
+PQ_API void pq_geo_types_text(const pq_geo_statistics *g, pq_buf *out);
 
 /* ---- JSON text --------------------------------------------------------- */
 /* Appends n values of type t as JSON array elements separated by commas,

@@ -427,6 +427,12 @@ static const stmt stmts[] = {
     {"write_fallback", "SELECT parquet_write('%s/out.parquet', 'SELECT s, i, b FROM t', '{\"dictionary_page_size\":40,\"page_size\":256,\"row_group_size\":150,\"page_index\":true,\"bloom_filter\":{\"ndv\":50,\"fpp\":0.05},\"metadata\":{\"a\":\"1\",\"b\":null},\"created_by\":\"oom\",\"threads\":1,\"durable\":false}')", 1, 0},
     /* values converted to the types given: INTEGER to STRING makes text */
     {"write_types", "SELECT hex(parquet_write(NULL, 'SELECT i, r, n, date(''2020-01-01'', ''+'' || i || '' days'') AS d, datetime(1600000000 + i * 3600, ''unixepoch'') AS ts, printf(''%%04d'', i) AS f FROM t', '{\"page_version\":2,\"columns\":{\"i\":{\"type\":\"STRING\"},\"r\":{\"type\":\"DECIMAL(9,3)\"},\"n\":{\"type\":\"INT32\",\"encoding\":\"DELTA_BINARY_PACKED\"},\"d\":{\"type\":\"DATE\"},\"ts\":{\"type\":\"TIMESTAMP(ms)\"},\"f\":{\"type\":\"FIXED_LEN_BYTE_ARRAY(4)\"}}}'))", 0, 0},
+    /* GEOMETRY and GEOGRAPHY: WKB walked for each chunk's statistics, the
+    ** crs kept; read back as BLOBs, statistics, types and JSON, and
+    ** through a table whose declared type writes the same type again */
+    {"write_geo", "SELECT parquet_write('%s/out.parquet', 'SELECT i, CASE i %% 3 WHEN 0 THEN X''01010000000000000000003E400000000000002440'' WHEN 1 THEN X''0107000000010000000102000000020000000000000000000000000000000000F03F00000000000000400000000000000840'' END AS g FROM t', '{\"row_group_size\":100,\"page_index\":true,\"durable\":false,\"columns\":{\"g\":{\"type\":\"GEOMETRY(OGC:CRS84)\"}}}')", 1, 0},
+    {"geo_blob", "WITH f(b) AS (SELECT parquet_write(NULL, 'SELECT CASE i %% 2 WHEN 0 THEN X''0101000000000000000000F03F0000000000000040'' END AS g FROM t', '{\"row_group_size\":300,\"columns\":{\"g\":{\"type\":\"GEOGRAPHY(EPSG:4326, karney)\"}}}')) SELECT (SELECT group_concat(geo_bbox || geo_types) FROM parquet_metadata(f.b)), (SELECT group_concat(logical_type) FROM parquet_schema(f.b)), (SELECT group_concat(value) FROM parquet_rows(f.b)) FROM f", 0, 0},
+    {"table_geo", "SELECT parquet_write('%s/geo.parquet', 'SELECT i, CASE WHEN i %% 5 > 0 THEN X''01E9030000000000000000F03F00000000000000400000000000000840'' END AS g FROM t WHERE i < 40', '{\"durable\":false,\"columns\":{\"g\":{\"type\":\"GEOGRAPHY(spherical)\"}}}'); CREATE VIRTUAL TABLE temp.pg USING parquet('%s/geo.parquet'); SELECT count(g), hex(max(g)) FROM pg; SELECT hex(parquet_write(NULL, 'SELECT * FROM pg'))", 0, "DROP TABLE IF EXISTS temp.pg"},
 };
 
 /* Where two results part, when OOM_VERBOSE is set. */

@@ -54,6 +54,8 @@ int32_t pq_thrift_i32(pq_thrift *t);
 int pq_thrift_byte(pq_thrift *t);
 /* A string or binary: points into the buffer. */
 pq_bytes pq_thrift_binary(pq_thrift *t);
+/* A double: 8 bytes, little-endian. */
+double pq_thrift_double(pq_thrift *t);
 /* A list header: the element count, checked against the bytes left. */
 uint32_t pq_thrift_list(pq_thrift *t, int *elem_type);
 /* Count a nesting level (fails past the bound) / leave it. */
@@ -73,6 +75,7 @@ void pq_tw_i8(pq_thrift_writer *w, int16_t id, int8_t v);
 void pq_tw_i32(pq_thrift_writer *w, int16_t id, int32_t v);
 void pq_tw_i64(pq_thrift_writer *w, int16_t id, int64_t v);
 void pq_tw_bool(pq_thrift_writer *w, int16_t id, int v);
+void pq_tw_double(pq_thrift_writer *w, int16_t id, double v);
 void pq_tw_binary(pq_thrift_writer *w, int16_t id, const void *p, size_t n);
 void pq_tw_struct_begin(pq_thrift_writer *w, int16_t id);
 void pq_tw_struct_end(pq_thrift_writer *w);

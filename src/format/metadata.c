@@ -139,6 +139,13 @@ static void parse_logical_detail(parser *ps, pq_schema_element *e) {
       e->logical_bit_width = (int8_t)pq_thrift_byte(&ps->t);
     } else if (kind == 10 && id == 2 && pq_parse_want(ps, type, PQ_TT_TRUE)) {
       e->logical_signed = type == PQ_TT_TRUE;
+    } else if ((kind == 17 || kind == 18) && id == 1 &&
+               pq_parse_want(ps, type, PQ_TT_BINARY)) {
+      e->logical_crs = pq_thrift_binary(&ps->t);
+      e->has_logical_crs = 1;
+    } else if (kind == 18 && id == 2 && pq_parse_want(ps, type, PQ_TT_I32)) {
+      /* (an algorithm of a later spec is kept: only shown) */
+      e->logical_algorithm = pq_thrift_i32(&ps->t);
     } else {
       pq_thrift_skip(&ps->t, type);
     }
@@ -163,6 +170,7 @@ static void parse_schema_element(parser *ps, pq_schema_element *e) {
   int has_name = 0;
   e->repetition = e->num_children = e->converted_type = -1;
   e->scale = e->precision = e->field_id = -1;
+  e->logical_algorithm = -1;
   STRUCT_FIELDS(ps, type, id) {
     switch (id) {
       case 1:
@@ -257,6 +265,19 @@ static void parse_size_statistics(parser *ps, pq_column_meta *m) {
   STRUCT_END(ps);
 }
 
+/* BoundingBox: each double flagged in bbox_has as it comes. */
+static void parse_bbox(parser *ps, pq_geo_statistics *g) {
+  STRUCT_FIELDS(ps, type, id) {
+    if (id >= 1 && id <= 8 && pq_parse_want(ps, type, PQ_TT_DOUBLE)) {
+      g->bbox[id - 1] = pq_thrift_double(&ps->t);
+      g->bbox_has |= 1u << (id - 1);
+    } else if (id < 1 || id > 8) {
+      pq_thrift_skip(&ps->t, type);
+    }
+  }
+  STRUCT_END(ps);
+}
+
 /* encoding_stats (ColumnMetaData field 13): list<PageEncodingStats>. */
 static void parse_encoding_stats(parser *ps, int type, pq_column_meta *m) {
   if (!pq_parse_want(ps, type, PQ_TT_LIST)) return;
@@ -285,6 +306,32 @@ static void parse_encoding_stats(parser *ps, int type, pq_column_meta *m) {
       pq_thrift_fail(&ps->t, "Thrift: a PageEncodingStats lacks a required "
                              "field");
   }
+}
+
+/* GeospatialStatistics (spec/Geospatial.md). */
+static void parse_geo_statistics(parser *ps, pq_geo_statistics *g) {
+  pq_thrift *t = &ps->t;
+  STRUCT_FIELDS(ps, type, id) {
+    int et;
+    if (id == 1 && pq_parse_want(ps, type, PQ_TT_STRUCT)) {
+      g->has_bbox = 1;
+      parse_bbox(ps, g);
+    } else if (id == 2 && pq_parse_want(ps, type, PQ_TT_LIST)) {
+      g->has_types = 1;
+      g->n_types = pq_thrift_list(t, &et);
+      if (g->n_types && et != PQ_TT_I32) {
+        pq_thrift_fail(t, "Thrift: geospatial types are not a list of i32");
+        g->n_types = 0;
+        break;
+      }
+      g->types = alloc_list(ps, g->n_types, sizeof *g->types);
+      for (uint32_t i = 0; i < g->n_types && !t->failed; i++)
+        g->types[i] = pq_thrift_i32(t);
+    } else if (id != 1 && id != 2) {
+      pq_thrift_skip(t, type);
+    }
+  }
+  STRUCT_END(ps);
 }
 
 static void parse_column_meta(parser *ps, pq_column_meta *m) {
@@ -363,6 +410,12 @@ static void parse_column_meta(parser *ps, pq_column_meta *m) {
         break;
       case 15:
         if (pq_parse_want(ps, type, PQ_TT_I32)) m->bloom_filter_length = pq_thrift_i32(t);
+        break;
+      case 17:
+        if (pq_parse_want(ps, type, PQ_TT_STRUCT)) {
+          m->has_geo_statistics = 1;
+          parse_geo_statistics(ps, &m->geo_statistics);
+        }
         break;
       default:
         pq_thrift_skip(t, type);

@@ -83,6 +83,19 @@ pq_bytes pq_thrift_binary(pq_thrift *t) {
   return b;
 }
 
+double pq_thrift_double(pq_thrift *t) {
+  double d = 0;
+  if (t->failed) return 0;
+  if (t->len - t->pos < 8) {
+    pq_thrift_fail(t, "Thrift: the data ends inside a double");
+    return 0;
+  }
+  uint64_t u = pq_load64(t->buf + t->pos); /* little-endian */
+  memcpy(&d, &u, 8);
+  t->pos += 8;
+  return d;
+}
+
 int pq_thrift_field(pq_thrift *t, int *type, int16_t *last_id, int16_t *id) {
   int h = pq_thrift_byte(t);
   if (t->failed || h == 0) return 0; /* STOP */
@@ -234,6 +247,15 @@ void pq_tw_i8(pq_thrift_writer *w, int16_t id, int8_t v) {
 void pq_tw_i32(pq_thrift_writer *w, int16_t id, int32_t v) {
   w_field(w, id, PQ_TT_I32);
   pq_buf_uleb(w->out, pq_zigzag_enc(v));
+}
+
+void pq_tw_double(pq_thrift_writer *w, int16_t id, double v) {
+  uint64_t u;
+  uint8_t b[8];
+  w_field(w, id, PQ_TT_DOUBLE);
+  memcpy(&u, &v, 8);
+  pq_store64(b, u);
+  pq_buf_append(w->out, b, 8);
 }
 
 void pq_tw_bool(pq_thrift_writer *w, int16_t id, int v) {

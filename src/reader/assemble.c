@@ -127,7 +127,8 @@ static void put_value(pq_buf *b, const pq_schema_element *e,
     default:
       break;
   }
-  pq_json_values(b, e->type, e->type_length, 0, v, 1, 0);
+  /* WKB: hex, as other bytes, even where its bytes happen to be UTF-8 */
+  pq_json_values(b, e->type, e->type_length, m->as == PQ_AS_WKB, v, 1, 0);
 }
 
 /* A typed_value of a shredded VARIANT, as the variant's JSON has it

@@ -252,6 +252,7 @@ int pq_leaf_meaning(const pq_schema_element *e, int *scale, int *precision,
   if (t == PQ_BYTE_ARRAY &&
       (conv == 0 || conv == 4 || conv == 19 || lt == 1 || lt == 4 || lt == 12))
     return PQ_AS_STRING;
+  if (t == PQ_BYTE_ARRAY && (lt == 17 || lt == 18)) return PQ_AS_WKB;
   return PQ_AS_PLAIN;
 }
 
@@ -301,6 +302,10 @@ void pq_field_describe(const pq_schema_node *field, int binary_as_string,
     case PQ_AS_FLOAT16:
       out->decl = "REAL";
       out->kind = PQ_CELL_REAL;
+      return;
+    case PQ_AS_WKB: /* its min and max, if any, are to be ignored */
+      out->decl = "BLOB";
+      out->kind = PQ_CELL_BLOB;
       return;
     default:
       break;
@@ -425,10 +430,34 @@ static int cell_type_map(const pq_schema_node *f, int bas, pq_buf *out,
   return 1;
 }
 
+/* GEOMETRY(crs), GEOGRAPHY(crs, algorithm): what the file says, the
+** algorithm's name alone when it has no crs. */
+#define PQ_CRS_DECL_MAX 8192
+static int cell_type_geo(const pq_schema_element *e, pq_buf *out) {
+  static const char *const algs[] = {"spherical", "vincenty", "thomas",
+                                     "andoyer", "karney"};
+  int geog = e->logical_type == 18;
+  int alg = geog ? e->logical_algorithm : -1;
+  if (alg > 4 || alg < -1) return 0; /* one the writer does not know */
+  /* a crs past what a table saves of a declared type: no type */
+  if (e->has_logical_crs && e->logical_crs.len > PQ_CRS_DECL_MAX) return 0;
+  pq_buf_append(out, geog ? "GEOGRAPHY" : "GEOMETRY", geog ? 9 : 8);
+  if (!e->has_logical_crs && alg < 0) return 1;
+  pq_buf_byte(out, '(');
+  if (e->has_logical_crs) pq_buf_append(out, e->logical_crs.ptr, e->logical_crs.len);
+  if (e->has_logical_crs && alg >= 0) pq_buf_append(out, ", ", 2);
+  if (alg >= 0) pq_buf_append(out, algs[alg], strlen(algs[alg]));
+  pq_buf_byte(out, ')');
+  return 1;
+}
+
 static int cell_type_of(const pq_schema_node *f, int bas, pq_buf *out,
                         int depth, int top) {
   const pq_schema_element *e = f->elem;
   if (depth > 32 || e->repetition == 2) return 0; /* a bare repeated field */
+  if (f->leaf >= 0 && e->type == PQ_BYTE_ARRAY &&
+      (e->logical_type == 17 || e->logical_type == 18))
+    return top && cell_type_geo(e, out); /* (the writer's are top-level) */
   if (f->leaf >= 0) {
     char buf[64];
     const char *t = cell_leaf_type(e, bas, buf, sizeof buf);
@@ -618,6 +647,13 @@ void pq_cell_convert(const pq_schema_element *e, const pq_meaning *m,
     case PQ_AS_STRING: {
       const pq_bytes *b = v;
       out->kind = PQ_CELL_TEXT;
+      out->p = b->ptr;
+      out->n = b->len;
+      return;
+    }
+    case PQ_AS_WKB: {
+      const pq_bytes *b = v;
+      out->kind = PQ_CELL_BLOB;
       out->p = b->ptr;
       out->n = b->len;
       return;

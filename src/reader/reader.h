@@ -45,7 +45,8 @@ enum {
   PQ_AS_FLOAT16,
   PQ_AS_UUID,
   PQ_AS_STRING,      /* STRING, ENUM, JSON: byte arrays as text */
-  PQ_AS_INTERVAL     /* FIXED_LEN_BYTE_ARRAY(12) INTERVAL */
+  PQ_AS_INTERVAL,    /* FIXED_LEN_BYTE_ARRAY(12) INTERVAL */
+  PQ_AS_WKB          /* BYTE_ARRAY GEOMETRY, GEOGRAPHY: BLOBs, no order */
 };
 int pq_leaf_meaning(const pq_schema_element *e, int *scale, int *precision,
                     int *unit);

@@ -129,6 +129,11 @@ static int wn_ttype(wn_tparse *p, wn_node *out, int depth) {
     wn_tfail(p, "unknown type '%s'", name);
     return 0;
   }
+  if (out->t.kind == PQ_WT_GEOMETRY || out->t.kind == PQ_WT_GEOGRAPHY) {
+    wn_tfail(p, "'%s': GEOMETRY and GEOGRAPHY are top-level columns only",
+             name);
+    return 0;
+  }
   out->kind = out->t.kind;
   p->i = end;
   return 1;

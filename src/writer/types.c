@@ -19,12 +19,61 @@ static int wt_ieq(const char *a, const char *b, size_t n) {
   return 1;
 }
 
+/* EdgeInterpolationAlgorithm's names (spec/Geospatial.md), in its order. */
+static const char *const wt_algorithms[] = {"spherical", "vincenty", "thomas",
+                                            "andoyer", "karney"};
+
+/* GEOMETRY, GEOMETRY(crs), GEOGRAPHY, GEOGRAPHY(crs), GEOGRAPHY(crs,
+** algorithm), GEOGRAPHY(algorithm): the crs is the text inside the
+** parentheses as it is (spaces around it dropped), up to a last comma
+** followed by an algorithm's name, so that a PROJJSON crs needs no
+** quoting.  s[0..n) is the name; 0 on success. */
+static int wt_geo(const char *s, size_t n, pq_write_type *t) {
+  int geog = wt_ieq(s, "GEOGRAPHY", n);
+  t->kind = geog ? PQ_WT_GEOGRAPHY : PQ_WT_GEOMETRY;
+  const char *a = s + n;
+  while (*a == ' ') a++;
+  if (!*a) return 0;
+  if (*a != '(') return 1;
+  const char *e = a + strlen(a);
+  while (e > a && e[-1] == ' ') e--;
+  if (e - a < 2 || e[-1] != ')') return 1;
+  a++;
+  e--;
+  while (a < e && *a == ' ') a++;
+  while (e > a && e[-1] == ' ') e--;
+  if (geog) {
+    const char *c = e; /* after the last comma, or a */
+    while (c > a && c[-1] != ',') c--;
+    const char *w = c;
+    while (w < e && *w == ' ') w++;
+    for (int k = 0; k < 5; k++) {
+      if (!wt_ieq(w, wt_algorithms[k], (size_t)(e - w))) continue;
+      t->algorithm = k + 1;
+      if (c == a) return 0; /* GEOGRAPHY(algorithm) */
+      e = c - 1;
+      while (e > a && e[-1] == ' ') e--;
+      break;
+    }
+  }
+  if (e == a || !pq_utf8_valid((const uint8_t *)a, (size_t)(e - a))) return 1;
+  for (const char *q = a; q < e; q++) /* (a PROJJSON may have lines) */
+    if ((unsigned char)*q < 0x20 && *q != '\t' && *q != '\n' && *q != '\r')
+      return 1;
+  t->crs = a;
+  t->crs_len = (size_t)(e - a);
+  return 0;
+}
+
 /* Parses a type name of the options: INT32, ..., TIME(us), TIMESTAMP(ms,
-** utc), DECIMAL(p, s), FIXED_LEN_BYTE_ARRAY(n).  0 on success. */
+** utc), DECIMAL(p, s), FIXED_LEN_BYTE_ARRAY(n), GEOMETRY(crs), ....  0 on
+** success. */
 int pq_write_type_parse(const char *s, pq_write_type *t) {
   memset(t, 0, sizeof *t);
   while (*s == ' ') s++;
   size_t n = strcspn(s, "( ");
+  if (wt_ieq(s, "GEOMETRY", n) || wt_ieq(s, "GEOGRAPHY", n))
+    return wt_geo(s, n, t);
   const char *args = strchr(s, '(');
   char a[3][32] = {{0}};
   int na = 0;
@@ -115,6 +164,8 @@ const char *pq_write_type_name(const pq_write_type *t, char *buf, size_t cap) {
     case PQ_WT_FIXED:
       snprintf(buf, cap, "FIXED_LEN_BYTE_ARRAY(%d)", (int)t->length);
       return buf;
+    case PQ_WT_GEOMETRY: return "GEOMETRY";
+    case PQ_WT_GEOGRAPHY: return "GEOGRAPHY";
     default:
       return names[t->kind];
   }
@@ -132,6 +183,9 @@ static int32_t decimal_bytes(int precision) {
 void pq_write_type_params(const pq_write_type *t, pq_params *p, pq_write_options *o) {
   o->logical = PQ_LOGICAL_NONE;
   o->string = 0;
+  o->crs = NULL;
+  o->crs_len = 0;
+  o->algorithm = 0;
   p->type_length = 0;
   switch (t->kind) {
     case PQ_WT_BOOLEAN: p->type = PQ_BOOLEAN; break;
@@ -186,6 +240,15 @@ void pq_write_type_params(const pq_write_type *t, pq_params *p, pq_write_options
       o->logical = PQ_LOGICAL_UUID;
       break;
     case PQ_WT_INT96: p->type = PQ_INT96; break;
+    case PQ_WT_GEOMETRY:
+    case PQ_WT_GEOGRAPHY:
+      p->type = PQ_BYTE_ARRAY;
+      o->logical = t->kind == PQ_WT_GEOMETRY ? PQ_LOGICAL_GEOMETRY
+                                             : PQ_LOGICAL_GEOGRAPHY;
+      o->crs = t->crs;
+      o->crs_len = t->crs_len;
+      o->algorithm = t->algorithm;
+      break;
     default: p->type = PQ_INT64; break;
   }
   p->type_set = 1;

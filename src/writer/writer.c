@@ -381,6 +381,7 @@ typedef struct chunk_info {
   int32_t data_pages[PQ_ENCODING_COUNT]; /* its encoding_stats: data pages
                                     ** by encoding, */
   int dict_encoding;                /* and the dictionary page's (-1 none) */
+  pq_geo_acc geo;                   /* GEOMETRY, GEOGRAPHY: its values' */
 } chunk_info;
 
 /* The distinct hashes of a chunk's values, for its bloom filter: open
@@ -541,6 +542,9 @@ typedef struct col_writer {
   int lane;   /* whose page scratch it uses (pq_writer_set_lane) */
   int failed; /* a put of it failed (the writer's flag, kept apart so that
               ** lanes write nothing they share) */
+  int geo;        /* GEOMETRY or GEOGRAPHY: WKB values, GeospatialStatistics */
+  char *crs;      /* their crs, the writer's copy (o.crs points to it) */
+  pq_geo_acc geo_chunk; /* the open chunk's */
 } col_writer;
 
 /* A node of a nested schema, flattened depth first (pq_writer_open_schema). */
@@ -640,6 +644,12 @@ static int col_open(col_writer *c, const pq_params *params,
                    "only BYTE_ARRAY values can be annotated STRING, not %s",
                    pq_type_name(p.type));
   }
+  if ((o->logical == PQ_LOGICAL_GEOMETRY ||
+       o->logical == PQ_LOGICAL_GEOGRAPHY) && p.type != PQ_BYTE_ARRAY) {
+    return pq_fail(err, PQ_MISUSE, LABEL,
+                   "GEOMETRY and GEOGRAPHY annotate BYTE_ARRAY, not %s",
+                   pq_type_name(p.type));
+  }
   c->p = p;
   c->o = *o;
   c->o.name[sizeof c->o.name - 1] = 0;
@@ -693,6 +703,22 @@ static int col_open(col_writer *c, const pq_params *params,
   c->dict0 = c->dict;
   c->fallback0 = c->o.fallback;
   c->auto_pending = o->auto_encoding != 0;
+  /* GEOMETRY, GEOGRAPHY: the crs copied; WKB walked (src/format/wkb.c) */
+  c->geo = o->logical == PQ_LOGICAL_GEOMETRY ||
+           o->logical == PQ_LOGICAL_GEOGRAPHY;
+  pq_geo_acc_init(&c->geo_chunk);
+  c->o.crs = NULL;
+  if (c->geo && o->crs) {
+    c->crs = pq_malloc(o->crs_len + 1);
+    if (!c->crs) {
+      pq_free(c->path);
+      c->path = NULL;
+      return pq_nomem(err, LABEL);
+    }
+    memcpy(c->crs, o->crs, o->crs_len);
+    c->crs[o->crs_len] = 0;
+    c->o.crs = c->crs;
+  }
   return PQ_OK;
 }
 
@@ -1243,6 +1269,8 @@ static int end_row_group(pq_writer *w, pq_error *err) {
                             ? PQ_PLAIN_DICTIONARY
                             : PQ_PLAIN;
     ci->st = c->chunk_stats; /* the chunk's now */
+    ci->geo = c->geo_chunk;
+    pq_geo_acc_init(&c->geo_chunk);
     memset(&c->chunk_stats, 0, sizeof c->chunk_stats);
     c->chunk_stats.dec = c->page_stats.dec;
     c->chunk_stats.int96 = c->page_stats.int96;
@@ -1336,8 +1364,15 @@ static size_t slice_size(const col_writer *c, size_t left) {
 ** has outgrown its page. */
 static int slice_done(pq_writer *w, col_writer *c, const uint8_t *v, size_t k,
                       size_t nv, size_t recs, pq_error *err) {
+  if (c->geo) { /* WKB: checked, bounds and types; no min or max */
+    const pq_bytes *b = (const pq_bytes *)(const void *)v;
+    for (size_t j = 0; j < nv; j++) {
+      int rc = pq_wkb_add(&c->geo_chunk, b[j].ptr, b[j].len, c->o.name, err);
+      if (rc) return rc;
+    }
+  }
   if (c->o.statistics) {
-    stats_add(&c->page_stats, c->p.type, c->width, v, nv);
+    if (!c->geo) stats_add(&c->page_stats, c->p.type, c->width, v, nv);
     c->page_stats.nulls += (int64_t)(k - nv);
   }
   if (c->p.type == PQ_BYTE_ARRAY) {
@@ -1791,6 +1826,8 @@ static void write_logical(pq_thrift_writer *tw, const col_writer *c) {
       conv = unit == PQ_UNIT_MILLIS ? 9 : unit == PQ_UNIT_MICROS ? 10 : -1;
       break;
     case PQ_LOGICAL_JSON: conv = 19; break;
+    case PQ_LOGICAL_GEOMETRY:
+    case PQ_LOGICAL_GEOGRAPHY: break; /* no ConvertedType */
     case PQ_LOGICAL_NONE: return;
     default: break;
   }
@@ -1810,8 +1847,37 @@ static void write_logical(pq_thrift_writer *tw, const col_writer *c) {
     pq_tw_struct_begin(tw, (int16_t)unit); /* MilliSeconds, ... {} */
     pq_tw_struct_end(tw);
     pq_tw_struct_end(tw);
+  } else if (lt == PQ_LOGICAL_GEOMETRY || lt == PQ_LOGICAL_GEOGRAPHY) {
+    if (c->o.crs) pq_tw_binary(tw, 1, c->o.crs, c->o.crs_len);
+    if (lt == PQ_LOGICAL_GEOGRAPHY && c->o.algorithm > 0)
+      pq_tw_i32(tw, 2, c->o.algorithm - 1);
   }
   pq_tw_struct_end(tw);
+  pq_tw_struct_end(tw);
+}
+
+/* GeospatialStatistics (spec/Geospatial.md) of a chunk that has values:
+** the bounding box of GEOMETRY when x and y have values (with z and m
+** when they do); none for GEOGRAPHY, whose edges a box of its vertices
+** need not hold; the type codes, ascending. */
+static void write_geo_stats(pq_thrift_writer *tw, const col_writer *cw,
+                            const pq_geo_acc *g) {
+  if (g->values == 0) return;
+  pq_tw_struct_begin(tw, 17);
+  if (cw->o.logical == PQ_LOGICAL_GEOMETRY && g->min[0] <= g->max[0] &&
+      g->min[1] <= g->max[1]) {
+    pq_tw_struct_begin(tw, 1);
+    for (int a = 0; a < 4; a++) {
+      if (!(g->min[a] <= g->max[a])) continue;
+      pq_tw_double(tw, (int16_t)(2 * a + 1), g->min[a]);
+      pq_tw_double(tw, (int16_t)(2 * a + 2), g->max[a]);
+    }
+    pq_tw_struct_end(tw);
+  }
+  int32_t codes[28];
+  int n = pq_geo_acc_codes(g, codes);
+  pq_tw_list_begin(tw, 2, PQ_TT_I32, (uint32_t)n);
+  for (int i = 0; i < n; i++) pq_tw_list_i32(tw, codes[i]);
   pq_tw_struct_end(tw);
 }
 
@@ -1947,6 +2013,7 @@ static void write_chunk(pq_writer *w, pq_thrift_writer *tw,
     pq_tw_i32(tw, 15, (int32_t)c->bloom_len);
   }
   write_size_statistics(tw, cw, c);
+  if (cw->geo && cw->o.statistics) write_geo_stats(tw, cw, &c->geo);
   pq_tw_struct_end(tw);
   if (c->oidx.len) {
     pq_tw_i64(tw, 4, c->oidx_at);
@@ -2064,6 +2131,7 @@ void pq_writer_free(pq_writer *w) {
     pq_buf_free(&c->ab_present);
   }
   for (int i = 0; i < w->ncols; i++) {
+    pq_free(w->cols[i].crs);
     pq_free(w->cols[i].path);
     pq_buf_free(&w->cols[i].rep);
   }

@@ -357,6 +357,26 @@ static void variant_seeds(const char *testing) {
   if (d) closedir(d);
 }
 
+/* WKB values for fuzz_wkb.c: a point, a big-endian linestring Z, a
+** collection holding a multipoint M of a NaN point. */
+static void wkb_seeds(void) {
+  static const uint8_t pt[] = {1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x3E, 0x40,
+                               0, 0, 0, 0, 0, 0, 0x24, 0x40};
+  static const uint8_t ls[] = {0, 0, 0, 0x03, 0xEA, 0, 0, 0, 1,
+                               0x3F, 0xF0, 0, 0, 0, 0, 0, 0,
+                               0x40, 0, 0, 0, 0, 0, 0, 0,
+                               0x40, 0x08, 0, 0, 0, 0, 0, 0};
+  static const uint8_t gc[] = {1, 7, 0, 0, 0, 1, 0, 0, 0,
+                               0, 0, 0, 0x07, 0xD4, 0, 0, 0, 1,
+                               1, 0xD1, 0x07, 0, 0,
+                               0, 0, 0, 0, 0, 0, 0xF8, 0x7F,
+                               0, 0, 0, 0, 0, 0, 0xF8, 0x7F,
+                               0, 0, 0, 0, 0, 0, 0xF0, 0x3F};
+  put("wkb", "point", pt, sizeof pt, NULL, 0);
+  put("wkb", "linestring_z", ls, sizeof ls, NULL, 0);
+  put("wkb", "collection", gc, sizeof gc, NULL, 0);
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: seeds DIR [PARQUET_TESTING]\n");
@@ -367,6 +387,7 @@ int main(int argc, char **argv) {
   for (int e = 0; e < PQ_ENCODING_COUNT; e++) stream_seeds(e);
   spec_seeds();
   write_seeds();
+  wkb_seeds();
   if (argc > 2) {
     char sub[2048];
     snprintf(sub, sizeof sub, "%s/data", argv[2]);

@@ -118,6 +118,9 @@ async function hyparquetReader() {
     timestampFromNanoseconds: keep,
     dateFromDays: keep,
     jsonFromBytes: (bytes) => bytes && new TextDecoder().decode(bytes),
+    // GEOMETRY, GEOGRAPHY: the WKB's bytes (by default GeoJSON objects)
+    geometryFromBytes: keep,
+    geographyFromBytes: keep,
   };
   return async (file) => {
     const buf = readFileSync(file);
