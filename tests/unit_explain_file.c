@@ -430,42 +430,67 @@ static const want small_rows[] = {
     {126, 6, CM "statistics.min_value", NULL, NULL, BIN("\x01\x00\x00\x00", 4),
      NULL},
     {132, 1, CM "statistics.stop", NULL, NULL, NOV, NULL},
-    {133, 1, CM "stop", NULL, NULL, NOV,
+    {133, 2, CM "encoding_stats", NULL, NULL, PQ_FV_UINT, 1, NULL,
+     "field 13 (delta +1), list; list header 0x1C: 1 element of type "
+     "PageEncodingStats"},
+    {135, 2, CM "encoding_stats[0].page_type", NULL, NULL, INT(0),
+     "field 1 (delta +1), i32, zigzag varint 0x00 = 0: DATA_PAGE"},
+    {137, 2, CM "encoding_stats[0].encoding", NULL, NULL, INT(0),
+     "field 2 (delta +1), i32, zigzag varint 0x00 = 0: PLAIN"},
+    {139, 2, CM "encoding_stats[0].count", NULL, NULL, INT(1),
+     "field 3 (delta +1), i32, zigzag varint 0x02 = 1"},
+    {141, 1, CM "encoding_stats[0].stop", NULL, NULL, NOV,
+     "0x00: stop, the end of PageEncodingStats"},
+    {142, 1, CM "size_statistics", NULL, NULL, NOV,
+     "field 16 (delta +3), struct SizeStatistics: its fields follow, then a "
+     "stop byte"},
+    /* two entries, as the column's maximum definition level is 1: none
+    ** at level 0 (no NULL), both values at 1 */
+    {143, 2, CM "size_statistics.definition_level_histogram", NULL, NULL,
+     PQ_FV_UINT, 2, NULL,
+     "field 3 (delta +3), list; list header 0x26: 2 elements of type i64"},
+    {145, 1, CM "size_statistics.definition_level_histogram[0]", NULL, NULL,
+     INT(0), "i64, zigzag varint 0x00 = 0"},
+    {146, 1, CM "size_statistics.definition_level_histogram[1]", NULL, NULL,
+     INT(2), "i64, zigzag varint 0x04 = 2"},
+    {147, 1, CM "size_statistics.stop", NULL, NULL, NOV,
+     "0x00: stop, the end of SizeStatistics"},
+    {148, 1, CM "stop", NULL, NULL, NOV,
      "0x00: stop, the end of ColumnMetaData"},
-    {134, 1, "footer.row_groups[0].columns[0].stop", NULL, NULL, NOV,
+    {149, 1, "footer.row_groups[0].columns[0].stop", NULL, NULL, NOV,
      "0x00: stop, the end of ColumnChunk"},
-    {135, 2, "footer.row_groups[0].total_byte_size", NULL, NULL, INT(53), NULL},
-    {137, 2, "footer.row_groups[0].num_rows", NULL, NULL, INT(2), NULL},
-    {139, 2, "footer.row_groups[0].file_offset", NULL, NULL, INT(4), NULL},
-    {141, 2, "footer.row_groups[0].total_compressed_size", NULL, NULL, INT(53),
+    {150, 2, "footer.row_groups[0].total_byte_size", NULL, NULL, INT(53), NULL},
+    {152, 2, "footer.row_groups[0].num_rows", NULL, NULL, INT(2), NULL},
+    {154, 2, "footer.row_groups[0].file_offset", NULL, NULL, INT(4), NULL},
+    {156, 2, "footer.row_groups[0].total_compressed_size", NULL, NULL, INT(53),
      NULL},
-    {143, 1, "footer.row_groups[0].stop", NULL, NULL, NOV,
+    {158, 1, "footer.row_groups[0].stop", NULL, NULL, NOV,
      "0x00: stop, the end of RowGroup"},
-    {144, 34, "footer.created_by", NULL, NULL,
+    {159, 34, "footer.created_by", NULL, NULL,
      TXT("parquet for SQLite version " PQ_VERSION_STRING), NULL},
-    {178, 2, "footer.column_orders", NULL, NULL, PQ_FV_UINT, 1, NULL,
+    {193, 2, "footer.column_orders", NULL, NULL, PQ_FV_UINT, 1, NULL,
      "field 7 (delta +1), list; list header 0x1C: 1 element of type "
      "ColumnOrder"},
-    {180, 1, "footer.column_orders[0].TYPE_ORDER", NULL, NULL, NOV,
+    {195, 1, "footer.column_orders[0].TYPE_ORDER", NULL, NULL, NOV,
      "field 1 (delta +1), struct TypeDefinedOrder: its fields follow, then a "
      "stop byte"},
-    {181, 1, "footer.column_orders[0].TYPE_ORDER.stop", NULL, NULL, NOV, NULL},
-    {182, 1, "footer.column_orders[0].stop", NULL, NULL, NOV,
+    {196, 1, "footer.column_orders[0].TYPE_ORDER.stop", NULL, NULL, NOV, NULL},
+    {197, 1, "footer.column_orders[0].stop", NULL, NULL, NOV,
      "0x00: stop, the end of ColumnOrder"},
-    {183, 1, "footer.stop", NULL, NULL, NOV,
+    {198, 1, "footer.stop", NULL, NULL, NOV,
      "0x00: stop, the end of FileMetaData"},
-    {184, 4, "footer_length", "01111111 00000000 00000000 00000000", "",
-     PQ_FV_UINT, 127, NULL,
-     "4 bytes, little endian: the file metadata takes 127 bytes, from offset "
+    {199, 4, "footer_length", "10001110 00000000 00000000 00000000", "",
+     PQ_FV_UINT, 142, NULL,
+     "4 bytes, little endian: the file metadata takes 142 bytes, from offset "
      "57"},
-    {188, 4, "end_magic", NULL, NULL, TXT("PAR1"),
+    {203, 4, "end_magic", NULL, NULL, TXT("PAR1"),
      "'PAR1': the file ends as it begins"},
 };
 
 static void test_small_file(void) {
   pq_buf b;
   small_file(&b);
-  CHECK(b.len == 192, "the small file has %zu bytes, expected 192", b.len);
+  CHECK(b.len == 207, "the small file has %zu bytes, expected 207", b.len);
   pq_explainer *x;
   pq_error err;
   int rc = pq_explainer_open_file(&x, b.data, b.len, &err);
