@@ -877,17 +877,22 @@ static void column_name(const ex_file *e, uint32_t c, char *out, size_t cap) {
 /* LogicalType's member VARIANT (parquet.thrift). */
 #define EX_LOGICAL_VARIANT 16
 
-/* Whether leaf is the metadata or the value of a group annotated VARIANT:
-** PQ_XV_METADATA, PQ_XV_VALUE, or 0. */
+/* Whether leaf is the metadata of a group annotated VARIANT, or a value
+** of one (its own, or a shredded part's within its typed_value,
+** spec/VariantShredding.md): PQ_XV_METADATA, PQ_XV_VALUE, or 0. */
 static int variant_part(const pq_schema_node *leaf) {
-  if (!leaf || !leaf->parent || !leaf->parent->elem ||
-      leaf->parent->elem->logical_type != EX_LOGICAL_VARIANT ||
-      leaf->elem->type != PQ_BYTE_ARRAY) {
-    return 0;
-  }
+  if (!leaf || !leaf->elem || leaf->elem->type != PQ_BYTE_ARRAY) return 0;
   const pq_bytes *n = &leaf->elem->name;
-  if (n->len == 8 && memcmp(n->ptr, "metadata", 8) == 0) return PQ_XV_METADATA;
-  if (n->len == 5 && memcmp(n->ptr, "value", 5) == 0) return PQ_XV_VALUE;
+  int meta = n->len == 8 && memcmp(n->ptr, "metadata", 8) == 0;
+  int value = n->len == 5 && memcmp(n->ptr, "value", 5) == 0;
+  if (!meta && !value) return 0;
+  for (const pq_schema_node *up = leaf->parent; up && up->elem;
+       up = up->parent) {
+    if (up->elem->logical_type == EX_LOGICAL_VARIANT) {
+      return value ? PQ_XV_VALUE : PQ_XV_METADATA;
+    }
+    if (meta) break; /* a metadata is the VARIANT group's own */
+  }
   return 0;
 }
 

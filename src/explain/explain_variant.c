@@ -574,9 +574,10 @@ static int vx_meta_step(ex_variant *v, pq_field *f) {
              v->prefix);
       ex_bits_bytes(f, b + p, (size_t)v->m_off);
       vx_uint(f, v->dict_n);
-      ex_note(f, "%s: %u name%s, so %llu offsets follow",
+      ex_note(f, "%s: %u name%s, so %llu offset%s follow%s",
               vx_bytes_le(v->m_off), v->dict_n, ex_s(v->dict_n),
-              (unsigned long long)v->dict_n + 1);
+              (unsigned long long)v->dict_n + 1,
+              ex_s((uint64_t)v->dict_n + 1), v->dict_n ? "" : "s");
       v->m_phase = M_OFFSET;
       v->m_i = 0;
       v->m_prev = 0;
