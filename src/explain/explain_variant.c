@@ -120,8 +120,9 @@ struct ex_variant {
   size_t value_at;
   int depth;
   vx_frame st[VX_DEPTH];
-  char path[1024];
+  char path[9000];     /* 128 values deep, each a field[i]("name") */
   size_t plen;
+  char where[104];     /* the path for a message (vx_where) */
   char text[192];      /* a value's text, while its row is current */
   pq_error err;
   size_t fault_at;
@@ -160,12 +161,27 @@ static int vx_need(ex_variant *v, size_t at, size_t limit, uint64_t n,
                  left == 1 ? "s" : "");
 }
 
+/* The current value's path for a message: its middle left out when it is
+** long, so that the message keeps its end. */
+static const char *vx_where(ex_variant *v) {
+  char *o = v->where;
+  if (v->plen <= 100) {
+    memcpy(o, v->path, v->plen);
+    o[v->plen] = 0;
+  } else {
+    memcpy(o, v->path, 40);
+    memcpy(o + 40, "...", 3);
+    memcpy(o + 43, v->path + v->plen - 57, 57);
+    o[100] = 0;
+  }
+  return o;
+}
+
 /* vx_need for a part of the current value: named by its path. */
 static int vx_need_v(ex_variant *v, size_t at, size_t limit, uint64_t n,
                      const char *leaf) {
   char what[160];
-  snprintf(what, sizeof what, "%.*s.%s", (int)(v->plen < 100 ? v->plen : 100),
-           v->path, leaf);
+  snprintf(what, sizeof what, "%s.%s", vx_where(v), leaf);
   return vx_need(v, at, limit, n, what);
 }
 
@@ -732,8 +748,8 @@ static int vx_data_row(ex_variant *v, vx_frame *fr, pq_field *f) {
     uint64_t n = (uint64_t)(fr->hdr >> 2);
     if (vx_need_v(v, p, fr->limit, n, "data")) return -1;
     if (!pq_utf8_valid(b + p, (size_t)n)) {
-      return vx_fail(v, p, "%s%.*s: the short string is not UTF-8 (offset %zu)",
-                     v->prefix, (int)v->plen, v->path, p);
+      return vx_fail(v, p, "%s%s: the short string is not UTF-8 (offset %zu)",
+                     v->prefix, vx_where(v), p);
     }
     pq_bytes sb = {b + p, (size_t)n};
     char d[96];
@@ -769,8 +785,8 @@ static int vx_data_row(ex_variant *v, vx_frame *fr, pq_field *f) {
     fr->end = p + fr->blen;
     if (t == 16) {
       if (!pq_utf8_valid(b + p, fr->blen)) {
-        return vx_fail(v, p, "%s%.*s: the string is not UTF-8 (offset %zu)",
-                       v->prefix, (int)v->plen, v->path, p);
+        return vx_fail(v, p, "%s%s: the string is not UTF-8 (offset %zu)",
+                       v->prefix, vx_where(v), p);
       }
       ex_describe(d, sizeof d, PQ_BYTE_ARRAY, 0, &sb);
       vx_text(f, b + p, fr->blen, 1);
@@ -795,9 +811,9 @@ static int vx_data_row(ex_variant *v, vx_frame *fr, pq_field *f) {
     int w = size - 1, scale = b[p];
     if (k == 0) {
       if (scale > 38) {
-        return vx_fail(v, p, "%s%.*s: the decimal's scale is %d, past 38 "
+        return vx_fail(v, p, "%s%s: the decimal's scale is %d, past 38 "
                        "(offset %zu)",
-                       v->prefix, (int)v->plen, v->path, scale, p);
+                       v->prefix, vx_where(v), scale, p);
       }
       vx_path(v, f, p, 1, "scale");
       vx_uint(f, (uint64_t)scale);
@@ -987,9 +1003,9 @@ static int vx_value_step(ex_variant *v, pq_field *f) {
         static const char *const names[] = {"a primitive", "a short string",
                                             "an object", "an array"};
         if (fr->basic == 0 && fr->type >= VX_PRIMS) {
-          return vx_fail(v, fr->at, "%s%.*s%sheader: primitive type %d is "
+          return vx_fail(v, fr->at, "%s%s%sheader: primitive type %d is "
                          "none of the spec's 0 to %d (offset %zu)",
-                         v->prefix, (int)v->plen, v->path,
+                         v->prefix, vx_where(v),
                          v->plen ? "." : "", fr->type, VX_PRIMS - 1, fr->at);
         }
         vx_path(v, f, fr->at, 1, "header.basic_type");
@@ -1050,10 +1066,10 @@ static int vx_value_step(ex_variant *v, pq_field *f) {
                             ((uint64_t)fr->n + 1) * (uint64_t)fr->off_size;
           size_t left = fr->limit - fr->ids_at;
           if (tables > left) {
-            return vx_fail(v, fr->ids_at, "%s%.*s: %u %s%s need %s%llu "
+            return vx_fail(v, fr->ids_at, "%s%s: %u %s%s need %s%llu "
                            "field offsets, %llu bytes at offset %zu, %zu "
                            "remain%s",
-                           v->prefix, (int)v->plen, v->path, fr->n,
+                           v->prefix, vx_where(v), fr->n,
                            fr->basic == 2 ? "field" : "element",
                            ex_s(fr->n), fr->basic == 2 ? "field ids and " : "",
                            (unsigned long long)fr->n + 1,
@@ -1073,9 +1089,9 @@ static int vx_value_step(ex_variant *v, pq_field *f) {
         size_t p = fr->ids_at + (size_t)i * (size_t)fr->id_size;
         uint64_t id = vx_le(b + p, fr->id_size);
         if (v->names && id >= v->dict_n) {
-          return vx_fail(v, p, "%s%.*s%sfield_id[%u] is %llu, past the "
+          return vx_fail(v, p, "%s%s%sfield_id[%u] is %llu, past the "
                          "dictionary's %u name%s (offset %zu)",
-                         v->prefix, (int)v->plen, v->path, v->plen ? "." : "",
+                         v->prefix, vx_where(v), v->plen ? "." : "",
                          i, (unsigned long long)id, v->dict_n,
                          ex_s(v->dict_n), p);
         }
@@ -1110,9 +1126,9 @@ static int vx_value_step(ex_variant *v, pq_field *f) {
         uint64_t o = vx_le(b + p, fr->off_size);
         uint64_t room = fr->limit - fr->data_at;
         if (o > room || (i < fr->n && o == room)) {
-          return vx_fail(v, p, "%s%.*s%sfield_offset[%u] is %llu, past the "
+          return vx_fail(v, p, "%s%s%sfield_offset[%u] is %llu, past the "
                          "%llu byte%s left for the values (offset %zu)",
-                         v->prefix, (int)v->plen, v->path, v->plen ? "." : "",
+                         v->prefix, vx_where(v), v->plen ? "." : "",
                          i, (unsigned long long)o, (unsigned long long)room,
                          ex_s(room), p);
         }
@@ -1149,9 +1165,9 @@ static int vx_value_step(ex_variant *v, pq_field *f) {
           size_t p = fr->offs_at + (size_t)i * (size_t)fr->off_size;
           uint64_t o = vx_le(b + p, fr->off_size);
           if (o >= fr->data_len) {
-            return vx_fail(v, p, "%s%.*s%sfield_offset[%u] is %llu, not "
+            return vx_fail(v, p, "%s%s%sfield_offset[%u] is %llu, not "
                            "before the last offset, %llu (offset %zu)",
-                           v->prefix, (int)v->plen, v->path,
+                           v->prefix, vx_where(v),
                            v->plen ? "." : "", i, (unsigned long long)o,
                            (unsigned long long)fr->data_len, p);
           }
@@ -1186,10 +1202,10 @@ static int vx_value_step(ex_variant *v, pq_field *f) {
         uint32_t i = vx_element(v, fr, fr->i, &off);
         size_t at = fr->data_at + (size_t)off;
         if (at < fr->cursor) {
-          return vx_fail(v, at, "%s%.*s: the value of %s %u, at offset %zu, "
+          return vx_fail(v, at, "%s%s: the value of %s %u, at offset %zu, "
                          "begins inside the value before it, which ends at "
                          "offset %zu",
-                         v->prefix, (int)v->plen, v->path,
+                         v->prefix, vx_where(v),
                          fr->basic == 2 ? "field" : "element", i, at,
                          fr->cursor);
         }
@@ -1203,9 +1219,9 @@ static int vx_value_step(ex_variant *v, pq_field *f) {
           return 1;
         }
         if (v->depth >= VX_DEPTH) {
-          return vx_fail(v, at, "%s%.*s: values nest more than %d deep "
+          return vx_fail(v, at, "%s%s: values nest more than %d deep "
                          "(offset %zu)",
-                         v->prefix, (int)v->plen, v->path, VX_DEPTH, at);
+                         v->prefix, vx_where(v), VX_DEPTH, at);
         }
         fr->i++;
         /* The path of the element: the object's names where they are
