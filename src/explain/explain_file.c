@@ -880,7 +880,7 @@ static void column_name(const ex_file *e, uint32_t c, char *out, size_t cap) {
 /* Whether leaf is the metadata of a group annotated VARIANT, or a value
 ** of one (its own, or a shredded part's within its typed_value,
 ** spec/VariantShredding.md): PQ_XV_METADATA, PQ_XV_VALUE, or 0. */
-static int variant_part(const pq_schema_node *leaf) {
+static int leaf_variant_part(const pq_schema_node *leaf) {
   if (!leaf || !leaf->elem || leaf->elem->type != PQ_BYTE_ARRAY) return 0;
   const pq_bytes *n = &leaf->elem->name;
   int meta = n->len == 8 && memcmp(n->ptr, "metadata", 8) == 0;
@@ -904,7 +904,7 @@ static int start_chunk(pq_explainer *x, ex_file *e, const ex_region *rg,
   e->col = rg->col;
   e->page = 0;
   const pq_schema_node *leaf = pq_file_leaf(e->file, rg->col);
-  e->variant = variant_part(leaf);
+  e->variant = leaf_variant_part(leaf);
   snprintf(e->chunk_label, sizeof e->chunk_label, "column '%s', row group %u",
            leaf && leaf->path ? leaf->path : "", rg->rg);
   char name[128];

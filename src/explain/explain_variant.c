@@ -895,7 +895,7 @@ static int vx_data_row(ex_variant *v, vx_frame *fr, pq_field *f) {
   }
 }
 
-static int by_offset(const void *a, const void *b) {
+static int vx_by_offset(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return x < y ? -1 : x > y;
 }
@@ -1186,7 +1186,7 @@ static int vx_value_step(ex_variant *v, pq_field *f) {
             size_t p = fr->offs_at + (size_t)i * (size_t)fr->off_size;
             fr->order[i] = vx_le(b + p, fr->off_size) << 32 | i;
           }
-          qsort(fr->order, fr->n, sizeof *fr->order, by_offset);
+          qsort(fr->order, fr->n, sizeof *fr->order, vx_by_offset);
         }
         fr->cursor = fr->data_at;
         fr->i = 0;
@@ -1362,7 +1362,7 @@ int ex_variant_fault(const ex_variant *v, pq_error *err, size_t *at) {
 
 /* ---- parquet_explain(blob, 'VARIANT') -------------------------------------- */
 
-static int variant_step(pq_explainer *x, pq_field *f) {
+static int vx_top_step(pq_explainer *x, pq_field *f) {
   int rc = ex_variant_step(x->variant, f);
   if (rc > 0) return 1;
   if (rc == 0) return 0;
@@ -1394,7 +1394,7 @@ int pq_explainer_open_variant(pq_explainer **out, int part,
   x->buf = buf ? buf : (const uint8_t *)"";
   x->len = buf ? len : 0;
   x->limit = UINT64_MAX;
-  x->step = variant_step;
+  x->step = vx_top_step;
   pq_buf_init(&x->prev);
   int rc = ex_variant_new(&x->variant, err);
   if (!rc) {
