@@ -1340,8 +1340,8 @@ typedef struct pq_page_context {
                          ** where the body's bytes name it */
   size_t limit;          /* the most a body may decompress to; 0: 1 GiB */
   int variant;           /* PQ_XV_METADATA or PQ_XV_VALUE: the column is a
-                         ** VARIANT's, its PLAIN values are walked as such;
-                         ** 0: not */
+                         ** VARIANT's, its PLAIN and DELTA_LENGTH_BYTE_ARRAY
+                         ** values are walked as such; 0: not */
 } pq_page_context;
 
 PQ_API void pq_page_context_init(pq_page_context *c);

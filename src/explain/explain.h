@@ -128,8 +128,9 @@ int ex_variant_start(ex_variant *v, const uint8_t *buf, size_t at, size_t end,
 /* 1 with a row, 0 at the end, -1 at a fault (ex_variant_fault says it). */
 int ex_variant_step(ex_variant *v, pq_field *f);
 int ex_variant_fault(const ex_variant *v, pq_error *err, size_t *at);
-/* A PLAIN BYTE_ARRAY walk: each value is walked as a variant's part too
-** (a variant column's metadata or value); other walks are left alone. */
+/* A PLAIN or DELTA_LENGTH_BYTE_ARRAY walk of BYTE_ARRAY values: each value
+** is walked as a variant's part too (a variant column's metadata or
+** value); other walks are left alone. */
 int ex_variant_attach(pq_explainer *x, int part, pq_error *err);
 
 struct pq_explainer {

@@ -1410,7 +1410,10 @@ int pq_explainer_open_variant(pq_explainer **out, int part,
 }
 
 int ex_variant_attach(pq_explainer *x, int part, pq_error *err) {
-  if (x->p.type != PQ_BYTE_ARRAY || x->p.encoding != PQ_PLAIN) return PQ_OK;
+  if (x->p.type != PQ_BYTE_ARRAY || (x->p.encoding != PQ_PLAIN &&
+                                     x->p.encoding != PQ_DELTA_LENGTH_BYTE_ARRAY)) {
+    return PQ_OK;
+  }
   if (!x->variant) {
     int rc = ex_variant_new(&x->variant, err);
     if (rc) return rc;
