@@ -1376,9 +1376,9 @@ PQ_API int pq_explainer_open_page(pq_explainer **out,
 ** metadata's last offset says where it ends); PQ_XV_METADATA, a metadata
 ** alone; PQ_XV_VALUE, a value alone, whose field ids are resolved to names
 ** with meta[0..meta_len) when given (not walked; PQ_CORRUPT when it does
-** not read).  The rows: "metadata.header.version",
-** "metadata.offset[2]", "metadata.name[1]", "value.header.basic_type",
-** "value.field_id[0]", "value.field[1](\"b\").element[0].data", ...
+** not read).  Rows such as metadata.header.version,
+** metadata.offset[2], metadata.name[1], value.header.basic_type,
+** value.field_id[0], value.field[1]("b").element[0].data, ...
 ** Fails only on bad parameters. */
 enum { PQ_XV_BOTH = 0, PQ_XV_METADATA = 1, PQ_XV_VALUE = 2 };
 PQ_API int pq_explainer_open_variant(pq_explainer **out, int part,
