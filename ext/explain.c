@@ -20,6 +20,11 @@
 ** stream is explained up to its fault; the last row, with path 'error',
 ** says what is wrong.
 **
+** The encoding 'VARIANT' explains a variant's bytes, `metadata || value`
+** or either alone (src/explain/explain_variant.c):
+**
+**   SELECT path, value FROM parquet_explain(X'0100000c2a', 'VARIANT');
+**
 ** The encoding 'FILE' explains a whole file image (a BLOB: the function
 ** never reads the file system), 'PAGE' one page as stored (header and
 ** body), with the column's type as the third argument and {"max_def",
@@ -105,15 +110,76 @@ static int explainError(sqlite3_vtab_cursor *cur, char *msg) {
   return msg ? SQLITE_ERROR : SQLITE_NOMEM;
 }
 
-/* 'FILE' or 'PAGE' as the encoding: a structure, not a stream. */
-enum { STREAM, FILE_IMAGE, PAGE };
+/* 'FILE', 'PAGE' or 'VARIANT' as the encoding: a structure, not a
+** stream. */
+enum { STREAM, FILE_IMAGE, PAGE, VARIANT };
 
 static int structureOf(sqlite3_value *enc) {
   if (!enc || sqlite3_value_type(enc) != SQLITE_TEXT) return STREAM;
   const char *s = (const char *)sqlite3_value_text(enc);
   if (s && sqlite3_stricmp(s, "FILE") == 0) return FILE_IMAGE;
   if (s && sqlite3_stricmp(s, "PAGE") == 0) return PAGE;
+  if (s && sqlite3_stricmp(s, "VARIANT") == 0) return VARIANT;
   return STREAM;
+}
+
+/* Opens the explainer of a VARIANT from the arguments (blob, 'VARIANT',
+** NULL, options, metadata): the options' "variant" says what the blob
+** holds ("metadata" or "value"; both, the metadata first, without it), a
+** metadata as the fifth argument goes with a value. */
+static int explainVariant(ExplainCursor *c, sqlite3_value **args) {
+  sqlite3_vtab_cursor *cur = &c->base;
+  pq_error err;
+  int t = sqlite3_value_type(args[0]);
+  /* TEXT too: the bytes of metadata || value, which SQL's || makes. */
+  if (t != SQLITE_BLOB && t != SQLITE_TEXT) {
+    return explainError(
+        cur, sqlite3_mprintf("parquet_explain: 'VARIANT' explains a BLOB: a "
+                             "variant's metadata followed by its value, or "
+                             "one of them (option \"variant\")"));
+  }
+  if (args[2] && sqlite3_value_type(args[2]) != SQLITE_NULL) {
+    return explainError(
+        cur, sqlite3_mprintf("parquet_explain: 'VARIANT' takes no type"));
+  }
+  int part = PQ_XV_BOTH;
+  if (args[3] && sqlite3_value_type(args[3]) != SQLITE_NULL) {
+    pq_page_context ctx, dflt;
+    pq_page_context_init(&ctx);
+    pq_page_context_init(&dflt);
+    const char *s = (const char *)sqlite3_value_text(args[3]);
+    int n = sqlite3_value_bytes(args[3]);
+    if (s && pq_page_context_parse(&ctx, s, (size_t)n, &err)) {
+      return explainError(cur,
+                          pqx_core_error("parquet_explain", PQ_MISUSE, &err));
+    }
+    if (ctx.max_def || ctx.max_rep || ctx.codec_set || ctx.binary) {
+      return explainError(
+          cur, sqlite3_mprintf("parquet_explain: 'VARIANT' takes only the "
+                               "option \"variant\""));
+    }
+    part = ctx.variant;
+  }
+  int has_meta = args[4] && sqlite3_value_type(args[4]) != SQLITE_NULL;
+  if (has_meta) {
+    if (part == PQ_XV_METADATA) {
+      return explainError(
+          cur, sqlite3_mprintf("parquet_explain: 'VARIANT': the metadata as "
+                               "the fifth argument goes with a value, not "
+                               "another metadata"));
+    }
+    part = PQ_XV_VALUE;
+    if (pqx_arg_blob(args[4], &c->args.dict, &c->args.dict_len)) {
+      return SQLITE_NOMEM;
+    }
+  }
+  if (pqx_arg_blob(args[0], &c->args.blob, &c->args.len)) return SQLITE_NOMEM;
+  int rc = pq_explainer_open_variant(
+      &c->x, part, c->args.blob, c->args.len,
+      has_meta ? (c->args.dict ? c->args.dict : (const uint8_t *)"") : NULL,
+      c->args.dict_len, &err);
+  if (rc) return explainError(cur, pqx_core_error("parquet_explain", rc, &err));
+  return explainStep(c);
 }
 
 /* Opens the explainer of a file image or of a page from the arguments
@@ -122,6 +188,7 @@ static int explainStructure(ExplainCursor *c, int kind, sqlite3_value **args) {
   sqlite3_vtab_cursor *cur = &c->base;
   pq_params_init(&c->args.p);
   if (sqlite3_value_type(args[0]) == SQLITE_NULL) return SQLITE_OK;
+  if (kind == VARIANT) return explainVariant(c, args);
   pq_error err;
   pq_page_context ctx;
   pq_page_context_init(&ctx);

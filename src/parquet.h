@@ -1427,11 +1427,15 @@ typedef struct pq_page_context {
   int codec_set;         /* the codec was named: else it is recognised
                          ** where the body's bytes name it */
   size_t limit;          /* the most a body may decompress to; 0: 1 GiB */
+  int variant;           /* PQ_XV_METADATA or PQ_XV_VALUE: the column is a
+                         ** VARIANT's, its PLAIN and DELTA_LENGTH_BYTE_ARRAY
+                         ** values are walked as such; 0: not */
 } pq_page_context;
 
 PQ_API void pq_page_context_init(pq_page_context *c);
 /* Parses a JSON object of options: "max_def", "max_rep" (0 to 32767),
-** "codec" (a name or number) and "binary" into c.  Unknown keys and
+** "codec" (a name or number), "binary" and "variant" ("metadata" or
+** "value") into c.  Unknown keys and
 ** ill-typed values are PQ_MISUSE. */
 PQ_API int pq_page_context_parse(pq_page_context *c, const char *json,
                                  size_t n, pq_error *err);
@@ -1454,6 +1458,21 @@ PQ_API int pq_explainer_open_page(pq_explainer **out,
                                   const uint8_t *buf, size_t len,
                                   const uint8_t *dict, size_t dict_len,
                                   pq_error *err);
+
+/* Opens an explainer over a VARIANT (spec/VariantEncoding.md) in
+** buf[0..len): with part PQ_XV_BOTH, a metadata and then its value (the
+** metadata's last offset says where it ends); PQ_XV_METADATA, a metadata
+** alone; PQ_XV_VALUE, a value alone, whose field ids are resolved to names
+** with meta[0..meta_len) when given (not walked; PQ_CORRUPT when it does
+** not read).  Rows such as metadata.header.version,
+** metadata.offset[2], metadata.name[1], value.header.basic_type,
+** value.field_id[0], value.field[1]("b").element[0].data, ...
+** Fails only on bad parameters. */
+enum { PQ_XV_BOTH = 0, PQ_XV_METADATA = 1, PQ_XV_VALUE = 2 };
+PQ_API int pq_explainer_open_variant(pq_explainer **out, int part,
+                                     const uint8_t *buf, size_t len,
+                                     const uint8_t *meta, size_t meta_len,
+                                     pq_error *err);
 
 /* Fills f with the next row: 1, or 0 when there is none. */
 PQ_API int pq_explainer_next(pq_explainer *x, pq_field *f);

@@ -362,6 +362,11 @@ static const stmt stmts[] = {
     {"stream_codec", "SELECT parquet_decode(parquet_encode(i, 'DELTA_BINARY_PACKED', 'INT64', '{\"codec\":\"ZSTD\",\"level\":5}'), 'DELTA_BINARY_PACKED', 'INT64', '{\"codec\":\"ZSTD\"}') FROM t", 0, 0},
     {"values_codec", "SELECT idx, value FROM parquet_values((SELECT parquet_encode(s, 'PLAIN', NULL, '{\"codec\":\"GZIP\"}') FROM t), 'PLAIN', 'BYTE_ARRAY', '{\"codec\":\"GZIP\"}')", 0, 0},
     {"explain_page", "SELECT e.offset, e.hex, e.path, e.value, e.note FROM (SELECT parquet_file(n, 'PLAIN', 'INT64', '{\"codec\":\"ZSTD\",\"page_values\":64}') AS f FROM t) x, parquet_pages(x.f) p, parquet_explain(substr(x.f, p.offset + 1, p.header_size + p.compressed_size), 'PAGE', p.type, json_object('max_def', p.max_def)) e", 0, 0},
+    /* VARIANT: an object whose values are out of the order of its fields
+    ** (the walk sorts them), whole, and its value with the metadata apart;
+    ** a page of such values */
+    {"explain_variant", "SELECT offset, path, value, note FROM parquet_explain(X'11020001026162' || X'020200010300050968690C01', 'VARIANT') UNION ALL SELECT offset, path, value, note FROM parquet_explain(X'020200010300050968690C01', 'VARIANT', NULL, NULL, X'11020001026162')", 0, 0},
+    {"explain_variant_page", "SELECT e.offset, e.path, e.value, e.note FROM (SELECT parquet_file(column1, 'PLAIN', 'BYTE_ARRAY') AS f FROM (VALUES (X'020200010300050968690C01'), (X'0C2A'))) x, parquet_pages(x.f) p, parquet_explain(substr(x.f, p.offset + 1, p.header_size + p.compressed_size), 'PAGE', p.type, json_object('max_def', p.max_def, 'variant', 'value')) e", 0, 0},
     {"codecs_table", "SELECT name, codec, available, min_level, max_level, default_level, library, version FROM parquet_codecs", 0, 0},
     /* every codec's pages */
     {"file_codecs", "SELECT c, hex(parquet_file(s, 'PLAIN', 'BYTE_ARRAY', json_object('codec', c, 'page_values', 100))) FROM t, (SELECT 'UNCOMPRESSED' AS c UNION ALL SELECT 'SNAPPY' UNION ALL SELECT 'GZIP' UNION ALL SELECT 'BROTLI' UNION ALL SELECT 'LZ4' UNION ALL SELECT 'ZSTD' UNION ALL SELECT 'LZ4_RAW') GROUP BY c", 0, 0},

@@ -59,6 +59,7 @@ int pq_explainer_nomem(const pq_explainer *x) { return x->nomem; }
 void pq_explainer_free(pq_explainer *x) {
   if (!x) return;
   ex_file_free(x->file);
+  ex_variant_free(x->variant);
   pq_dict_free(&x->dict);
   pq_buf_free(&x->prev);
   pq_free(x);

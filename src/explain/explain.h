@@ -3,7 +3,8 @@
 ** explain_row.c (making rows), a walker per family of encodings
 ** (explain_plain.c, explain_runs.c, explain_delta.c, explain_alp.c),
 ** Thrift structures
-** (explain_thrift.c), files and pages (explain_file.c, explain_context.c).
+** (explain_thrift.c), files and pages (explain_file.c, explain_context.c),
+** VARIANT values (explain_variant.c).
 ** The explainer stands on the file format (format/) and the encodings'
 ** own checks; nothing below it knows of it.
 **
@@ -114,6 +115,24 @@ int ex_thrift_step(ex_thrift *w, pq_field *f);
 typedef struct ex_file ex_file;
 void ex_file_free(ex_file *e);
 
+/* The walk of a VARIANT's metadata and value (explain_variant.c). */
+typedef struct ex_variant ex_variant;
+int ex_variant_new(ex_variant **out, pq_error *err);
+void ex_variant_free(ex_variant *v);
+/* Starts a walk of buf[at..end): part is PQ_XV_*; a value alone resolves
+** its field ids with meta[0..meta_len) when given (PQ_CORRUPT when it does
+** not read); prefix goes before every path. */
+int ex_variant_start(ex_variant *v, const uint8_t *buf, size_t at, size_t end,
+                     int part, const uint8_t *meta, size_t meta_len,
+                     const char *prefix, pq_error *err);
+/* 1 with a row, 0 at the end, -1 at a fault (ex_variant_fault says it). */
+int ex_variant_step(ex_variant *v, pq_field *f);
+int ex_variant_fault(const ex_variant *v, pq_error *err, size_t *at);
+/* A PLAIN or DELTA_LENGTH_BYTE_ARRAY walk of BYTE_ARRAY values: each value
+** is walked as a variant's part too (a variant column's metadata or
+** value); other walks are left alone. */
+int ex_variant_attach(pq_explainer *x, int part, pq_error *err);
+
 struct pq_explainer {
   pq_params p;
   const char *enc;      /* the encoding's name */
@@ -138,6 +157,8 @@ struct pq_explainer {
   uint8_t scratch[16];  /* a value being shown */
   pq_bytes bytes;
   ex_file *file;        /* a file or a page: its walk */
+  ex_variant *variant;  /* a VARIANT, or the values of a variant column */
+  int variant_part;     /* PLAIN values: PQ_XV_METADATA or PQ_XV_VALUE */
 };
 
 /* ---- Rows ---------------------------------------------------------------- */

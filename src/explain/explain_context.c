@@ -29,6 +29,17 @@ static int apply_page(void *ctx, const char *key, const pq_jvalue *v,
   } else if (strcmp(key, "codec") == 0) {
     rc = pq_codec_option(v, key, &c->codec, err);
     c->codec_set = rc == PQ_OK;
+  } else if (strcmp(key, "variant") == 0) {
+    if (v->kind == PQ_JV_STRING && strcmp(v->str, "metadata") == 0) {
+      c->variant = PQ_XV_METADATA;
+    } else if (v->kind == PQ_JV_STRING && strcmp(v->str, "value") == 0) {
+      c->variant = PQ_XV_VALUE;
+    } else if (v->kind == PQ_JV_NULL) {
+      c->variant = 0;
+    } else {
+      rc = pq_option_fail(err, "\"%s\" must be \"metadata\" or \"value\"",
+                          key);
+    }
   } else {
     return PQ_NOTFOUND;
   }

@@ -312,6 +312,17 @@ static int values_end(pq_explainer *x, pq_field *f, uint64_t total) {
 }
 
 static int dlba_step(pq_explainer *x, pq_field *f) {
+  if (x->phase == 3) { /* a variant column's value, walked as such */
+    int rc = ex_variant_step(x->variant, f);
+    if (rc > 0) return 1;
+    if (rc < 0) {
+      pq_error err;
+      size_t at;
+      ex_variant_fault(x->variant, &err, &at);
+      return ex_fault(x, f, at, &err);
+    }
+    x->phase = 1;
+  }
   if (x->phase == 0) {
     if (ex_delta_step(x, &x->d1, f)) return 1;
     x->phase = 1;
@@ -338,6 +349,13 @@ static int dlba_step(pq_explainer *x, pq_field *f) {
   ex_describe(d, sizeof d, PQ_BYTE_ARRAY, 0, &v);
   ex_note(f, "%d byte%s, as length %llu says: %s", l, ex_s((uint64_t)l),
           (unsigned long long)x->i, d);
+  if (x->variant_part) {
+    char prefix[40];
+    snprintf(prefix, sizeof prefix, "value[%llu].", (unsigned long long)x->i);
+    ex_variant_start(x->variant, x->buf, at, x->pos, x->variant_part, NULL, 0,
+                     prefix, &err);
+    x->phase = 3;
+  }
   x->i++;
   return 1;
 }

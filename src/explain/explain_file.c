@@ -55,6 +55,7 @@ typedef struct ex_part {
   int use_dict;
   int plain; /* at and len count in the body decompressed (ex_file.plain) */
   int nomem; /* P_FAULT: memory ran out, no fault of the bytes */
+  int variant; /* PQ_XV_*: the values are a variant column's */
   char note[320]; /* P_ROW: the note; P_FAULT: the message */
 } ex_part;
 
@@ -135,6 +136,8 @@ struct ex_file {
   ** lie in it. */
   pq_buf plain;
   int planning_plain;
+  /* The chunk or page is a VARIANT's metadata or value (PQ_XV_*), or 0. */
+  int variant;
 };
 
 void ex_file_free(ex_file *e) {
@@ -258,6 +261,7 @@ static void add_values(ex_file *e, const pq_page *p, size_t at, size_t len,
   pt->p.lenient = 1;
   pt->use_dict = !dict_page && (p->encoding == PQ_PLAIN_DICTIONARY ||
                                 p->encoding == PQ_RLE_DICTIONARY);
+  pt->variant = type == PQ_BYTE_ARRAY ? e->variant : 0;
 }
 
 /* Bytes of the page stored compressed: one row. */
@@ -725,6 +729,13 @@ static int body_step(pq_explainer *x, ex_file *e, pq_field *f) {
     int rc = pq_explainer_open(&e->sub, &pt->p, base + pt->at, pt->len,
                                pt->use_dict ? e->dict : NULL,
                                pt->use_dict ? e->dict_len : 0, &err);
+    if (rc == PQ_OK && pt->variant) {
+      rc = ex_variant_attach(e->sub, pt->variant, &err);
+      if (rc) {
+        pq_explainer_free(e->sub);
+        e->sub = NULL;
+      }
+    }
     if (rc == PQ_NOMEM) return ex_fault(x, f, pt->at, &err);
     if (rc) {
       /* An encoding this build cannot explain, or not for this type. */
@@ -863,6 +874,25 @@ static void column_name(const ex_file *e, uint32_t c, char *out, size_t cap) {
   }
 }
 
+/* Whether leaf is the metadata of a group annotated VARIANT, or a value
+** of one (its own, or a shredded part's within its typed_value,
+** spec/VariantShredding.md): PQ_XV_METADATA, PQ_XV_VALUE, or 0. */
+static int leaf_variant_part(const pq_schema_node *leaf) {
+  if (!leaf || !leaf->elem || leaf->elem->type != PQ_BYTE_ARRAY) return 0;
+  const pq_bytes *n = &leaf->elem->name;
+  int meta = n->len == 8 && memcmp(n->ptr, "metadata", 8) == 0;
+  int value = n->len == 5 && memcmp(n->ptr, "value", 5) == 0;
+  if (!meta && !value) return 0;
+  for (const pq_schema_node *up = leaf->parent; up && up->elem;
+       up = up->parent) {
+    if (up->elem->logical_type == PQ_LOGICAL_VARIANT) {
+      return value ? PQ_XV_VALUE : PQ_XV_METADATA;
+    }
+    if (meta) break; /* a metadata is the VARIANT group's own */
+  }
+  return 0;
+}
+
 /* Starts the chunk of region rg: its reader, labels and paths. */
 static int start_chunk(pq_explainer *x, ex_file *e, const ex_region *rg,
                        pq_field *f) {
@@ -871,6 +901,7 @@ static int start_chunk(pq_explainer *x, ex_file *e, const ex_region *rg,
   e->col = rg->col;
   e->page = 0;
   const pq_schema_node *leaf = pq_file_leaf(e->file, rg->col);
+  e->variant = leaf_variant_part(leaf);
   snprintf(e->chunk_label, sizeof e->chunk_label, "column '%s', row group %u",
            leaf && leaf->path ? leaf->path : "", rg->rg);
   char name[128];
@@ -1383,6 +1414,9 @@ int pq_explainer_open_page(pq_explainer **out, const pq_page_context *c,
   x->step = page_step;
   e->is_page = 1;
   e->ctx = *c;
+  e->variant = c->variant == PQ_XV_METADATA || c->variant == PQ_XV_VALUE
+                   ? c->variant
+                   : 0;
   e->dict = dict;
   e->dict_len = dict ? dict_len : 0;
   snprintf(e->page_label, sizeof e->page_label, "page");

@@ -2,6 +2,8 @@
 ** explain_plain.c -- the walkers of the encodings whose layout is fixed
 ** value by value: PLAIN, BIT_PACKED, BYTE_STREAM_SPLIT and GROUP_VAR_INT.
 */
+#include <stdio.h>
+
 #include "explain.h"
 
 /* ---- PLAIN ---------------------------------------------------------------- */
@@ -41,6 +43,17 @@ static int plain_step(pq_explainer *x, pq_field *f) {
     return 0;
   }
   if (p->type == PQ_BYTE_ARRAY) {
+    if (x->phase == 3) { /* a variant column's value, walked as such */
+      int rc = ex_variant_step(x->variant, f);
+      if (rc > 0) return 1;
+      if (rc < 0) {
+        pq_error err;
+        size_t at;
+        ex_variant_fault(x->variant, &err, &at);
+        return ex_fault(x, f, at, &err);
+      }
+      x->phase = 0;
+    }
     if (x->i >= x->limit || x->pos >= x->len) {
       if (x->i < x->limit && x->limit != UINT64_MAX) {
         if (!x->check_rc) pq_fail_count(&x->check_err, "PLAIN", x->i, x->limit);
@@ -72,8 +85,15 @@ static int plain_step(pq_explainer *x, pq_field *f) {
     ex_describe(d, sizeof d, PQ_BYTE_ARRAY, 0, &x->bytes);
     ex_note(f, "%zu byte%s: %s", x->bytes.len, x->bytes.len == 1 ? "" : "s", d);
     x->pos = at + 4 + x->bytes.len;
-    x->i++;
     x->phase = 0;
+    if (x->variant_part) {
+      char prefix[40];
+      snprintf(prefix, sizeof prefix, "value[%llu].", (unsigned long long)x->i);
+      ex_variant_start(x->variant, x->buf, at + 4, x->pos, x->variant_part,
+                       NULL, 0, prefix, &err);
+      x->phase = 3;
+    }
+    x->i++;
     return 1;
   }
   size_t w = pq_plain_width(p->type, p->type_length);

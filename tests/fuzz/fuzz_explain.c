@@ -2,7 +2,9 @@
 ** fuzz_explain.c -- the explainer on any input.  The first byte picks
 ** what is explained: a stream of one of the encodings (0 to 9, and 12 for
 ** ALP, after the page and the file, so that older inputs keep their
-** meaning; its parameters
+** meaning; a page's BYTE_ARRAY values may be walked as a VARIANT's
+** metadata or value, by bits of the byte that says whether it has a type;
+** its parameters
 ** from the next bytes, fuzz.h, and for the dictionary encodings a PLAIN
 ** dictionary of a 16-bit length), a page as stored (its context from the
 ** next bytes), or a whole file.  Every row is made, and each must lie
@@ -57,7 +59,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   } else if (mode == 10) {
     pq_page_context c;
     pq_page_context_init(&c);
-    c.type_set = fz_byte(&in) & 1;
+    uint8_t set = fz_byte(&in);
+    c.type_set = set & 1;
+    c.variant = (set >> 1) % 3; /* a VARIANT's column: metadata, value */
     c.type = (pq_type)(fz_byte(&in) % 8);
     c.type_length = 1 + fz_byte(&in) % 16;
     c.max_def = fz_byte(&in) % 4;

@@ -377,6 +377,56 @@ static void wkb_seeds(void) {
   put("wkb", "collection", gc, sizeof gc, NULL, 0);
 }
 
+/* The variants of parquet-testing's variant/ (NAME.metadata and
+** NAME.value) for explain_variant: the two together, each alone, and the
+** value with its metadata apart; (shredded_variant/'s files are seeded with the others). */
+static void explain_variant_seeds(const char *root) {
+  char folder[2048];
+  snprintf(folder, sizeof folder, "%s/variant", root);
+  DIR *d = opendir(folder);
+  if (!d) return;
+  struct dirent *ent;
+  while ((ent = readdir(d)) != NULL) {
+    size_t nl = strlen(ent->d_name);
+    if (nl < 10 || strcmp(ent->d_name + nl - 9, ".metadata") != 0) continue;
+    char path[2100], name[2200];
+    size_t ml, vl;
+    snprintf(path, sizeof path, "%s/%s", folder, ent->d_name);
+    uint8_t *m = slurp(path, &ml);
+    snprintf(path, sizeof path, "%s/%.*s.value", folder, (int)(nl - 9),
+             ent->d_name);
+    uint8_t *v = slurp(path, &vl);
+    if (m && v && ml < 60000) {
+      uint8_t *both = malloc(3 + ml + vl);
+      if (both) {
+        for (uint8_t mode = 0; mode < 4; mode++) {
+          size_t n = 0;
+          both[n++] = mode;
+          if (mode == 3) {
+            both[n++] = (uint8_t)ml;
+            both[n++] = (uint8_t)(ml >> 8);
+          }
+          if (mode != 2) {
+            memcpy(both + n, m, ml);
+            n += ml;
+          }
+          if (mode != 1) {
+            memcpy(both + n, v, vl);
+            n += vl;
+          }
+          snprintf(name, sizeof name, "%.*s-%d", (int)(nl - 9), ent->d_name,
+                   mode);
+          put("explain_variant", name, both, n, NULL, 0);
+        }
+        free(both);
+      }
+    }
+    free(m);
+    free(v);
+  }
+  closedir(d);
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: seeds DIR [PARQUET_TESTING]\n");
@@ -397,6 +447,7 @@ int main(int argc, char **argv) {
     snprintf(sub, sizeof sub, "%s/shredded_variant", argv[2]);
     file_seeds(sub);
     variant_seeds(argv[2]);
+    explain_variant_seeds(argv[2]);
   }
   printf("%d seeds in %s\n", nseeds, dir);
   return 0;

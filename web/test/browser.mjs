@@ -404,6 +404,29 @@ try {
     });
   }
 
+  // 2b. The VARIANT tutorial: each explain drawn, the first over all the
+  // bytes of metadata || value, its headers' fields among them.
+  await check('example-12-variant-drawn', async () => {
+    await runAndWait(page, () => page.click('#examples button[data-name="12_variant"]'));
+    const errs = await page.$$eval('#results .error', (e) => e.map((x) => x.textContent));
+    assert(!errs.length, `errors: ${errs.join(' | ')}`);
+    const exs = await drawnExplains(page);
+    const got = await domTables(page);
+    const explainTables = got.filter((g) => ['offset', 'hex', 'path'].every((c) => g.headers.includes(c)));
+    assert(exs.length === explainTables.length && exs.length >= 2,
+           `${exs.length} drawings for ${explainTables.length} explain results`);
+    const notes = exs.map((ex, i) => checkDrawing(ex, `variant explain ${i + 1}`));
+    const blob = Array.from(explainTables[0].sql.matchAll(/X'([0-9A-F]*)'/g)).map((m) => m[1]).join('');
+    const h = hexOfDrawing(exs[0]);
+    assert(h === blob, `the first explain draws the bytes ${h}, the variant is ${blob}`);
+    const paths = new Set(exs[0].fields.map((f) => f.path));
+    for (const p of ['metadata.header', 'metadata.name[1]', 'value.header', 'value.field_id[0]',
+                     'value.field[1]("b").data']) {
+      assert(paths.has(p), `no field ${p} drawn`);
+    }
+    return notes.join('; ');
+  });
+
   // 3. An error, as SQLite reports it, with the statement.
   const badSql = "SELECT parquet_decode(X'FF', 'DELTA_BINARY_PACKED', 'INT32');";
   await check('error-shown', async () => {
