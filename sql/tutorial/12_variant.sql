@@ -49,3 +49,10 @@ SELECT path, value, note
 -- dictionary of one name.
 SELECT offset, path, note
   FROM parquet_explain(X'0101000161' || X'0201010002' || X'00', 'VARIANT');
+
+-- Both ways: JSON text to a variant and back.  The names are sorted in
+-- the metadata and in the object; 1 is an int8, 2.50 a decimal of scale
+-- 2 (all its digits kept), "x" a short string.
+SELECT hex(parquet_variant_encode('{"b":[1,2.50],"a":"x"}')) AS variant,
+       parquet_variant_decode(parquet_variant_encode('{"b":[1,2.50],"a":"x"}')) AS json;
+
