@@ -55,4 +55,3 @@ SELECT offset, path, note
 -- 2 (all its digits kept), "x" a short string.
 SELECT hex(parquet_variant_encode('{"b":[1,2.50],"a":"x"}')) AS variant,
        parquet_variant_decode(parquet_variant_encode('{"b":[1,2.50],"a":"x"}')) AS json;
-
