@@ -344,6 +344,9 @@ char *pqx_type_text(pq_type t, int32_t type_length);
 char *pqx_logical_text(const pq_schema_element *e);
 /* Sets text from sqlite3_mprintf (NULL: out of memory). */
 void pqx_result_mprintf(sqlite3_context *ctx, char *s);
+/* Sets the result of ctx to the text of b (out of memory when b ran out)
+** and frees b (source.c). */
+void pqx_result_buf_text(sqlite3_context *ctx, pq_buf *b);
 /* Sets the error of ctx from msg (sqlite3_mprintf; NULL: out of memory)
 ** and frees it (access.c). */
 void pqx_result_error_msg(sqlite3_context *ctx, char *msg);

@@ -225,13 +225,7 @@ static void resultKeyValues(sqlite3_context *ctx, const pq_keyvalue *kv,
     }
   }
   pq_buf_append(&b, "}", 1);
-  if (b.oom) {
-    sqlite3_result_error_nomem(ctx);
-  } else {
-    sqlite3_result_text64(ctx, (const char *)b.data, b.len, SQLITE_TRANSIENT,
-                          SQLITE_UTF8);
-  }
-  pq_buf_free(&b);
+  pqx_result_buf_text(ctx, &b);
 }
 
 /* A statistic as the value it is of the leaf's logical type (as DuckDB's
@@ -307,13 +301,7 @@ static void resultGeo(sqlite3_context *ctx, const pq_column_meta *cm,
   } else {
     pq_geo_types_text(g, &b);
   }
-  if (b.oom) {
-    sqlite3_result_error_nomem(ctx);
-  } else {
-    sqlite3_result_text64(ctx, (const char *)b.data, b.len, SQLITE_TRANSIENT,
-                          SQLITE_UTF8);
-  }
-  pq_buf_free(&b);
+  pqx_result_buf_text(ctx, &b);
 }
 
 static void metadataColumn(const FileCursor *c, sqlite3_context *ctx,

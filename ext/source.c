@@ -301,6 +301,16 @@ char *pqx_logical_text(const pq_schema_element *e) {
   }
 }
 
+void pqx_result_buf_text(sqlite3_context *ctx, pq_buf *b) {
+  if (b->oom) {
+    sqlite3_result_error_nomem(ctx);
+  } else {
+    sqlite3_result_text64(ctx, b->data ? (const char *)b->data : "", b->len,
+                          SQLITE_TRANSIENT, SQLITE_UTF8);
+  }
+  pq_buf_free(b);
+}
+
 void pqx_result_mprintf(sqlite3_context *ctx, char *s) {
   if (s) {
     sqlite3_result_text(ctx, s, -1, sqlite3_free);
@@ -354,11 +364,5 @@ void pqx_result_stat(sqlite3_context *ctx, int present, pq_bytes v,
   pq_buf b;
   pq_buf_init(&b);
   pq_json_values(&b, t, 0, 0, &x, 1, 0);
-  if (b.oom) {
-    sqlite3_result_error_nomem(ctx);
-  } else {
-    sqlite3_result_text64(ctx, (const char *)b.data, b.len, SQLITE_TRANSIENT,
-                          SQLITE_UTF8);
-  }
-  pq_buf_free(&b);
+  pqx_result_buf_text(ctx, &b);
 }

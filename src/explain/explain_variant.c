@@ -243,109 +243,14 @@ static int vx_plain_name(const uint8_t *p, size_t n) {
 
 /* ---- Text of values, as the project writes them (doc/values.md) ---------- */
 
-static void vx_civil(int64_t days, int64_t *y, int *m, int *d) {
-  int64_t z = days + 719468;
-  int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  int64_t doe = z - era * 146097;
-  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  int64_t mp = (5 * doy + 2) / 153;
-  *d = (int)(doy - (153 * mp + 2) / 5 + 1);
-  *m = (int)(mp < 10 ? mp + 3 : mp - 9);
-  *y = yoe + era * 400 + (*m <= 2);
-}
-
-static size_t vx_date(char *s, size_t cap, int64_t days) {
-  int64_t y;
-  int m, d;
-  vx_civil(days, &y, &m, &d);
-  int k = snprintf(s, cap, "%04lld-%02d-%02d", (long long)y, m, d);
-  return k < 0 ? 0 : (size_t)k < cap ? (size_t)k : cap - 1;
-}
-
-/* HH:MM:SS and the fraction when not zero; outside a day, a signed
-** duration. */
-static size_t vx_time(char *s, size_t cap, int64_t units, int64_t per,
-                      int digits) {
-  uint64_t mag = units < 0 ? 0 - (uint64_t)units : (uint64_t)units;
-  uint64_t secs = mag / (uint64_t)per, frac = mag % (uint64_t)per;
-  int k = snprintf(s, cap, "%s%02llu:%02d:%02d", units < 0 ? "-" : "",
-                   (unsigned long long)(secs / 3600), (int)(secs / 60 % 60),
-                   (int)(secs % 60));
-  size_t n = k < 0 ? 0 : (size_t)k < cap ? (size_t)k : cap - 1;
-  if (frac && n + 1 < cap) {
-    k = snprintf(s + n, cap - n, ".%0*llu", digits, (unsigned long long)frac);
-    n += k < 0 ? 0 : (size_t)k < cap - n ? (size_t)k : cap - n - 1;
-  }
-  return n;
-}
-
-static void vx_timestamp(char *s, size_t cap, int64_t v, int64_t per,
-                         int digits) {
-  int64_t per_day = per * 86400;
-  int64_t days = v / per_day, rem = v % per_day;
-  if (rem < 0) {
-    rem += per_day;
-    days--;
-  }
-  size_t n = vx_date(s, cap, days);
-  if (n + 1 < cap) {
-    s[n++] = ' ';
-    vx_time(s + n, cap - n, rem, per, digits);
-  }
-}
-
 /* A little-endian two's complement integer of k bytes (at most 16), with
-** scale digits after the point: all its digits. */
+** scale digits after the point: all its digits (pq_text_decimal reads
+** big-endian ones). */
 static void vx_decimal(char *s, size_t cap, const uint8_t *p, int k,
                        int scale) {
-  uint32_t w[4] = {0, 0, 0, 0};
-  int neg = (p[k - 1] & 0x80) != 0;
-  for (int i = 0; i < 16; i++) {
-    uint32_t b = i < k ? p[i] : neg ? 0xff : 0;
-    w[i / 4] |= b << (8 * (i % 4));
-  }
-  if (neg) { /* negate: the magnitude */
-    uint64_t carry = 1;
-    for (int i = 0; i < 4; i++) {
-      uint64_t x = (uint64_t)(uint32_t)~w[i] + carry;
-      w[i] = (uint32_t)x;
-      carry = x >> 32;
-    }
-  }
-  char d[48];
-  int nd = 0;
-  for (;;) { /* divide by 10, the remainder a digit */
-    uint64_t rem = 0;
-    int zero = 1;
-    for (int i = 3; i >= 0; i--) {
-      uint64_t cur = rem << 32 | w[i];
-      w[i] = (uint32_t)(cur / 10);
-      rem = cur % 10;
-      zero &= w[i] == 0;
-    }
-    d[nd++] = (char)('0' + (int)rem);
-    if (zero) break;
-  }
-  while (nd <= scale) d[nd++] = '0';
-  size_t o = 0;
-  if (neg && o + 1 < cap) s[o++] = '-';
-  for (int i = nd - 1; i >= 0 && o + 2 < cap; i--) {
-    s[o++] = d[i];
-    if (i == scale && scale > 0) s[o++] = '.';
-  }
-  s[o] = 0;
-}
-
-static void vx_uuid(char *s, const uint8_t *p) {
-  static const char hex[] = "0123456789abcdef";
-  size_t k = 0;
-  for (int i = 0; i < 16; i++) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) s[k++] = '-';
-    s[k++] = hex[p[i] >> 4];
-    s[k++] = hex[p[i] & 15];
-  }
-  s[k] = 0;
+  uint8_t be[16];
+  for (int i = 0; i < k; i++) be[i] = p[k - 1 - i];
+  pq_text_decimal(s, cap, be, (size_t)k, scale);
 }
 
 /* ---- The primitive types ------------------------------------------------- */
@@ -867,28 +772,27 @@ static int vx_data_row(ex_variant *v, vx_frame *fr, pq_field *f) {
     }
     case 11: {
       int32_t days = (int32_t)(uint32_t)raw;
-      vx_date(s, cap, days);
+      pq_text_date(s, cap, days);
       vx_text(f, s, strlen(s), 1);
       ex_note(f, "%s: %d = %s", vx_prims[t].words, days, s);
       return 1;
     }
     case 12: case 13: case 18: case 19: {
       int nanos = t >= 18;
-      vx_timestamp(s, cap, (int64_t)raw, nanos ? 1000000000 : 1000000,
-                   nanos ? 9 : 6);
+      pq_text_timestamp(s, cap, (int64_t)raw, nanos ? 3 : 2);
       vx_text(f, s, strlen(s), 1);
       ex_note(f, "%s: %lld = %s%s", vx_prims[t].words, (long long)raw, s,
               t == 12 || t == 18 ? " (UTC)" : "");
       return 1;
     }
     case 17:
-      vx_time(s, cap, (int64_t)raw, 1000000, 6);
+      pq_text_time(s, cap, (int64_t)raw, 1000000, 6);
       vx_text(f, s, strlen(s), 1);
       ex_note(f, "%s: %lld = %s", vx_prims[t].words, (long long)raw, s);
       return 1;
     default: /* 20, uuid */
       ex_bits_bytes(f, q, 16);
-      vx_uuid(s, q);
+      pq_text_uuid(s, cap, q);
       vx_text(f, s, strlen(s), 1);
       ex_note(f, "%s: %s", vx_prims[t].words, s);
       return 1;

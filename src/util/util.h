@@ -246,6 +246,34 @@ int pq_name_lookup(const void *names, size_t stride, int count, const char *s,
 ** BOOLEAN counts as 0 too: it is bit-packed). */
 size_t pq_plain_width(pq_type t, int32_t type_length);
 
+/* ---- Values as text (text.c) ------------------------------------------------ */
+
+/* Days since 1970-01-01 as "YYYY-MM-DD" (proleptic Gregorian). */
+size_t pq_text_date(char *s, size_t cap, int64_t days);
+/* A time of day in units (per_second of them a second) as
+** "HH:MM:SS[.fff]": the fraction, when not zero, in digits digits.  Units
+** outside a day give a signed duration: "-03:51:39.961", "26:00:00". */
+size_t pq_text_time(char *s, size_t cap, int64_t units, int64_t per_second,
+                    int digits);
+/* v units (1 MILLIS, 2 MICROS, 3 NANOS) since the epoch as
+** "YYYY-MM-DD HH:MM:SS[.f]". */
+size_t pq_text_timestamp(char *s, size_t cap, int64_t v, int unit);
+/* An INT96 (nanoseconds of the day, then the Julian day) the same way. */
+size_t pq_text_int96(char *s, size_t cap, const uint8_t *p);
+/* An unscaled decimal in big-endian two's complement, of at most
+** PQ_DECIMAL_MAX_BYTES bytes past those that repeat its sign (92 digits;
+** pq_decimal_fits_text says): at most 95 characters. */
+#define PQ_DECIMAL_MAX_BYTES 38
+size_t pq_text_decimal(char *s, size_t cap, const uint8_t *p, size_t n,
+                       int scale);
+int pq_decimal_fits_text(const uint8_t *p, size_t n);
+/* An INTERVAL (months, days, milliseconds: little-endian unsigned) as
+** DuckDB writes one: "1 year 2 months 3 days 04:05:06.789", "00:00:00". */
+size_t pq_text_interval(char *s, size_t cap, const uint8_t *p);
+/* 16 bytes as "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx". */
+size_t pq_text_uuid(char *s, size_t cap, const uint8_t *p);
+double pq_half_to_double(uint16_t h);
+
 /* ---- JSON text as a tree (json_parse.c) ------------------------------------- */
 
 enum { PQ_J_NULL, PQ_J_TRUE, PQ_J_FALSE, PQ_J_NUMBER, PQ_J_STRING, PQ_J_ARRAY,
