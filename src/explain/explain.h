@@ -183,6 +183,9 @@ void ex_bits_value(pq_field *f, uint64_t v, int w);
 void ex_labels(pq_field *f, size_t nbytes, uint64_t nvalues, int w,
                int msb_first);
 /* The row that ends the walk: what is wrong, at offset. */
+/* The next row of the variant value a walker is in (x->variant): 1 with
+** a row (its fault row at a fault), 0 when the value is done. */
+int ex_variant_value_row(pq_explainer *x, pq_field *f);
 int ex_fault(pq_explainer *x, pq_field *f, uint64_t offset,
              const pq_error *err);
 /* The bytes from pos to the end that no value uses. */

@@ -44,14 +44,7 @@ static int plain_step(pq_explainer *x, pq_field *f) {
   }
   if (p->type == PQ_BYTE_ARRAY) {
     if (x->phase == 3) { /* a variant column's value, walked as such */
-      int rc = ex_variant_step(x->variant, f);
-      if (rc > 0) return 1;
-      if (rc < 0) {
-        pq_error err;
-        size_t at;
-        ex_variant_fault(x->variant, &err, &at);
-        return ex_fault(x, f, at, &err);
-      }
+      if (ex_variant_value_row(x, f)) return 1;
       x->phase = 0;
     }
     if (x->i >= x->limit || x->pos >= x->len) {

@@ -94,6 +94,15 @@ int ex_fault(pq_explainer *x, pq_field *f, uint64_t offset,
   return 1;
 }
 
+int ex_variant_value_row(pq_explainer *x, pq_field *f) {
+  int rc = ex_variant_step(x->variant, f);
+  if (rc >= 0) return rc;
+  pq_error err;
+  size_t at;
+  ex_variant_fault(x->variant, &err, &at);
+  return ex_fault(x, f, at, &err);
+}
+
 void ex_rest(pq_explainer *x, pq_field *f, size_t pos, const char *why) {
   ex_row(f, pos, x->len - pos, "rest");
   ex_note(f, "%zu byte%s %s", x->len - pos, x->len - pos == 1 ? "" : "s", why);
