@@ -443,12 +443,14 @@ static int leaf_take(asm_ctx *a, const pq_schema_node *n, const uint8_t **p,
                      size_t *len) {
   leaf_data *L = &a->leaves[n->leaf];
   if (L->pos >= L->n) {
-    fail(a, "column '%s', row %lld ends before the row group's rows do", n->path, (long long)a->row);
+    fail(a, "column '%s', row %lld ends before the row group's rows do",
+         n->path, (long long)a->row);
     return -1;
   }
   if (L->def[L->pos++] < n->max_def) return 0;
   if (L->vpos >= L->nv) {
-    fail(a, "column '%s', row %lld has fewer values than its levels say", n->path, (long long)a->row);
+    fail(a, "column '%s', row %lld has fewer values than its levels say",
+         n->path, (long long)a->row);
     return -1;
   }
   *p = L->text.data ? L->text.data + L->voff[L->vpos] : (const uint8_t *)"";
@@ -476,7 +478,9 @@ static int variant_emit(asm_ctx *a, const pq_variant_meta *m,
 static int variant_pair(asm_ctx *a, const pq_variant_meta *m,
                         const pq_schema_node *g, int depth) {
   if (g->leaf >= 0) {
-    fail(a, "column '%s', row %lld: a shredded field of a VARIANT is a group of value "
+    fail(a,
+         "column '%s', row %lld: a shredded field of a VARIANT is a group of "
+         "value "
          "and typed_value, not a leaf",
          g->path, (long long)a->row);
     return 0;
@@ -484,7 +488,9 @@ static int variant_pair(asm_ctx *a, const pq_variant_meta *m,
   const pq_schema_node *v = child_named(g, "value"),
                        *t = child_named(g, "typed_value");
   if ((!v && !t) || (v && v->leaf < 0)) {
-    fail(a, "column '%s', row %lld: a shredded field of a VARIANT needs a binary value "
+    fail(a,
+         "column '%s', row %lld: a shredded field of a VARIANT needs a binary "
+         "value "
          "or a typed_value",
          g->path, (long long)a->row);
     return 0;
@@ -497,7 +503,8 @@ static void variant_list(asm_ctx *a, const pq_variant_meta *m,
                          const pq_schema_node *typ, int depth) {
   const pq_schema_node *r = typ->n_children == 1 ? typ->children[0] : NULL;
   if (!r || r->elem->repetition != 2 || r->n_children != 1) {
-    fail(a, "column '%s', row %lld: a shredded VARIANT array is a LIST of one "
+    fail(a,
+         "column '%s', row %lld: a shredded VARIANT array is a LIST of one "
          "repeated group of one element",
          typ->path, (long long)a->row);
     return;
@@ -551,7 +558,8 @@ static void variant_object(asm_ctx *a, const pq_variant_meta *m,
     return;
   }
   if (v && (v[0] & 3) != PQ_VARIANT_OBJECT) {
-    fail(a, "column '%s', row %lld: the value beside a shredded object is not an "
+    fail(a,
+         "column '%s', row %lld: the value beside a shredded object is not an "
          "object",
          typ->path, (long long)a->row);
     return;
@@ -591,9 +599,11 @@ static void variant_object(asm_ctx *a, const pq_variant_meta *m,
     pq_buf_byte(out, '{');
     for (size_t i = 0, first = 1; i < k && !a->rc; i++) {
       if (i && var_field_cmp(&f[i - 1], &f[i]) == 0) {
-        fail(a, "column '%s', row %lld: field \"%.*s\" is both shredded "
+        fail(a,
+             "column '%s', row %lld: field \"%.*s\" is both shredded "
              "and in the value",
-             typ->path, (long long)a->row, (int)(f[i].name.len < 64 ? f[i].name.len : 64),
+             typ->path, (long long)a->row,
+             (int)(f[i].name.len < 64 ? f[i].name.len : 64),
              (const char *)f[i].name.ptr);
         break;
       }
@@ -618,7 +628,8 @@ static int variant_emit(asm_ctx *a, const pq_variant_meta *m,
   size_t vn = 0;
   int has_v = 0;
   if (depth > 64) {
-    fail(a, "column '%s', row %lld: a shredded VARIANT nested more than 64 deep",
+    fail(a,
+         "column '%s', row %lld: a shredded VARIANT nested more than 64 deep",
          (typ ? typ : val)->path, (long long)a->row);
     return 0;
   }
@@ -626,11 +637,12 @@ static int variant_emit(asm_ctx *a, const pq_variant_meta *m,
     has_v = leaf_take(a, val, &v, &vn);
     if (has_v < 0) return 0;
   }
-  if (typ && typ->leaf >= 0 &&
-      a->leaves[typ->leaf].variant != VAR_LEAF_TYPED) {
-    fail(a, "column '%s', row %lld: a typed_value of %s with its annotation cannot "
-         "hold a variant value",
-         typ->path, (long long)a->row, pq_type_name(typ->elem->type));
+  if (typ && typ->leaf >= 0 && a->leaves[typ->leaf].variant != VAR_LEAF_TYPED) {
+    fail(
+        a,
+        "column '%s', row %lld: a typed_value of %s with its annotation cannot "
+        "hold a variant value",
+        typ->path, (long long)a->row, pq_type_name(typ->elem->type));
     return 0;
   }
   if (typ) {
@@ -641,7 +653,9 @@ static int variant_emit(asm_ctx *a, const pq_variant_meta *m,
       skip_instance(a, typ);
     } else if (typ->leaf >= 0) {
       if (has_v) {
-        fail(a, "column '%s', row %lld: both value and typed_value are set, and the "
+        fail(a,
+             "column '%s', row %lld: both value and typed_value are set, and "
+             "the "
              "value is not an object",
              typ->path, (long long)a->row);
         return 0;
@@ -650,7 +664,9 @@ static int variant_emit(asm_ctx *a, const pq_variant_meta *m,
       return 1;
     } else if (annotated(typ, 3, 3)) {
       if (has_v) {
-        fail(a, "column '%s', row %lld: both value and typed_value are set, and the "
+        fail(a,
+             "column '%s', row %lld: both value and typed_value are set, and "
+             "the "
              "value is not an object",
              typ->path, (long long)a->row);
         return 0;
@@ -681,7 +697,8 @@ static void emit_variant(asm_ctx *a, const pq_schema_node *n) {
   if (!meta || meta->leaf < 0 || meta->elem->type != PQ_BYTE_ARRAY ||
       (val && (val->leaf < 0 || val->elem->type != PQ_BYTE_ARRAY)) ||
       (!val && !typ)) {
-    fail(a, "column '%s', row %lld: a VARIANT group needs a binary metadata and a "
+    fail(a,
+         "column '%s', row %lld: a VARIANT group needs a binary metadata and a "
          "binary value or a typed_value",
          n->path, (long long)a->row);
     return;
@@ -690,8 +707,9 @@ static void emit_variant(asm_ctx *a, const pq_schema_node *n) {
   size_t len;
   int got = leaf_take(a, meta, &p, &len);
   if (got <= 0) {
-    if (got == 0) fail(a, "column '%s', row %lld is null in a present VARIANT",
-                       meta->path, (long long)a->row);
+    if (got == 0)
+      fail(a, "column '%s', row %lld is null in a present VARIANT", meta->path,
+           (long long)a->row);
     return;
   }
   pq_variant_meta m;
