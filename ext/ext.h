@@ -124,6 +124,7 @@ int pqx_register_files(sqlite3 *db);
 int pqx_register_pages(sqlite3 *db);
 int pqx_register_table(sqlite3 *db);
 int pqx_register_rows(sqlite3 *db);
+int pqx_register_file_refs(sqlite3 *db);
 int pqx_register_meta(sqlite3 *db);
 int pqx_register_write(sqlite3 *db);
 /* order.c: the collations instant and decimal, decimal_sum(x) */

@@ -658,6 +658,48 @@ typedef struct pq_cell {
 PQ_API int pq_file_to_json(const pq_file *f, size_t limit, pq_buf *out,
                            pq_error *err);
 
+/* ---- FILE references (spec/LogicalTypes.md, FILE) -----------------------
+** A group annotated FILE names bytes: inline, a range of this file, or
+** another file at a URI.  Its values are read row by row, each with what
+** it resolves to by the spec's table; only the first two are resolved
+** (nothing here opens another file). */
+enum {
+  PQ_FILE_REF_NULL = 0,   /* the group is null in this row */
+  PQ_FILE_REF_INLINE,     /* `inline` holds the bytes */
+  PQ_FILE_REF_SELF,       /* [offset, offset + size) of this file */
+  PQ_FILE_REF_URI,        /* another file: uri, and offset/size if set */
+  PQ_FILE_REF_INVALID     /* resolves to nothing, or past the file's end */
+};
+typedef struct pq_file_ref {
+  int kind;                               /* PQ_FILE_REF_* */
+  int has_uri, has_offset, has_size, has_content_type, has_checksum,
+      has_inline;                         /* the field is not null */
+  pq_bytes uri, content_type, checksum, inline_bytes;
+  int64_t offset, size;
+} pq_file_ref;
+typedef struct pq_file_ref_reader pq_file_ref_reader;
+
+/* 1 when n is a group annotated FILE. */
+PQ_API int pq_file_ref_group(const pq_schema_node *n);
+/* Opens the values of FILE group `group` in one row group: PQ_UNSUPPORTED
+** when it is inside a repeated field, PQ_CORRUPT when a field it names
+** (uri, offset, size, content_type, checksum, inline) has another type. */
+PQ_API int pq_file_ref_reader_open(pq_file_ref_reader **out, const pq_file *f,
+                                   uint32_t row_group,
+                                   const pq_schema_node *group, size_t limit,
+                                   pq_error *err);
+/* The next row's value, its bytes valid until the next call; *got is 0
+** after the last. */
+PQ_API int pq_file_ref_reader_next(pq_file_ref_reader *r, pq_file_ref *v,
+                                   int *got, pq_error *err);
+PQ_API void pq_file_ref_reader_free(pq_file_ref_reader *r);
+/* The bytes v resolves to (empty for a URI, an invalid or a null one):
+** the inline bytes, or the file's range, read into scratch when the file
+** has no image (PQ_TOOBIG beyond limit). */
+PQ_API int pq_file_ref_bytes(const pq_file *f, const pq_file_ref *v,
+                             size_t limit, pq_buf *scratch, pq_bytes *out,
+                             pq_error *err);
+
 /* ---- Page indexes (spec/PageIndex.md) --------------------------------------
 ** A column chunk's ColumnIndex (per page: null_pages, min and max values,
 ** null counts) and OffsetIndex (per page: where it is, its size, its first

@@ -205,7 +205,9 @@ static void examples(void) {
   CHECK(src, "cannot read %s", VT "/data_dictionary.json");
   if (!src) return;
   /* the file ends its object with a comma ("...,\n}"): not JSON */
-  char *end = strrchr(src, '}');
+  char *end = src + n; /* the last '}' (the bytes have no terminator) */
+  while (end > src && end[-1] != '}') end--;
+  end = end > src ? end - 1 : src;
   for (char *q = end - 1; q > src && (*q == ' ' || *q == '\n'); q--)
     if (q[-1] == ',') {
       q[-1] = ' ';

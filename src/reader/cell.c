@@ -256,6 +256,24 @@ static int cell_type_geo(const pq_schema_element *e, pq_buf *out) {
   return 1;
 }
 
+/* 1 when each field of FILE group f is one of spec/LogicalTypes.md's, of
+** its type: a group parquet_write's FILE writes with nothing lost. */
+static int cell_file_fields(const pq_schema_node *f) {
+  static const char *const names[] = {"uri", "offset", "size",
+                                      "content_type", "checksum", "inline"};
+  for (uint32_t i = 0; i < f->n_children; i++) {
+    const pq_schema_node *c = f->children[i];
+    const pq_schema_element *e = c->elem;
+    int k = 0;
+    while (k < 6 && (strlen(names[k]) != e->name.len ||
+                     memcmp(names[k], e->name.ptr, e->name.len)))
+      k++;
+    if (k == 6 || c->leaf < 0 || e->repetition == 2) return 0;
+    if (e->type != (k == 1 || k == 2 ? PQ_INT64 : PQ_BYTE_ARRAY)) return 0;
+  }
+  return 1;
+}
+
 static int cell_type_of(const pq_schema_node *f, int bas, pq_buf *out,
                         int depth, int top) {
   const pq_schema_element *e = f->elem;
@@ -288,8 +306,13 @@ static int cell_type_of(const pq_schema_node *f, int bas, pq_buf *out,
     pq_buf_append(out, "VARIANT", 7);
     return 1;
   }
-  if (e->logical_type != 0 || e->converted_type >= 0 || !f->n_children)
-    return 0; /* another annotated group */
+  if (e->logical_type == 19 && top && cell_file_fields(f)) {
+    pq_buf_append(out, "FILE", 4); /* parquet_write's FILE holds them all */
+    return 1;
+  }
+  if ((e->logical_type != 0 && e->logical_type != 19) ||
+      e->converted_type >= 0 || !f->n_children)
+    return 0; /* another annotated group (FILE inside: its STRUCT) */
   pq_buf_append(out, "STRUCT<", 7);
   for (uint32_t i = 0; i < f->n_children; i++) {
     if (i) pq_buf_append(out, ", ", 2);

@@ -259,6 +259,12 @@ static void wn_tree_free(wn_node *t) {
   pq_free(t);
 }
 
+/* FILE (spec/LogicalTypes.md): a group of the fields a reference may
+** have, each optional, annotated FILE. */
+static const char wn_file_type[] =
+    "STRUCT<uri STRING, offset INT64, size INT64, content_type STRING, "
+    "checksum STRING, inline BINARY>";
+
 int pq_nested_parse(const char *s, pq_nested **out, pq_buf *msg) {
   *out = NULL;
   msg->len = 0;
@@ -267,6 +273,14 @@ int pq_nested_parse(const char *s, pq_nested **out, pq_buf *msg) {
   size_t k = wn_tword(&p);
   size_t j = p.i + k;
   while (s[j] == ' ') j++;
+  int file = k == 4 && wn_nieq(s + p.i, "FILE", 4) && !s[j];
+  if (file) {
+    s = wn_file_type;
+    p.s = s;
+    p.i = 0;
+    k = wn_tword(&p);
+    j = k;
+  }
   int variant = pq_variant_col_is(s);
   if (!variant && (!k || s[j] != '<')) return 0; /* a scalar */
   pq_nested *n = pq_malloc(sizeof *n);
@@ -287,6 +301,7 @@ int pq_nested_parse(const char *s, pq_nested **out, pq_buf *msg) {
     return 1;
   }
   int ok = wn_ttype(&p, t, 0);
+  t->file = file;
   if (ok) {
     wn_tspace(&p);
     if (s[p.i]) {
@@ -439,6 +454,7 @@ static int wn_build(wn_sbuild *b, pq_write_node *x, const wn_node *n, const char
     pq_write_node *kids = wn_snodes(b, n->n);
     if (!kids) return 0;
     if (n->kind == PQ_WT_VARIANT) x->logical = PQ_LOGICAL_VARIANT;
+    if (n->file) x->logical = PQ_LOGICAL_FILE;
     x->n_children = n->n;
     x->children = kids;
     for (int i = 0; i < n->n; i++)

@@ -1937,6 +1937,12 @@ static void write_schema(const pq_writer *w, pq_thrift_writer *tw) {
       pq_tw_struct_end(tw);
       pq_tw_struct_end(tw);
     }
+    if (e->logical == PQ_LOGICAL_FILE) { /* FILE, no ConvertedType */
+      pq_tw_struct_begin(tw, 10);
+      pq_tw_struct_begin(tw, PQ_LOGICAL_FILE);
+      pq_tw_struct_end(tw);
+      pq_tw_struct_end(tw);
+    }
     if (e->logical == PQ_LOGICAL_VARIANT) { /* VARIANT(1), no ConvertedType */
       pq_tw_struct_begin(tw, 10);
       pq_tw_struct_begin(tw, PQ_LOGICAL_VARIANT);

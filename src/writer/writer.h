@@ -18,6 +18,7 @@ typedef struct wn_node {
   int leaf;              /* a scalar's index among the column's leaves */
   int rep;               /* a LIST's or MAP's repetition level */
   int req;               /* REQUIRED (a VARIANT's parts), not OPTIONAL */
+  int file;              /* a STRUCT annotated FILE */
 } wn_node;
 
 /* A leaf of a nested column: its entries of the batch, with their levels. */
