@@ -95,6 +95,7 @@ int pq_lab_column_put(pq_lab_column *c, const void *values,
   b->rows = n;
   b->v_at = c->values.len;
   b->p_at = c->present.len;
+  size_t heap_at = c->heap.len;
   size_t nv = 0;
   for (size_t i = 0; i < n; i++) nv += !present || present[i];
   b->values = nv;
@@ -120,6 +121,7 @@ int pq_lab_column_put(pq_lab_column *c, const void *values,
     /* the column is left as it was before the batch */
     c->values.len = b->v_at;
     c->present.len = b->p_at;
+    c->heap.len = heap_at;
     c->values.oom = c->present.oom = c->heap.oom = 0;
     return pq_fail(err, PQ_NOMEM, "lab", "out of memory");
   }
