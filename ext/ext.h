@@ -130,6 +130,8 @@ int pqx_register_write(sqlite3 *db);
 /* order.c: the collations instant and decimal, decimal_sum(x) */
 int pqx_register_order(sqlite3 *db);
 int pqx_register_variant(sqlite3 *db);
+/* lab.c: parquet_lab */
+int pqx_register_lab(sqlite3 *db);
 
 /* ---- Files read by descriptor (fileio.c) --------------------------------
 ** A path opened for reading, with what the file was then (device, inode,

@@ -527,8 +527,10 @@ static char *w_put_fill(Writer *wr, WCol *c, WFill *f, pq_error *err) {
     }
     vals = run.data;
   }
-  int rc = pq_writer_put_column(wr->w, c->wcol, vals, f->present, f->nrows,
-                                err);
+  int rc = wr->cap ? wr->cap->batch(wr->cap->ctx, (int)(c - wr->cols), vals,
+                                    f->present, f->nrows, err)
+                   : pq_writer_put_column(wr->w, c->wcol, vals, f->present,
+                                          f->nrows, err);
   pq_buf_free(&run);
   if (rc) return pqx_w_core(rc, err);
   f->nrows = f->nvalues = 0;
@@ -541,6 +543,7 @@ static char *w_batch(Writer *wr) {
   pq_error err = {0};
   for (int i = 0; i < wr->ncols; i++) {
     WCol *c = &wr->cols[i];
+    if (c->skip) continue;
     char *m = c->tree ? pqx_nested_flush(wr, i) : w_put_fill(wr, c, &c->b, &err);
     if (m) return m;
   }
@@ -566,6 +569,10 @@ static char *w_core_error(Writer *wr, int rc, const pq_error *err) {
 
 static char *w_group(Writer *wr) {
   pq_error err = {0};
+  if (wr->cap) {
+    int rc = wr->cap->group(wr->cap->ctx, &err);
+    return rc ? pqx_w_core(rc, &err) : NULL;
+  }
   int rc = pq_writer_end_row_group(wr->w, &err);
   if (rc) return w_core_error(wr, rc, &err);
   pq_writer_drain(wr->w, &wr->out);
@@ -1523,12 +1530,20 @@ static char *w_columns(Writer *wr) {
       msg = PQX_W_NOMEM;
     ps[i] = c->p;
     os[i] = c->o;
+    if (wr->cap) { /* a nested column is never captured */
+      int keep = 0;
+      pq_error err = {0};
+      int rc = wr->cap->column(wr->cap->ctx, i, c->name, c->tree != NULL,
+                               &c->p, &c->o, &keep, &err);
+      if (rc) msg = pqx_w_core(rc, &err);
+      c->skip = !keep || c->tree != NULL;
+    }
   }
   if (!msg) msg = w_bounds(wr);
   /* Each column alone first, so that a refusal names its column (a nested
   ** column's leaves: pqx_nested_open). */
   for (int i = 0; i < wr->ncols && !msg; i++) {
-    if (wr->cols[i].tree) continue;
+    if (wr->cols[i].tree || wr->cols[i].skip) continue;
     pq_error err = {0};
     pq_writer *one;
     int rc = pq_writer_open_columns(&one, 1, &ps[i], &os[i], &err);
@@ -1538,7 +1553,7 @@ static char *w_columns(Writer *wr) {
       msg = pqx_w_msg(FN ": column '%s': %s", wr->cols[i].name, err.msg);
   }
   /* a folder's writers open with their files */
-  if (!msg && !wr->folder) msg = w_open_writer(wr);
+  if (!msg && !wr->folder && !wr->cap) msg = w_open_writer(wr);
   return msg;
 }
 
@@ -2048,6 +2063,7 @@ static char *w_row(Writer *wr, sqlite3_value **vals) {
     if (r) return r;
   }
   for (int i = 0; i < wr->ncols; i++) {
+    if (wr->cols[i].skip) continue;
     /* a fault leaves the columns before it a row ahead: the write fails */
     char *m = wr->cols[i].tree ? pqx_nested_put(wr, i, vals[i])
                                : w_put_value(wr, i, vals[i]);
@@ -2092,7 +2108,7 @@ static char *w_start(Writer *wr) {
   char *msg = w_columns(wr);
   if (msg) return msg;
   wr->threaded = wr->threads != 1 && !wr->nested && wr->group_bytes == 0 &&
-                 !wr->folder && sqlite3_threadsafe();
+                 !wr->folder && !wr->cap && sqlite3_threadsafe();
   if (wr->folder) {
     msg = w_make_root(wr); /* its files open with their first rows */
     if (msg) return msg;
@@ -2226,25 +2242,166 @@ static char *w_query_refused(sqlite3_stmt *q) {
   return NULL;
 }
 
+/* A writer of parquet_write's defaults, on db. */
+static void w_init(Writer *wr, sqlite3 *db) {
+  memset(wr, 0, sizeof *wr);
+  wr->db = db;
+  wr->durable = 1;
+  wr->dictionary = -1;
+  wr->group_size = WRITE_GROUP;
+  pq_params_init(&wr->p);
+  pq_write_options_init(&wr->o);
+  wr->o.page_index = 1;
+  /* SNAPPY, as careful writers default to (DuckDB, Arrow, Spark), when
+  ** the build has it */
+  if (pq_codec_available(PQ_SNAPPY)) wr->o.codec = PQ_SNAPPY;
+  pq_buf_init(&wr->out);
+  pq_buf_init(&wr->fname);
+  pq_buf_init(&wr->key);
+  pq_partitioner_init(&wr->part, 0);
+}
+
+/* The options, a JSON object's text, applied. */
+static char *w_options(Writer *wr, const char *opts) {
+  /* json_type: malformed JSON is its error (json_valid, out of memory,
+  ** says 0 as for malformed JSON) */
+  sqlite3_stmt *st;
+  int rc = sqlite3_prepare_v2(wr->db, "SELECT json_type(?1) = 'object'", -1,
+                              &st, NULL);
+  int valid = 0;
+  if (rc == SQLITE_OK) {
+    sqlite3_bind_text(st, 1, opts, -1, SQLITE_STATIC);
+    rc = sqlite3_step(st);
+    valid = rc == SQLITE_ROW && sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+  }
+  if ((rc & 0xff) == SQLITE_NOMEM) return PQX_W_NOMEM;
+  if (!valid) return pqx_w_msg(FN ": options: expected a JSON object");
+  return each_pair(wr, opts, "", top_pair, NULL);
+}
+
+/* Runs the query sql (one read-only statement) into the writer: its
+** columns typed, the output opened (path, or NULL for a BLOB), every row
+** written but the last batch.  NULL, or the message. */
+static char *w_read(Writer *wr, const char *sql, const char *path) {
+  char *msg = NULL, *sorted = NULL;
+  /* The query: one statement. */
+  const char *tail = NULL;
+  int rc = sqlite3_prepare_v2(wr->db, sql, -1, &wr->q, &tail);
+  if (rc != SQLITE_OK) {
+    msg = pqx_w_sql(wr->db, rc, "query");
+    goto done;
+  }
+  if (!wr->q) {
+    msg = pqx_w_msg(FN ": the query is empty");
+    goto done;
+  }
+  msg = w_query_refused(wr->q);
+  if (msg) goto done;
+  while (tail && (*tail == ' ' || *tail == ';' || *tail == '\n' ||
+                  *tail == '\t' || *tail == '\r'))
+    tail++;
+  if (tail && *tail) {
+    msg = pqx_w_msg(FN ": the query is more than one statement: '%s'", tail);
+    goto done;
+  }
+  int ncols = sqlite3_column_count(wr->q);
+  if (ncols == 0) {
+    msg = pqx_w_msg(FN ": the query returns no columns");
+    goto done;
+  }
+  /* A folder: the query sorted by its partition keys, which follow the
+  ** columns written. */
+  wr->folder = wr->npart > 0 || wr->file_size > 0;
+  wr->part.file_size = wr->file_size;
+  if (wr->folder) {
+    if (!path) {
+      msg = pqx_w_msg(FN ": \"partition_by\" and \"file_size_bytes\" "
+                         "write a folder of files: the path cannot be "
+                         "NULL");
+      goto done;
+    }
+    msg = w_sort_query(wr, sql, tail, &sorted);
+    if (msg) goto done;
+    ncols = sqlite3_column_count(wr->q) - wr->npart;
+  }
+  wr->nvals = ncols + wr->npart;
+  wr->cols = sqlite3_malloc64((size_t)ncols * sizeof *wr->cols);
+  msg = PQX_W_NOMEM;
+  if (!wr->cols) goto done;
+  memset(wr->cols, 0, (size_t)ncols * sizeof *wr->cols);
+  wr->ncols = ncols;
+  for (int i = 0; i < wr->ncols; i++) {
+    wr->cols[i].name = (char *)sqlite3_column_name(wr->q, i);
+    if (!wr->cols[i].name) goto done;
+    for (int j = 0; j < i; j++)
+      if (strcmp(wr->cols[j].name, wr->cols[i].name) == 0) {
+        msg = pqx_w_msg(FN ": the query has two columns named '%s' (name "
+                           "them apart with AS)",
+                        wr->cols[i].name);
+        goto done;
+      }
+    pq_buf_init(&wr->cols[i].b.heap);
+    pq_buf_init(&wr->cols[i].sp.heap);
+  }
+  wr->look = sqlite3_malloc64((size_t)WRITE_LOOK * (size_t)wr->nvals * sizeof *wr->look);
+  if (!wr->look) goto done;
+  wr->out_null = !path;
+  if (!wr->out_null) {
+    if (wr->folder) {
+      wr->root = sqlite3_mprintf("%s", path ? path : "");
+      if (!wr->root) goto done;
+      /* 'out/' is the folder 'out' (its temporary one goes beside it) */
+      size_t n = strlen(wr->root);
+      while (n > 1 && wr->root[n - 1] == '/') wr->root[--n] = 0;
+    } else {
+      wr->path = sqlite3_mprintf("%s", path ? path : "");
+      if (!wr->path) goto done;
+    }
+  }
+  /* The rows: through the row function when the query can be wrapped in
+  ** one, else stepped here. */
+  msg = sorted ? w_wrap(wr, sorted, NULL) : w_wrap(wr, sql, tail);
+  sqlite3_free(sorted);
+  sorted = NULL;
+  if (msg) goto done;
+  sqlite3_stmt *run = wr->qw ? wr->qw : wr->q;
+  for (;;) {
+    rc = sqlite3_step(run);
+    if (rc == SQLITE_DONE) break;
+    if (rc != SQLITE_ROW) {
+      /* the row function's own fault, else the query's */
+      msg = wr->row_msg ? wr->row_msg : pqx_w_sql(wr->db, rc, "query");
+      wr->row_msg = NULL;
+      goto done;
+    }
+    if (run == wr->qw) continue;
+    sqlite3_value *vals[64];
+    sqlite3_value **vp = vals;
+    if (wr->nvals > 64) {
+      vp = sqlite3_malloc64((size_t)wr->nvals * sizeof *vp);
+      msg = PQX_W_NOMEM;
+      if (!vp) goto done;
+    }
+    for (int i = 0; i < wr->nvals; i++) vp[i] = sqlite3_column_value(wr->q, i);
+    msg = w_take(wr, vp);
+    if (vp != vals) sqlite3_free(vp);
+    if (msg) goto done;
+  }
+  if (!wr->started) {
+    msg = w_start(wr);
+    if (msg) goto done;
+  }
+done:
+  sqlite3_free(sorted);
+  return msg;
+}
+
 static void writeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   if (w_refused(ctx, argv[0])) return;
   Writer wr;
-  memset(&wr, 0, sizeof wr);
-  wr.db = sqlite3_context_db_handle(ctx);
-  wr.durable = 1;
-  wr.dictionary = -1;
-  wr.group_size = WRITE_GROUP;
-  pq_params_init(&wr.p);
-  pq_write_options_init(&wr.o);
-  wr.o.page_index = 1;
-  /* SNAPPY, as careful writers default to (DuckDB, Arrow, Spark), when
-  ** the build has it */
-  if (pq_codec_available(PQ_SNAPPY)) wr.o.codec = PQ_SNAPPY;
-  pq_buf_init(&wr.out);
-  pq_buf_init(&wr.fname);
-  pq_buf_init(&wr.key);
-  pq_partitioner_init(&wr.part, 0);
-  char *msg = NULL, *sorted = NULL;
+  w_init(&wr, sqlite3_context_db_handle(ctx));
+  char *msg = NULL;
   const char *sql = (const char *)sqlite3_value_text(argv[1]);
   if (!sql) {
     w_result_error(ctx, sqlite3_value_type(argv[1]) == SQLITE_NULL
@@ -2258,138 +2415,19 @@ static void writeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
       sqlite3_result_error_nomem(ctx);
       return;
     }
-    /* json_type: malformed JSON is its error (json_valid, out of memory,
-    ** says 0 as for malformed JSON) */
-    sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(wr.db, "SELECT json_type(?1) = 'object'", -1,
-                                &st, NULL);
-    int valid = 0;
-    if (rc == SQLITE_OK) {
-      sqlite3_bind_text(st, 1, opts, -1, SQLITE_STATIC);
-      rc = sqlite3_step(st);
-      valid = rc == SQLITE_ROW && sqlite3_column_int(st, 0);
-      sqlite3_finalize(st);
-    }
-    if ((rc & 0xff) == SQLITE_NOMEM) {
-      sqlite3_result_error_nomem(ctx);
-      return;
-    }
-    if (!valid) {
-      w_result_error(ctx, pqx_w_msg(FN ": options: expected a JSON object"));
-      return;
-    }
-    msg = each_pair(&wr, opts, "", top_pair, NULL);
+    msg = w_options(&wr, opts);
     if (msg) goto fail;
   }
-  /* The query: one statement. */
-  const char *tail = NULL;
-  int rc = sqlite3_prepare_v2(wr.db, sql, -1, &wr.q, &tail);
-  if (rc != SQLITE_OK) {
-    msg = pqx_w_sql(wr.db, rc, "query");
+  /* checked by w_refused: TEXT without a NUL */
+  const char *path = sqlite3_value_type(argv[0]) == SQLITE_NULL
+                         ? NULL
+                         : (const char *)sqlite3_value_text(argv[0]);
+  if (sqlite3_value_type(argv[0]) != SQLITE_NULL && !path) {
+    msg = PQX_W_NOMEM;
     goto fail;
   }
-  if (!wr.q) {
-    msg = pqx_w_msg(FN ": the query is empty");
-    goto fail;
-  }
-  msg = w_query_refused(wr.q);
+  msg = w_read(&wr, sql, path);
   if (msg) goto fail;
-  while (tail && (*tail == ' ' || *tail == ';' || *tail == '\n' ||
-                  *tail == '\t' || *tail == '\r'))
-    tail++;
-  if (tail && *tail) {
-    msg = pqx_w_msg(FN ": the query is more than one statement: '%s'", tail);
-    goto fail;
-  }
-  int ncols = sqlite3_column_count(wr.q);
-  if (ncols == 0) {
-    msg = pqx_w_msg(FN ": the query returns no columns");
-    goto fail;
-  }
-  /* A folder: the query sorted by its partition keys, which follow the
-  ** columns written. */
-  wr.folder = wr.npart > 0 || wr.file_size > 0;
-  wr.part.file_size = wr.file_size;
-  if (wr.folder) {
-    if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
-      msg = pqx_w_msg(FN ": \"partition_by\" and \"file_size_bytes\" "
-                         "write a folder of files: the path cannot be "
-                         "NULL");
-      goto fail;
-    }
-    msg = w_sort_query(&wr, sql, tail, &sorted);
-    if (msg) goto fail;
-    ncols = sqlite3_column_count(wr.q) - wr.npart;
-  }
-  wr.nvals = ncols + wr.npart;
-  wr.cols = sqlite3_malloc64((size_t)ncols * sizeof *wr.cols);
-  msg = PQX_W_NOMEM;
-  if (!wr.cols) goto fail;
-  memset(wr.cols, 0, (size_t)ncols * sizeof *wr.cols);
-  wr.ncols = ncols;
-  for (int i = 0; i < wr.ncols; i++) {
-    wr.cols[i].name = (char *)sqlite3_column_name(wr.q, i);
-    if (!wr.cols[i].name) goto fail;
-    for (int j = 0; j < i; j++)
-      if (strcmp(wr.cols[j].name, wr.cols[i].name) == 0) {
-        msg = pqx_w_msg(FN ": the query has two columns named '%s' (name "
-                           "them apart with AS)",
-                        wr.cols[i].name);
-        goto fail;
-      }
-    pq_buf_init(&wr.cols[i].b.heap);
-    pq_buf_init(&wr.cols[i].sp.heap);
-  }
-  wr.look = sqlite3_malloc64((size_t)WRITE_LOOK * (size_t)wr.nvals * sizeof *wr.look);
-  if (!wr.look) goto fail;
-  wr.out_null = sqlite3_value_type(argv[0]) == SQLITE_NULL;
-  if (!wr.out_null) {
-    /* checked by w_refused: TEXT without a NUL */
-    const char *path = (const char *)sqlite3_value_text(argv[0]);
-    if (wr.folder) {
-      wr.root = sqlite3_mprintf("%s", path ? path : "");
-      if (!wr.root) goto fail;
-      /* 'out/' is the folder 'out' (its temporary one goes beside it) */
-      size_t n = strlen(wr.root);
-      while (n > 1 && wr.root[n - 1] == '/') wr.root[--n] = 0;
-    } else {
-      wr.path = sqlite3_mprintf("%s", path ? path : "");
-      if (!wr.path) goto fail;
-    }
-  }
-  /* The rows: through the row function when the query can be wrapped in
-  ** one, else stepped here. */
-  msg = sorted ? w_wrap(&wr, sorted, NULL) : w_wrap(&wr, sql, tail);
-  sqlite3_free(sorted);
-  sorted = NULL;
-  if (msg) goto fail;
-  sqlite3_stmt *run = wr.qw ? wr.qw : wr.q;
-  for (;;) {
-    rc = sqlite3_step(run);
-    if (rc == SQLITE_DONE) break;
-    if (rc != SQLITE_ROW) {
-      /* the row function's own fault, else the query's */
-      msg = wr.row_msg ? wr.row_msg : pqx_w_sql(wr.db, rc, "query");
-      wr.row_msg = NULL;
-      goto fail;
-    }
-    if (run == wr.qw) continue;
-    sqlite3_value *vals[64];
-    sqlite3_value **vp = vals;
-    if (wr.nvals > 64) {
-      vp = sqlite3_malloc64((size_t)wr.nvals * sizeof *vp);
-      msg = PQX_W_NOMEM;
-      if (!vp) goto fail;
-    }
-    for (int i = 0; i < wr.nvals; i++) vp[i] = sqlite3_column_value(wr.q, i);
-    msg = w_take(&wr, vp);
-    if (vp != vals) sqlite3_free(vp);
-    if (msg) goto fail;
-  }
-  if (!wr.started) {
-    msg = w_start(&wr);
-    if (msg) goto fail;
-  }
   if (wr.folder) {
     msg = w_end_folder(&wr);
     if (msg) goto fail;
@@ -2405,7 +2443,7 @@ static void writeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     if (msg) goto fail;
   }
   pq_error err = {0};
-  rc = pq_writer_finish(wr.w, &wr.out, &err);
+  int rc = pq_writer_finish(wr.w, &wr.out, &err);
   msg = rc ? w_core_error(&wr, rc, &err) : w_flush(&wr);
   if (!msg && wr.f) msg = w_commit(&wr);
   if (msg) goto fail;
@@ -2419,9 +2457,28 @@ static void writeFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   w_free(&wr);
   return;
 fail:
-  sqlite3_free(sorted);
   w_result_error(ctx, msg);
   w_free(&wr);
+}
+
+char *pqx_write_capture(sqlite3 *db, const char *sql, const char *opts,
+                        const pqx_capture *cap) {
+  Writer wr;
+  w_init(&wr, db);
+  wr.cap = cap;
+  char *msg = opts ? w_options(&wr, opts) : NULL;
+  if (!msg && (wr.npart > 0 || wr.file_size > 0))
+    msg = pqx_w_msg(FN ": options: \"%s\" writes a folder of files, of "
+                       "which one column alone is not measured",
+                    wr.npart > 0 ? "partition_by" : "file_size_bytes");
+  if (!msg && wr.group_bytes > 0)
+    msg = pqx_w_msg(FN ": options: \"row_group_bytes\" closes row groups "
+                       "by the bytes of every column, which one column "
+                       "alone does not have");
+  if (!msg) msg = w_read(&wr, sql, NULL);
+  if (!msg) msg = w_last(&wr);
+  w_free(&wr);
+  return msg;
 }
 
 int pqx_register_write(sqlite3 *db) {

@@ -70,10 +70,14 @@ typedef struct WCol {
   int placed;             /* (balancing the lanes) */
   double cost;            /* seconds its batches took the workers */
   char *crs;              /* GEOMETRY, GEOGRAPHY: its crs (o.crs, t.crs) */
+  int skip;               /* left out of a capture (pqx_capture) */
 } WCol;
+
+typedef struct pqx_capture pqx_capture;
 
 typedef struct Writer {
   sqlite3 *db;
+  const pqx_capture *cap;  /* the batches go there, not to a file */
   sqlite3_stmt *q;         /* the query */
   sqlite3_stmt *qw;        /* the query wrapped to call the row function */
   int started;             /* the columns are typed, the output open */
@@ -145,6 +149,32 @@ typedef struct Writer {
   pq_params *ps;           /* each column's, to open each file's writer */
   pq_write_options *os;
 } Writer;
+
+/* ---- Capture (write.c) ---------------------------------------------------------
+** The batches parquet_write would hand its writer, handed to the caller
+** instead, for the encoding lab: the query run once, its columns typed
+** and their values converted as parquet_write does, the same batches, and
+** where the row groups would close.  Each function returns a PQ_ code
+** (err filled when it is not PQ_OK). */
+struct pqx_capture {
+  void *ctx;
+  /* Column col typed, before its first batch: nested (LIST, STRUCT, MAP,
+  ** VARIANT) is never captured; *keep 0 leaves the column out. */
+  int (*column)(void *ctx, int col, const char *name, int nested,
+                const pq_params *p, const pq_write_options *o, int *keep,
+                pq_error *err);
+  int (*batch)(void *ctx, int col, const void *values, const uint8_t *present,
+               size_t n, pq_error *err);
+  /* A row group closes (after the last batch of every column). */
+  int (*group)(void *ctx, pq_error *err);
+};
+/* Runs sql with parquet_write's options opts (NULL: none) into cap: NULL,
+** a message ("parquet_write: ..."), or PQX_W_NOMEM.  Options that make a
+** folder of files (partition_by, file_size_bytes) or close row groups by
+** their bytes (row_group_bytes) are refused: their batches depend on more
+** than one column. */
+char *pqx_write_capture(sqlite3 *db, const char *sql, const char *opts,
+                        const pqx_capture *cap);
 
 /* ---- Nested columns (write_nested.c) -------------------------------------------
 ** The binding of src/writer/nested.c: each returns NULL, a message or

@@ -1128,6 +1128,55 @@ PQ_API int64_t pq_writer_group_bytes(const pq_writer *w);
 PQ_API int pq_writer_finish(pq_writer *w, pq_buf *out, pq_error *err);
 PQ_API void pq_writer_free(pq_writer *w);
 
+/* ---- The encoding lab (writer/lab.c) --------------------------------------
+** A column's batches kept once, as a writer of pq_writer_open_columns was
+** handed them (pq_writer_put_column's values and present flags, copied),
+** and the row groups' ends; then written again for each try: the column's
+** params and options with the encoding, codec and level changed as
+** parquet_write's "encoding" and "codec" options change them
+** (pq_write_type_encoding), the same batches in the same sizes, so the
+** chunks are byte for byte those of such a file. */
+typedef struct pq_lab_column pq_lab_column;
+
+/* p and o: the column's, as its writer was opened with them. */
+PQ_API int pq_lab_column_new(pq_lab_column **out, const pq_params *p,
+                             const pq_write_options *o, pq_error *err);
+PQ_API int pq_lab_column_put(pq_lab_column *c, const void *values,
+                             const uint8_t *present, size_t n,
+                             pq_error *err);
+/* A row group closed after the last batch put. */
+PQ_API int pq_lab_column_end_group(pq_lab_column *c, pq_error *err);
+/* Entries and present values put, and the bytes their PLAIN encoding
+** takes (the measure of speeds). */
+PQ_API void pq_lab_column_counts(const pq_lab_column *c, int64_t *rows,
+                                 int64_t *values, int64_t *plain);
+PQ_API void pq_lab_column_free(pq_lab_column *c);
+
+typedef struct pq_lab_result {
+  int64_t bytes;     /* total_compressed_size of the column's chunks */
+  int64_t pages;     /* their pages, dictionary pages included */
+  int picked;        /* the first chunk's encoding: PQ_RLE_DICTIONARY when
+                     ** it has a dictionary page, else its first page's;
+                     ** -1 when it has no page */
+  double encode_s;   /* seconds to write the file once; -1: not timed */
+  double decode_s;   /* ... to read its pages (decompressed, levels and
+                     ** values decoded); -1: not timed */
+} pq_lab_result;
+
+/* One try: encoding a name (pq_encoding_parse's) or "auto", codec, level
+** (PQ_LEVEL_DEFAULT for the default).  With min_time > 0 the write and
+** the read are each timed, after a first run, over as many runs as take
+** min_time seconds, on this thread.  image (may be NULL) gets the file.
+** The first try ends the puts. */
+PQ_API int pq_lab_run(pq_lab_column *c, const char *encoding, pq_codec codec,
+                      int level, double min_time, pq_lab_result *r,
+                      pq_buf *image, pq_error *err);
+/* The bytes of every present value as one stream of encoding e, with the
+** stream's defaults (a dictionary encoding: its indices and its PLAIN
+** dictionary), uncompressed. */
+PQ_API int pq_lab_values_bytes(pq_lab_column *c, pq_encoding e,
+                               int64_t *bytes, pq_error *err);
+
 /* ---- Partitioned writes (writer/partition.c) -------------------------------
 ** A write into a folder of files: hive partitions, key=value folders by
 ** the values of the partition columns, and files that roll over once they

@@ -1,0 +1,637 @@
+/*
+** lab.c -- parquet_lab(query [, options]): every flat column of a query's
+** result under every encoding and codec, with the bytes parquet_write
+** would write for it and what reading and writing it cost.
+**
+**   SELECT "column", encoding, codec, bytes, ratio
+**     FROM parquet_lab('SELECT * FROM trips', '{"codecs":["ZSTD"]}')
+**    ORDER BY "column", bytes;
+**
+** How it works: the table has the schema
+**
+**   CREATE TABLE x("column", physical_type, logical_type, encoding, codec,
+**                  level, bytes, values_bytes, ratio, bits_per_value,
+**                  pages, auto, readers, encode_mb_s, decode_mb_s,
+**                  query HIDDEN, options HIDDEN);
+**
+** The query runs once, through parquet_write's own reading of a query
+** (write.c, pqx_write_capture): its columns typed and their values
+** converted as parquet_write does, in the batches it hands its writer.
+** Each column's batches are kept once (src/writer/lab.c) and written again
+** for each encoding x codec (x level), a one-column file each time, whose
+** chunk gives `bytes`.  The rows are all made by xFilter.  Nested columns
+** (LIST, STRUCT, MAP, VARIANT) have no rows.
+*/
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "write.h"
+
+#define LAB_FN "parquet_lab"
+#define LAB_MIN_TIME 0.02 /* seconds each speed is measured for, by default */
+
+enum {
+  LAB_COL_COLUMN,
+  LAB_COL_PHYSICAL,
+  LAB_COL_LOGICAL,
+  LAB_COL_ENCODING,
+  LAB_COL_CODEC,
+  LAB_COL_LEVEL,
+  LAB_COL_BYTES,
+  LAB_COL_VALUES_BYTES,
+  LAB_COL_RATIO,
+  LAB_COL_BITS,
+  LAB_COL_PAGES,
+  LAB_COL_AUTO,
+  LAB_COL_READERS,
+  LAB_COL_ENCODE,
+  LAB_COL_DECODE,
+  LAB_COL_QUERY,
+  LAB_COL_OPTIONS
+};
+
+#define LAB_SCHEMA                                                          \
+  "CREATE TABLE x(\"column\" TEXT, physical_type TEXT, logical_type TEXT, " \
+  "encoding TEXT, codec TEXT, level INTEGER, bytes INTEGER, "               \
+  "values_bytes INTEGER, ratio REAL, bits_per_value REAL, pages INTEGER, "  \
+  "auto INTEGER, readers INTEGER, encode_mb_s REAL, decode_mb_s REAL, "     \
+  "query HIDDEN, options HIDDEN)"
+
+/* Runs a query: a table that reads no file, but must not run from a
+** database's schema (as parquet_write). */
+static const pqx_vtab_spec lab_spec = {LAB_SCHEMA, 1};
+
+/* One column of the query, captured. */
+typedef struct LabCol {
+  char *name;             /* sqlite3_malloc */
+  pq_lab_column *lc;      /* NULL: not measured */
+  char *logical;          /* as parquet_schema gives it; NULL: none */
+  pq_type type;
+} LabCol;
+
+/* One row of the result. */
+typedef struct LabRow {
+  int col;                /* into the cursor's columns */
+  pq_encoding enc;
+  pq_codec codec;
+  int level, has_level;
+  int64_t bytes, values_bytes, pages;
+  double ratio, bits;     /* bits < 0: NULL */
+  int is_auto, readers;
+  double enc_mbs, dec_mbs; /* < 0: NULL */
+} LabRow;
+
+typedef struct LabCursor {
+  sqlite3_vtab_cursor base;
+  LabCol *cols;
+  int ncols;
+  LabRow *rows;
+  size_t nrows, cap;
+  size_t at;
+} LabCursor;
+
+/* What the options ask for. */
+typedef struct LabAsk {
+  char **names;           /* "columns"; NULL: every column */
+  int nnames;
+  unsigned encodings;     /* bits 1 << pq_encoding; 0: every one */
+  unsigned codecs;        /* bits 1 << pq_codec; 0: every one the build has */
+  int *levels;            /* "levels"; NULL: each codec's default */
+  int nlevels;
+  double min_time;
+  char *pass;             /* parquet_write's options (sqlite3_malloc) */
+} LabAsk;
+
+/* The capture's state (write.h, pqx_capture). */
+typedef struct LabCapture {
+  LabCursor *cur;
+  const LabAsk *ask;
+} LabCapture;
+
+static void lab_clear(LabCursor *c) {
+  for (int i = 0; i < c->ncols; i++) {
+    sqlite3_free(c->cols[i].name);
+    sqlite3_free(c->cols[i].logical);
+    pq_lab_column_free(c->cols[i].lc);
+  }
+  sqlite3_free(c->cols);
+  sqlite3_free(c->rows);
+  c->cols = NULL;
+  c->rows = NULL;
+  c->ncols = 0;
+  c->nrows = c->cap = c->at = 0;
+}
+
+static void lab_ask_free(LabAsk *a) {
+  for (int i = 0; i < a->nnames; i++) sqlite3_free(a->names[i]);
+  sqlite3_free(a->names);
+  sqlite3_free(a->levels);
+  sqlite3_free(a->pass);
+}
+
+/* ---- The capture ------------------------------------------------------- */
+
+static int lab_cap_column(void *ctx, int col, const char *name, int nested,
+                          const pq_params *p, const pq_write_options *o,
+                          int *keep, pq_error *err) {
+  LabCapture *k = ctx;
+  LabCursor *c = k->cur;
+  *keep = 0;
+  if (col != c->ncols) { /* (the columns come in order) */
+    err->code = PQ_MISUSE;
+    snprintf(err->msg, sizeof err->msg, "columns out of order");
+    return PQ_MISUSE;
+  }
+  LabCol *cols = sqlite3_realloc64(c->cols, (size_t)(col + 1) * sizeof *cols);
+  if (!cols) return PQ_NOMEM;
+  c->cols = cols;
+  LabCol *lc = &cols[col];
+  memset(lc, 0, sizeof *lc);
+  lc->name = sqlite3_mprintf("%s", name);
+  if (!lc->name) return PQ_NOMEM;
+  c->ncols++;
+  lc->type = p->type;
+  int wanted = !k->ask->names;
+  for (int i = 0; i < k->ask->nnames && !wanted; i++)
+    wanted = strcmp(k->ask->names[i], name) == 0;
+  if (nested || !wanted) return PQ_OK;
+  int rc = pq_lab_column_new(&lc->lc, p, o, err);
+  if (rc == PQ_OK) *keep = 1;
+  return rc;
+}
+
+static int lab_cap_batch(void *ctx, int col, const void *values,
+                         const uint8_t *present, size_t n, pq_error *err) {
+  LabCapture *k = ctx;
+  if (col < 0 || col >= k->cur->ncols || !k->cur->cols[col].lc) return PQ_OK;
+  return pq_lab_column_put(k->cur->cols[col].lc, values, present, n, err);
+}
+
+static int lab_cap_group(void *ctx, pq_error *err) {
+  LabCapture *k = ctx;
+  for (int i = 0; i < k->cur->ncols; i++) {
+    if (!k->cur->cols[i].lc) continue;
+    int rc = pq_lab_column_end_group(k->cur->cols[i].lc, err);
+    if (rc) return rc;
+  }
+  return PQ_OK;
+}
+
+/* ---- Options ------------------------------------------------------------ */
+
+/* A message of parquet_write's, as this function's own: its name first. */
+static char *lab_own(char *m) {
+  if (!m || m == PQX_W_NOMEM) return m;
+  size_t n = strlen(FN);
+  if (strncmp(m, FN, n) != 0) return m;
+  char *r = sqlite3_mprintf(LAB_FN "%s", m + n);
+  sqlite3_free(m);
+  return r ? r : PQX_W_NOMEM;
+}
+
+/* An array's elements of the option `key` (json, of type jtype), each
+** handed to fn with its text and type. */
+static char *lab_each(sqlite3 *db, const char *key, const char *json,
+                      const char *jtype, LabAsk *a,
+                      char *(*fn)(LabAsk *, const char *key, const char *text,
+                                  const char *type, sqlite3_int64 i)) {
+  if (strcmp(jtype, "array"))
+    return pqx_w_msg(LAB_FN ": options: \"%s\" must be an array", key);
+  sqlite3_stmt *st;
+  int rc = sqlite3_prepare_v2(db, "SELECT value, type FROM json_each(?1)", -1,
+                              &st, NULL);
+  if (rc) return pqx_w_sql(db, rc, "options");
+  sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
+  char *msg = NULL;
+  while (!msg && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+    int nomem = 0;
+    const char *text = pqx_w_text(st, 0, &nomem);
+    const char *type = pqx_w_text(st, 1, &nomem);
+    if (nomem || !type) msg = PQX_W_NOMEM;
+    else msg = fn(a, key, text ? text : "", type, sqlite3_column_int64(st, 0));
+  }
+  if (!msg && rc != SQLITE_DONE) msg = pqx_w_sql(db, rc, "options");
+  sqlite3_finalize(st);
+  return msg;
+}
+
+static char *lab_name(LabAsk *a, const char *key, const char *text,
+                      const char *type, sqlite3_int64 i) {
+  (void)i;
+  if (strcmp(type, "text"))
+    return pqx_w_msg(LAB_FN ": options: \"%s\" must be an array of column "
+                            "names", key);
+  char **names = sqlite3_realloc64(a->names, (size_t)(a->nnames + 1) * sizeof *names);
+  if (!names) return PQX_W_NOMEM;
+  a->names = names;
+  names[a->nnames] = sqlite3_mprintf("%s", text);
+  if (!names[a->nnames]) return PQX_W_NOMEM;
+  a->nnames++;
+  return NULL;
+}
+
+static char *lab_encoding(LabAsk *a, const char *key, const char *text,
+                          const char *type, sqlite3_int64 i) {
+  (void)i;
+  pq_encoding e;
+  if (strcmp(type, "text") || pq_encoding_parse(text, strlen(text), &e))
+    return pqx_w_msg(LAB_FN ": options: \"%s\": unknown encoding '%s'", key,
+                     text);
+  a->encodings |= 1u << e;
+  return NULL;
+}
+
+static char *lab_codec(LabAsk *a, const char *key, const char *text,
+                       const char *type, sqlite3_int64 i) {
+  (void)i;
+  pq_codec k;
+  if (strcmp(type, "text") || pq_codec_parse(text, strlen(text), &k))
+    return pqx_w_msg(LAB_FN ": options: \"%s\": unknown codec '%s'", key,
+                     text);
+  if (!pq_codec_available(k))
+    return pqx_w_msg(LAB_FN ": options: \"%s\": this build has no %s", key,
+                     pq_codec_name(k));
+  a->codecs |= 1u << k;
+  return NULL;
+}
+
+static char *lab_level(LabAsk *a, const char *key, const char *text,
+                       const char *type, sqlite3_int64 i) {
+  (void)text;
+  if (strcmp(type, "integer") || i < -1000000 || i > 1000000)
+    return pqx_w_msg(LAB_FN ": options: \"%s\" must be an array of "
+                            "integers", key);
+  int *l = sqlite3_realloc64(a->levels, (size_t)(a->nlevels + 1) * sizeof *l);
+  if (!l) return PQX_W_NOMEM;
+  a->levels = l;
+  l[a->nlevels++] = (int)i;
+  return NULL;
+}
+
+/* The options: the lab's own keys into a, the rest (parquet_write's) into
+** a->pass. */
+static char *lab_options(sqlite3 *db, const char *opts, LabAsk *a) {
+  sqlite3_stmt *st;
+  int rc = sqlite3_prepare_v2(
+      db,
+      "SELECT NULL, json_remove(?1, '$.columns', '$.encodings', '$.codecs', "
+      "'$.levels', '$.min_time'), json_type(?1) = 'object', NULL "
+      "WHERE json_type(?1) = 'object' UNION ALL "
+      "SELECT key, CASE WHEN type IN ('object', 'array') THEN value "
+      "WHEN type IN ('true', 'false', 'null') THEN type "
+      "ELSE json_quote(value) END, value, type FROM json_each(?1) "
+      "WHERE json_type(?1) = 'object'",
+      -1, &st, NULL);
+  if (rc) return pqx_w_sql(db, rc, "options");
+  sqlite3_bind_text(st, 1, opts, -1, SQLITE_STATIC);
+  char *msg = NULL;
+  int first = 1;
+  while (!msg && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+    int nomem = 0;
+    const char *key = pqx_w_text(st, 0, &nomem);
+    const char *json = pqx_w_text(st, 1, &nomem);
+    const char *type = pqx_w_text(st, 3, &nomem);
+    if (nomem) {
+      msg = PQX_W_NOMEM;
+      break;
+    }
+    if (first) {
+      first = 0;
+      a->pass = json ? sqlite3_mprintf("%s", json) : NULL;
+      if (!a->pass) msg = PQX_W_NOMEM;
+      continue;
+    }
+    if (!key || !json || !type) {
+      msg = PQX_W_NOMEM;
+    } else if (strcmp(key, "columns") == 0) {
+      msg = lab_each(db, key, json, type, a, lab_name);
+    } else if (strcmp(key, "encodings") == 0) {
+      msg = lab_each(db, key, json, type, a, lab_encoding);
+      if (!msg && a->encodings == 0)
+        msg = pqx_w_msg(LAB_FN ": options: \"encodings\" is empty");
+    } else if (strcmp(key, "codecs") == 0) {
+      msg = lab_each(db, key, json, type, a, lab_codec);
+      if (!msg && a->codecs == 0)
+        msg = pqx_w_msg(LAB_FN ": options: \"codecs\" is empty");
+    } else if (strcmp(key, "levels") == 0) {
+      msg = lab_each(db, key, json, type, a, lab_level);
+      if (!msg && a->nlevels == 0)
+        msg = pqx_w_msg(LAB_FN ": options: \"levels\" is empty");
+    } else if (strcmp(key, "min_time") == 0) {
+      double t = sqlite3_column_double(st, 2);
+      if ((strcmp(type, "integer") && strcmp(type, "real")) || !(t >= 0) ||
+          t > 60)
+        msg = pqx_w_msg(LAB_FN ": options: \"min_time\" must be a number "
+                               "of seconds from 0 (no timing) to 60");
+      else a->min_time = t;
+    } else if (strcmp(key, "encoding") == 0 || strcmp(key, "codec") == 0 ||
+               strcmp(key, "level") == 0 || strcmp(key, "dictionary") == 0) {
+      msg = pqx_w_msg(LAB_FN ": options: \"%s\" is what the lab varies: "
+                             "\"encodings\", \"codecs\" and \"levels\" "
+                             "choose its rows",
+                      key);
+    }
+  }
+  if (!msg && rc != SQLITE_DONE) msg = pqx_w_sql(db, rc, "options");
+  sqlite3_finalize(st);
+  if (!msg && first)
+    msg = pqx_w_msg(LAB_FN ": options: expected a JSON object");
+  return msg;
+}
+
+/* ---- The rows ------------------------------------------------------------ */
+
+static int lab_add(LabCursor *c, const LabRow *r) {
+  if (c->nrows == c->cap) {
+    size_t cap = c->cap ? c->cap * 2 : 64;
+    LabRow *rows = sqlite3_realloc64(c->rows, cap * sizeof *rows);
+    if (!rows) return SQLITE_NOMEM;
+    c->rows = rows;
+    c->cap = cap;
+  }
+  c->rows[c->nrows++] = *r;
+  return SQLITE_OK;
+}
+
+static char *lab_core(int rc, const pq_error *err, const char *col) {
+  if (rc == PQ_NOMEM) return PQX_W_NOMEM;
+  return pqx_w_msg(LAB_FN ": column '%s': %s", col, err->msg);
+}
+
+/* The logical type of the column, as parquet_schema spells it, from the
+** file image of the column alone. */
+static char *lab_logical(LabCol *col, const pq_buf *image) {
+  pq_file *f;
+  pq_error err = {0};
+  int rc = pq_file_open(&f, image->data, image->len, &err);
+  if (rc) return lab_core(rc, &err, col->name);
+  char *msg = NULL;
+  const pq_schema_node *leaf =
+      pq_file_leaf_count(f) > 0 ? pq_file_leaf(f, 0) : NULL;
+  if (leaf && leaf->elem->logical_type) {
+    col->logical = pqx_logical_text(leaf->elem);
+    if (!col->logical) msg = PQX_W_NOMEM;
+  }
+  pq_file_free(f);
+  return msg;
+}
+
+static double lab_mbs(int64_t plain, double s) {
+  if (s < 0 || plain <= 0) return -1;
+  if (s < 1e-9) s = 1e-9;
+  return (double)plain / s / 1e6;
+}
+
+/* Every row of one column. */
+static char *lab_column(LabCursor *cur, int ci, const LabAsk *a) {
+  LabCol *col = &cur->cols[ci];
+  pq_lab_column *lc = col->lc;
+  pq_error err = {0};
+  int64_t rows, nvalues, plain;
+  pq_lab_column_counts(lc, &rows, &nvalues, &plain);
+  /* PLAIN, uncompressed: the measure of ratios */
+  pq_lab_result base;
+  pq_buf image;
+  pq_buf_init(&image);
+  int rc = pq_lab_run(lc, "PLAIN", PQ_UNCOMPRESSED, PQ_LEVEL_DEFAULT, 0, &base,
+                      &image, &err);
+  char *msg = rc ? lab_core(rc, &err, col->name) : lab_logical(col, &image);
+  pq_buf_free(&image);
+  if (msg) return msg;
+  int64_t vbytes[PQ_ENCODING_COUNT];
+  int tried[PQ_ENCODING_COUNT];
+  for (int e = 0; e < PQ_ENCODING_COUNT && !msg; e++) {
+    /* PLAIN_DICTIONARY is written as RLE_DICTIONARY; BIT_PACKED is only
+    ** ever levels */
+    tried[e] = e != PQ_PLAIN_DICTIONARY && e != PQ_BIT_PACKED &&
+               pq_encoding_supports((pq_encoding)e, col->type) &&
+               (!a->encodings || (a->encodings >> e & 1));
+    if (!tried[e]) continue;
+    rc = pq_lab_values_bytes(lc, (pq_encoding)e, &vbytes[e], &err);
+    if (rc) msg = lab_core(rc, &err, col->name);
+  }
+  for (int k = 0; k < PQ_CODEC_COUNT && !msg; k++) {
+    if (!pq_codec_available((pq_codec)k)) continue;
+    if (a->codecs && !(a->codecs >> k & 1)) continue;
+    pq_codec_info info;
+    pq_codec_describe((pq_codec)k, &info);
+    int nl = a->levels && info.has_levels ? a->nlevels : 1;
+    for (int li = 0; li < nl && !msg; li++) {
+      int has_level = a->levels && info.has_levels;
+      int level = has_level ? a->levels[li] : PQ_LEVEL_DEFAULT;
+      /* a level outside the codec's range has no row */
+      if (has_level && (level < info.min_level || level > info.max_level))
+        continue;
+      pq_lab_result au;
+      rc = pq_lab_run(lc, "auto", (pq_codec)k, level, 0, &au, NULL, &err);
+      if (rc) {
+        msg = lab_core(rc, &err, col->name);
+        break;
+      }
+      for (int e = 0; e < PQ_ENCODING_COUNT && !msg; e++) {
+        if (!tried[e]) continue;
+        pq_lab_result r;
+        rc = pq_lab_run(lc, pq_encoding_name((pq_encoding)e), (pq_codec)k,
+                        level, a->min_time, &r, NULL, &err);
+        if (rc) {
+          msg = lab_core(rc, &err, col->name);
+          break;
+        }
+        LabRow row;
+        memset(&row, 0, sizeof row);
+        row.col = ci;
+        row.enc = (pq_encoding)e;
+        row.codec = (pq_codec)k;
+        row.level = level;
+        row.has_level = has_level;
+        row.bytes = r.bytes;
+        row.values_bytes = vbytes[e];
+        row.pages = r.pages;
+        row.ratio = base.bytes > 0 ? (double)r.bytes / (double)base.bytes : 1;
+        row.bits = nvalues > 0 ? 8.0 * (double)r.bytes / (double)nvalues : -1;
+        row.is_auto = au.picked == e;
+        row.readers = pq_auto_tries((pq_encoding)e, col->type, 0);
+        row.enc_mbs = lab_mbs(plain, r.encode_s);
+        row.dec_mbs = lab_mbs(plain, r.decode_s);
+        if (lab_add(cur, &row)) msg = PQX_W_NOMEM;
+      }
+    }
+  }
+  return msg;
+}
+
+/* ---- The table ------------------------------------------------------------- */
+
+static int labOpen(sqlite3_vtab *v, sqlite3_vtab_cursor **pp) {
+  (void)v;
+  LabCursor *c = pqx_cursor_new(sizeof *c);
+  if (!c) return SQLITE_NOMEM;
+  *pp = &c->base;
+  return SQLITE_OK;
+}
+
+static int labClose(sqlite3_vtab_cursor *cur) {
+  lab_clear((LabCursor *)cur);
+  sqlite3_free(cur);
+  return SQLITE_OK;
+}
+
+/* xFilter's fault: into the table's message, or SQLITE_NOMEM. */
+static int lab_fail(sqlite3_vtab_cursor *cur, char *msg) {
+  msg = lab_own(msg);
+  if (msg == PQX_W_NOMEM) return SQLITE_NOMEM;
+  sqlite3_free(cur->pVtab->zErrMsg);
+  cur->pVtab->zErrMsg = msg;
+  return SQLITE_ERROR;
+}
+
+static int labFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
+                     int argc, sqlite3_value **argv) {
+  (void)idxStr;
+  LabCursor *c = (LabCursor *)cur;
+  lab_clear(c);
+  sqlite3 *db = ((pqx_vtab *)cur->pVtab)->db;
+  if (!(idxNum & 1) || argc < 1)
+    return lab_fail(cur, pqx_w_msg(LAB_FN ": the query is required: "
+                                          "parquet_lab(query [, options])"));
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
+    return lab_fail(cur, pqx_w_msg(LAB_FN ": the query is NULL"));
+  const char *sql = (const char *)sqlite3_value_text(argv[0]);
+  if (!sql) return SQLITE_NOMEM;
+  LabAsk a;
+  memset(&a, 0, sizeof a);
+  a.min_time = LAB_MIN_TIME;
+  char *msg = NULL;
+  if ((idxNum & 2) && argc > 1 && sqlite3_value_type(argv[1]) != SQLITE_NULL) {
+    const char *opts = (const char *)sqlite3_value_text(argv[1]);
+    msg = opts ? lab_options(db, opts, &a) : PQX_W_NOMEM;
+  }
+  if (!msg) {
+    LabCapture k = {c, &a};
+    pqx_capture cap = {&k, lab_cap_column, lab_cap_batch, lab_cap_group};
+    msg = pqx_write_capture(db, sql, a.pass, &cap);
+  }
+  for (int i = 0; i < a.nnames && !msg; i++) {
+    int found = 0;
+    for (int j = 0; j < c->ncols && !found; j++)
+      found = strcmp(c->cols[j].name, a.names[i]) == 0;
+    if (!found)
+      msg = pqx_w_msg(LAB_FN ": options: columns: the query has no column "
+                             "\"%s\"",
+                      a.names[i]);
+  }
+  for (int i = 0; i < c->ncols && !msg; i++) {
+    if (!c->cols[i].lc) continue;
+    msg = lab_column(c, i, &a);
+    /* its values go once its rows are made */
+    pq_lab_column_free(c->cols[i].lc);
+    c->cols[i].lc = NULL;
+  }
+  lab_ask_free(&a);
+  if (msg) {
+    lab_clear(c);
+    return lab_fail(cur, msg);
+  }
+  return SQLITE_OK;
+}
+
+static int labNext(sqlite3_vtab_cursor *cur) {
+  ((LabCursor *)cur)->at++;
+  return SQLITE_OK;
+}
+
+static int labEof(sqlite3_vtab_cursor *cur) {
+  LabCursor *c = (LabCursor *)cur;
+  return c->at >= c->nrows;
+}
+
+static int labColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
+  LabCursor *c = (LabCursor *)cur;
+  if (c->at >= c->nrows) return SQLITE_OK;
+  const LabRow *r = &c->rows[c->at];
+  const LabCol *col = &c->cols[r->col];
+  switch (i) {
+    case LAB_COL_COLUMN:
+      sqlite3_result_text(ctx, col->name, -1, SQLITE_TRANSIENT);
+      break;
+    case LAB_COL_PHYSICAL:
+      sqlite3_result_text(ctx, pq_type_name(col->type), -1, SQLITE_STATIC);
+      break;
+    case LAB_COL_LOGICAL:
+      if (col->logical)
+        sqlite3_result_text(ctx, col->logical, -1, SQLITE_TRANSIENT);
+      break;
+    case LAB_COL_ENCODING:
+      sqlite3_result_text(ctx, pq_encoding_name(r->enc), -1, SQLITE_STATIC);
+      break;
+    case LAB_COL_CODEC:
+      sqlite3_result_text(ctx, pq_codec_name(r->codec), -1, SQLITE_STATIC);
+      break;
+    case LAB_COL_LEVEL:
+      if (r->has_level) sqlite3_result_int(ctx, r->level);
+      break;
+    case LAB_COL_BYTES: sqlite3_result_int64(ctx, r->bytes); break;
+    case LAB_COL_VALUES_BYTES: sqlite3_result_int64(ctx, r->values_bytes); break;
+    case LAB_COL_RATIO: sqlite3_result_double(ctx, r->ratio); break;
+    case LAB_COL_BITS:
+      if (r->bits >= 0) sqlite3_result_double(ctx, r->bits);
+      break;
+    case LAB_COL_PAGES: sqlite3_result_int64(ctx, r->pages); break;
+    case LAB_COL_AUTO: sqlite3_result_int(ctx, r->is_auto); break;
+    case LAB_COL_READERS: sqlite3_result_int(ctx, r->readers); break;
+    case LAB_COL_ENCODE:
+      if (r->enc_mbs >= 0) sqlite3_result_double(ctx, r->enc_mbs);
+      break;
+    case LAB_COL_DECODE:
+      if (r->dec_mbs >= 0) sqlite3_result_double(ctx, r->dec_mbs);
+      break;
+    default: break; /* the arguments: not kept */
+  }
+  return SQLITE_OK;
+}
+
+static int labRowid(sqlite3_vtab_cursor *cur, sqlite_int64 *pRowid) {
+  *pRowid = (sqlite_int64)((LabCursor *)cur)->at + 1;
+  return SQLITE_OK;
+}
+
+/* idxNum: bit 0 the query is given (argv[0]), bit 1 the options (next). */
+static int labBestIndex(sqlite3_vtab *tab, sqlite3_index_info *info) {
+  (void)tab;
+  int where[2] = {-1, -1};
+  for (int i = 0; i < info->nConstraint; i++) {
+    const struct sqlite3_index_constraint *k = &info->aConstraint[i];
+    if (!k->usable || k->op != SQLITE_INDEX_CONSTRAINT_EQ) continue;
+    if (k->iColumn == LAB_COL_QUERY) where[0] = i;
+    if (k->iColumn == LAB_COL_OPTIONS) where[1] = i;
+  }
+  int n = 0;
+  info->idxNum = 0;
+  for (int j = 0; j < 2; j++) {
+    if (where[j] < 0) continue;
+    info->idxNum |= 1 << j;
+    info->aConstraintUsage[where[j]].argvIndex = ++n;
+    info->aConstraintUsage[where[j]].omit = 1;
+  }
+  info->estimatedCost = (info->idxNum & 1) ? 1e6 : 1e12;
+  info->estimatedRows = 100;
+  return SQLITE_OK;
+}
+
+static sqlite3_module labModule = {
+    .xConnect = pqx_vtab_connect,
+    .xBestIndex = labBestIndex,
+    .xDisconnect = pqx_vtab_disconnect,
+    .xOpen = labOpen,
+    .xClose = labClose,
+    .xFilter = labFilter,
+    .xNext = labNext,
+    .xEof = labEof,
+    .xColumn = labColumn,
+    .xRowid = labRowid,
+};
+
+int pqx_register_lab(sqlite3 *db) {
+  return sqlite3_create_module(db, LAB_FN, &labModule, (void *)&lab_spec);
+}
