@@ -322,9 +322,10 @@ test-asan:
 # test-asan's build (its objects are shared); the program is built with
 # the same sanitizers, so ASan is in it from the start (no LD_PRELOAD)
 # and reports leaks at its exit.
+# (Its list of statements leaves the fields after `undo` out: zero.)
 $(BUILD)/oom: tests/oom.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SAN) $(WARN) -o $@ $< -lsqlite3 -ldl
+	$(CC) $(CFLAGS) $(SAN) $(WARN) -Wno-missing-field-initializers -o $@ $< -lsqlite3 -ldl
 test-oom: deps
 	$(MAKE) BUILD=build-asan SAN="$(ASAN_SAN)" build-asan/$(EXT) build-asan/oom
 	rm -rf build-asan/oom.out && mkdir -p build-asan/oom.out
