@@ -1654,7 +1654,7 @@
     lab.order.forEach(function (i) {
       var auto = labNum(labValue(i, 'auto')) === 1;
       h += '<tr data-i="' + i + '" class="' + (auto ? 'auto' : '') + (lab.selected === i ? ' sel' : '') + '">';
-      lab.rows[i].forEach(function (v) { h += cellHtml(v); });
+      lab.rows[i].forEach(function (v) { h += labCellHtml(v); });
       h += '</tr>';
     });
     tb.innerHTML = h;
@@ -1663,6 +1663,19 @@
       ths[j].setAttribute('aria-sort', j === lab.sortCol ? (lab.sortDir > 0 ? 'ascending' : 'descending') : 'none');
       ths[j].querySelector('.arrow').textContent = j === lab.sortCol ? (lab.sortDir > 0 ? ' \u25B2' : ' \u25BC') : '';
     }
+  }
+
+  // A cell of the lab's table: reals to 4 decimals (all their digits in
+  // the title), the rest as the SQL page shows it.
+  function labCellHtml(v) {
+    if (v && typeof v === 'object' && 'real' in v) {
+      var n = Number(v.real);
+      if (isFinite(n) && Math.abs(n) < 1e15) {
+        var t = String(Math.round(n * 10000) / 10000);
+        return '<td class="num" title="' + esc(v.real) + '">' + esc(t) + '</td>';
+      }
+    }
+    return cellHtml(v);
   }
 
   // Sorts by column j: numbers as numbers, text as text, NULL last; a

@@ -699,6 +699,11 @@ try {
       return panels.map((p) => `${p.column} ${p.points}`).join(', ');
     });
 
+    await check('screenshot-lab', async () => {
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await (await page.$('#view-lab')).screenshot({ path: path.join(shotDir, 'lab.png') });
+    });
+
     await check('lab-point-explains', async () => {
       // The price column's ALP + ZSTD point.
       const i = await page.evaluate(() => {
@@ -737,11 +742,6 @@ try {
       await page.$eval('#lab-explain', (e) => e.scrollIntoView());
       await (await page.$('#lab-explain')).screenshot({ path: path.join(shotDir, 'lab-explain.png') });
       return `${rows.length} rows, ${fields} fields`;
-    });
-
-    await check('screenshot-lab', async () => {
-      await page.evaluate(() => window.scrollTo(0, 0));
-      await page.screenshot({ path: path.join(shotDir, 'lab.png'), fullPage: true });
     });
 
     if (uploaded) {
