@@ -56,7 +56,7 @@ SELECT "column", codec, encoding, bytes, round(bits_per_value, 2) AS bits_per_va
 -- Every delta is 1, so every miniblock takes 0 bits: 5000 ids in 206
 -- bytes, the headers of 40 blocks (263 with the page's header).
 SELECT encoding, bytes, round(bits_per_value, 2) AS bits_per_value
-  FROM lab WHERE "column" = 'id' AND codec = 'UNCOMPRESSED' ORDER BY bytes;
+  FROM lab WHERE "column" = 'id' AND codec = 'UNCOMPRESSED' ORDER BY bytes, rowid;
 SELECT path, value
   FROM parquet_explain((SELECT parquet_encode(id, 'DELTA_BINARY_PACKED', 'INT64')
                           FROM (SELECT id FROM orders ORDER BY id)),
@@ -69,9 +69,9 @@ SELECT path, value
 -- least delta, fit in 8 or 9: the miniblocks take 8 bits a value (3 are
 -- unused, after the last value).  A dictionary of the 200 values takes
 -- 1600 bytes and 8-bit indices: more.  GROUP_VAR_INT takes a byte a
--- value and 2 bits of length.
+-- value here, and 2 bytes of lengths for each group of 5 INT64 values.
 SELECT encoding, bytes, round(bits_per_value, 2) AS bits_per_value
-  FROM lab WHERE "column" = 'qty' AND codec = 'UNCOMPRESSED' ORDER BY bytes;
+  FROM lab WHERE "column" = 'qty' AND codec = 'UNCOMPRESSED' ORDER BY bytes, rowid;
 SELECT value AS bit_width, count(*) AS miniblocks
   FROM parquet_explain((SELECT parquet_encode(qty, 'DELTA_BINARY_PACKED', 'INT64')
                           FROM (SELECT qty FROM orders ORDER BY id)),
@@ -84,7 +84,8 @@ SELECT value AS bit_width, count(*) AS miniblocks
 -- 10099, 14 bits from the least of each vector of 1024 values, where
 -- PLAIN takes 64.
 SELECT codec, encoding, bytes, round(bits_per_value, 2) AS bits_per_value
-  FROM lab WHERE "column" = 'price' ORDER BY codec = 'ZSTD', codec, bytes;
+  FROM lab l WHERE "column" = 'price'
+ ORDER BY (SELECT min(rowid) FROM lab m WHERE m.codec = l.codec), bytes, rowid;
 SELECT path, value
   FROM parquet_explain((SELECT parquet_encode(price, 'ALP', 'DOUBLE')
                           FROM (SELECT price FROM orders ORDER BY id)),
@@ -134,7 +135,7 @@ SELECT path, value, note
 -- 35 or 36 of its 39 bytes are shared, and the prefix lengths are
 -- themselves DELTA_BINARY_PACKED.
 SELECT encoding, bytes, round(bits_per_value, 2) AS bits_per_value
-  FROM lab WHERE "column" = 'url' AND codec = 'UNCOMPRESSED' ORDER BY bytes;
+  FROM lab WHERE "column" = 'url' AND codec = 'UNCOMPRESSED' ORDER BY bytes, rowid;
 SELECT value AS prefix_length, count(*) AS urls
   FROM parquet_explain((SELECT parquet_encode(url, 'DELTA_BYTE_ARRAY', 'BYTE_ARRAY')
                           FROM (SELECT url FROM orders ORDER BY id)),
