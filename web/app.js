@@ -1718,7 +1718,7 @@
     if (level !== null && level !== undefined) c.level = labNum(level);
     opts.columns = {};
     opts.columns[col] = c;
-    var q = 'SELECT ' + quoteIdent(col) + ' FROM (' + lab.query + ')';
+    var q = 'SELECT ' + quoteIdent(col) + ' FROM (' + lab.query + '\n)';
     return lab.setup +
       '-- Column ' + col + ' written by parquet_write with ' + enc + ' and ' + codec +
       (level !== null && level !== undefined ? ' level ' + cellText(level) : '') + ',\n' +
