@@ -2,8 +2,9 @@
 # against the native build.  Ends with "N passed, N failed".
 #
 #   1. wasm-size            the page's wasm is at most 3 MB
-#   2. wasm-SCRIPT          the demo, each tutorial script and the SQL of
-#                           each doc/ page's transcripts, run through the
+#   2. wasm-SCRIPT          the demo, each tutorial script, the SQL of
+#                           each doc/ page's transcripts and a lab of every
+#                           codec (wasm-lab-bytes), run through the
 #                           WebAssembly build under node
 #                           (web/test/run_node.js), answer what the same
 #                           bridge answers natively (web/run.c, the same
@@ -45,6 +46,27 @@ set scripts {}
 foreach path [concat sql/demo.sql [lsort [glob sql/tutorial/*.sql]]] {
   lappend scripts [list [file rootname [file tail $path]] [doc_read $path]]
 }
+# The encoding lab over columns of each kind, codecs and levels:
+# parquet_lab's bytes, page counts and auto's pick must be the native
+# build's (its speeds are left out: they differ from run to run).  LZ4,
+# LZ4_RAW, and ZSTD at levels 5 to 10, are left out: on long inputs the
+# WebAssembly build's liblz4 and libzstd (32-bit, without SIMD) may find
+# other matches than the native build's, a few bytes apart
+# (doc/playground.md).
+lappend scripts [list lab-bytes {
+CREATE TABLE t(id INTEGER, n INTEGER, price REAL, f FLOAT, word TEXT, url TEXT, flag BOOLEAN, d DATE);
+WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 3000)
+INSERT INTO t SELECT i, (i * 2654435761) % 100003, round(5 + (i * 7919) % 10000 / 100.0, 2),
+                     (i % 97) / 8.0, 'w' || (i % 11), 'https://example.org/a/' || (i * 31 % 700),
+                     i % 5 = 0, date('2024-01-01', '+' || (i % 400) || ' days') FROM s;
+SELECT "column", physical_type, logical_type, encoding, codec, level, bytes, values_bytes,
+       pages, auto, readers, encode_mb_s IS NULL AND decode_mb_s IS NULL AS no_speeds
+  FROM parquet_lab('SELECT * FROM t', '{"min_time":0,"levels":[1,3,11],
+                   "codecs":["UNCOMPRESSED","SNAPPY","GZIP","BROTLI","ZSTD"]}');
+SELECT "column", encoding, codec, bytes, pages
+  FROM parquet_lab('SELECT url, price FROM t',
+                   '{"min_time":0,"page_size":4096,"codecs":["UNCOMPRESSED","SNAPPY","GZIP","BROTLI","ZSTD"]}');
+}]
 # A transcript fenced ```sqlite-3.40 shows what the system's SQLite (3.40)
 # answers where the playground's later SQLite answers otherwise
 # (doc/security.md): the comparison leaves it out, and says so.

@@ -30,6 +30,7 @@
   var uploaded = [];            // {name, path, size, bytes, hex}
   var current = null;           // the file the buttons act on
   var explains = [];            // per run: the drawn explains, by id
+  var labExplains = [];         // the lab's explain of a page, by id "L0"
   var longCells = [];           // per run: full text of clipped cells
   var activeExample = null;
   var hashWritten = null;       // the hash this page wrote last
@@ -162,7 +163,8 @@
     (function next() {
       var file = queue.shift();
       if (!file) {
-        if (last) showFile(last);
+        if (last && labShown()) labUseFile(last);
+        else if (last) showFile(last);
         return;
       }
       file.arrayBuffer().then(function (buf) {
@@ -390,7 +392,10 @@
     return d;
   }
 
-  function renderResult(r, k) {
+  // One statement's result: its table, and its explain drawn if it is one
+  // (kept in `list`, its id `prefix` and its place there).
+  function renderResult(r, k, list, prefix) {
+    list = list || explains;
     var sec = document.createElement('section');
     sec.className = 'result';
     var cols = r.columns || [];
@@ -405,8 +410,8 @@
     if (cols.length && (rows.length || !r.error)) {
       ex = explainOf(r);
       if (ex) {
-        ex.id = explains.length;
-        explains.push(ex);
+        ex.id = (prefix || '') + list.length;
+        list.push(ex);
         sec.appendChild(drawExplain(ex));
       }
       var wrap = document.createElement('div');
@@ -1193,7 +1198,9 @@
   function exOf(el) {
     var holder = el.closest('[data-explain]');
     if (!holder) return null;
-    return explains[Number(holder.getAttribute('data-explain'))] || null;
+    var id = holder.getAttribute('data-explain');
+    if (id.charAt(0) === 'L') return labExplains[Number(id.slice(1))] || null;
+    return explains[Number(id)] || null;
   }
 
   function hover(el) {
@@ -1216,7 +1223,7 @@
     var ex = exOf(el);
     if (!ex || !ex.fieldsByRow) return;
     var ids = idsOf(el);
-    explains.forEach(function (x) {
+    explains.concat(labExplains).forEach(function (x) {
       if (x.selEls) x.selEls.forEach(function (e) { e.classList.remove('sel'); });
       x.selEls = null;
       x.selected = null;
@@ -1247,8 +1254,7 @@
     else if (top + h > box.scrollTop + box.clientHeight) box.scrollTop = top + h - box.clientHeight;
   }
 
-  function wireResults() {
-    var box = $('results');
+  function wireResults(box) {
     box.addEventListener('mouseover', function (e) {
       var f = e.target.closest('.explain .field, table.explain-table tbody tr');
       if (f) hover(f);
@@ -1289,6 +1295,546 @@
       var tr = t.closest('table.explain-table tbody tr');
       if (tr) select(tr, true);
     });
+  }
+
+  // ---- The encoding lab -----------------------------------------------------
+
+  // parquet_lab over a query (or over a file opened into the page, as the
+  // table `file`): its rows as a table that sorts by any column, and a chart
+  // per column of size against decode speed, a point per encoding and codec.
+  // A point (or a row) explains the first page of that column as
+  // parquet_write writes it with that encoding and codec.
+  window.pqLabCount = 0;        // lab runs that finished
+  window.pqLabExplainCount = 0; // explains of a point that finished
+
+  var LAB_DEFAULT_CODECS = ['UNCOMPRESSED', 'SNAPPY', 'ZSTD'];
+  var LAB_QUERY =
+    "WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 4000),\n" +
+    "     h(i, x) AS (SELECT i, (i * 2654435761 + 40503) % 4294967296 FROM s)\n" +
+    "SELECT i AS id,\n" +
+    "       1 + (x >> 7) % 200 AS qty,\n" +
+    "       round(1 + (i * 7919) % 10000 / 100.0, 2) AS price,\n" +
+    "       CASE (x >> 11) % 5 WHEN 0 THEN 'new' WHEN 1 THEN 'paid' WHEN 2 THEN 'shipped'\n" +
+    "                          WHEN 3 THEN 'delivered' ELSE 'returned' END AS status,\n" +
+    "       'https://shop.example.com/product/' || (100000 + (x >> 9) % 2000) AS url\n" +
+    "  FROM h";
+  var LAB_FILE_QUERY = 'SELECT * FROM file LIMIT 10000';
+  // Colours of the encodings, one each; shapes of the codecs.
+  var LAB_COLOURS = {
+    PLAIN: '#57606a', PLAIN_DICTIONARY: '#8250df', RLE_DICTIONARY: '#8250df', RLE: '#bf3989',
+    BIT_PACKED: '#6e7781', DELTA_BINARY_PACKED: '#0969da', DELTA_LENGTH_BYTE_ARRAY: '#1a7f37',
+    DELTA_BYTE_ARRAY: '#2da44e', BYTE_STREAM_SPLIT: '#bc4c00', ALP: '#cf222e', GROUP_VAR_INT: '#9a6700'
+  };
+  var LAB_SHAPES = ['circle', 'square', 'diamond', 'up', 'down', 'plus', 'cross', 'wide'];
+
+  var lab = {
+    source: null,               // the opened file the table `file` reads, or null
+    sql: '', query: '', options: null, setup: '',
+    columns: [], rows: [], order: [], sortCol: -1, sortDir: 1,
+    codecs: [], selected: null
+  };
+
+  function labNum(v) {
+    if (v === null || v === undefined) return null;
+    if (typeof v === 'number') return v;
+    if (typeof v === 'object') {
+      if ('int' in v) return Number(v['int']);
+      if ('real' in v) return Number(v.real);
+      return null;
+    }
+    var n = Number(v);
+    return isNaN(n) ? null : n;
+  }
+
+  function labCol(name) { return lab.columns.indexOf(name); }
+
+  function labValue(i, name) {
+    var j = labCol(name);
+    return j < 0 ? null : lab.rows[i][j];
+  }
+
+  function quoteIdent(s) { return '"' + String(s).replace(/"/g, '""') + '"'; }
+
+  function labSetupSql() {
+    if (!lab.source) return '';
+    return 'CREATE VIRTUAL TABLE temp.file USING parquet(' + sqlQuote(lab.source.path) + ');\n';
+  }
+
+  function labCheckedCodecs() {
+    var boxes = $('lab-codecs').querySelectorAll('input[type=checkbox]');
+    var out = [];
+    for (var i = 0; i < boxes.length; i++) if (boxes[i].checked) out.push(boxes[i].value);
+    return out;
+  }
+
+  function renderLabCodecs() {
+    var names = [];
+    try {
+      var a = execSql('SELECT name FROM parquet_codecs WHERE available ORDER BY codec;');
+      (a.results[0].rows || []).forEach(function (r) { names.push(cellText(r[0])); });
+    } catch (e) { /* none: the lab's own default, every codec */ }
+    lab.codecs = names;
+    var html = '<span class="lab-label">codecs</span>';
+    names.forEach(function (n) {
+      html += '<label class="lab-codec"><input type="checkbox" value="' + esc(n) + '"' +
+              (LAB_DEFAULT_CODECS.indexOf(n) >= 0 ? ' checked' : '') + '> ' + esc(n) + '</label>';
+    });
+    $('lab-codecs').innerHTML = html;
+  }
+
+  function renderLabSource() {
+    var box = $('lab-source');
+    if (!uploaded.length) { box.hidden = true; return; }
+    box.hidden = false;
+    var html = '<span class="files-label">The table file</span>';
+    uploaded.forEach(function (f) {
+      html += '<button type="button" class="file-chip' + (f === lab.source ? ' current' : '') +
+              '" data-file="' + esc(f.name) + '" title="CREATE VIRTUAL TABLE temp.file USING parquet(' +
+              esc(sqlQuote(f.path)) + ')">' + esc(f.name) + ' <span class="size">' +
+              esc(fmtSize(f.size)) + '</span></button>';
+    });
+    if (lab.source) html += '<span class="hint">the lab\'s query reads it as <code>file</code></span>';
+    box.innerHTML = html;
+  }
+
+  function labUseFile(f) {
+    lab.source = f;
+    $('lab-query').value = LAB_FILE_QUERY;
+    renderLabSource();
+    runLab();
+  }
+
+  function labStatus(text, isError) {
+    var s = $('lab-status');
+    s.textContent = text;
+    s.classList.toggle('bad', !!isError);
+  }
+
+  function runLab() {
+    if (!M) return;
+    if (running) { setTimeout(runLab, 50); return; }
+    var query = $('lab-query').value.trim().replace(/;\s*$/, '');
+    var minTime = Number($('lab-min-time').value);
+    if (!(minTime >= 0)) minTime = 0.01;
+    var options = {codecs: labCheckedCodecs(), min_time: minTime};
+    if (!options.codecs.length) delete options.codecs;
+    lab.query = query;
+    lab.options = options;
+    lab.setup = labSetupSql();
+    lab.sql = lab.setup + 'SELECT * FROM parquet_lab(' + sqlQuote(query) + ',\n                          ' +
+              sqlQuote(JSON.stringify(options)) + ');';
+    running = true;
+    $('lab-run').disabled = true;
+    $('run').disabled = true;
+    document.body.classList.add('busy');
+    labStatus('Running the lab\u2026');
+    setTimeout(function () {
+      var t0 = performance.now();
+      var answer;
+      try {
+        var rc = M.ccall('pqweb_open', 'number', [], []);
+        if (rc !== 0) throw new Error('cannot open a database (SQLite error ' + rc + ')');
+        answer = execSql(lab.sql);
+      } catch (e) {
+        answer = {results: [], error: 'the module failed: ' + (e && e.message || e)};
+      }
+      var s = (performance.now() - t0) / 1000;
+      var err = answerError(answer);
+      var res = answer.results || [];
+      var last = res[res.length - 1];
+      try {
+        if (err || !last || !last.columns) {
+          lab.columns = [];
+          lab.rows = [];
+          $('lab-out').textContent = '';
+          $('lab-out').appendChild(errorBlock(err || 'no result', lab.sql));
+          labStatus('The lab failed.', true);
+        } else {
+          lab.columns = last.columns;
+          lab.rows = last.rows || [];
+          lab.order = lab.rows.map(function (r, i) { return i; });
+          lab.sortCol = -1;
+          lab.selected = null;
+          renderLab(last.truncated);
+          labStatus(plural(lab.rows.length, 'row') + ' in ' + s.toFixed(2) + ' s');
+        }
+        $('lab-explain').textContent = '';
+        labExplains = [];
+      } catch (e) {
+        $('lab-out').innerHTML = '<div class="error"><div class="msg">The page failed to show the lab: ' +
+          esc(e && e.stack || e) + '</div></div>';
+      }
+      running = false;
+      $('lab-run').disabled = false;
+      $('run').disabled = false;
+      document.body.classList.remove('busy');
+      window.pqLabCount++;
+      if (pending != null) {
+        var next = pending;
+        pending = null;
+        run(next);
+      }
+    }, 20);
+  }
+
+  // ---- The lab's chart
+
+  function niceStep(span, n) {
+    var raw = span / n;
+    var p = Math.pow(10, Math.floor(Math.log(raw) / Math.LN10));
+    var m = raw / p;
+    return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+  }
+
+  function fmtTick(v) {
+    if (v >= 1e6) return (v / 1e6) + 'M';
+    if (v >= 1e3) return (v / 1e3) + 'k';
+    return String(Math.round(v * 100) / 100);
+  }
+
+  function shapePath(kind, x, y, r) {
+    var f = function (n) { return Math.round(n * 10) / 10; };
+    switch (kind) {
+      case 'square': return 'M' + f(x - r * 0.85) + ' ' + f(y - r * 0.85) + 'h' + f(r * 1.7) + 'v' + f(r * 1.7) + 'h' + f(-r * 1.7) + 'z';
+      case 'diamond': return 'M' + f(x) + ' ' + f(y - r * 1.2) + 'L' + f(x + r * 1.2) + ' ' + f(y) + 'L' + f(x) + ' ' + f(y + r * 1.2) + 'L' + f(x - r * 1.2) + ' ' + f(y) + 'z';
+      case 'up': return 'M' + f(x) + ' ' + f(y - r * 1.2) + 'L' + f(x + r * 1.1) + ' ' + f(y + r * 0.8) + 'L' + f(x - r * 1.1) + ' ' + f(y + r * 0.8) + 'z';
+      case 'down': return 'M' + f(x) + ' ' + f(y + r * 1.2) + 'L' + f(x + r * 1.1) + ' ' + f(y - r * 0.8) + 'L' + f(x - r * 1.1) + ' ' + f(y - r * 0.8) + 'z';
+      case 'plus': return 'M' + f(x - r * 0.4) + ' ' + f(y - r * 1.1) + 'h' + f(r * 0.8) + 'v' + f(r * 0.7) + 'h' + f(r * 0.7) + 'v' + f(r * 0.8) + 'h' + f(-r * 0.7) + 'v' + f(r * 0.7) + 'h' + f(-r * 0.8) + 'v' + f(-r * 0.7) + 'h' + f(-r * 0.7) + 'v' + f(-r * 0.8) + 'h' + f(r * 0.7) + 'z';
+      case 'cross': return 'M' + f(x - r) + ' ' + f(y - r * 0.5) + 'L' + f(x - r * 0.5) + ' ' + f(y - r) + 'L' + f(x + r) + ' ' + f(y + r * 0.5) + 'L' + f(x + r * 0.5) + ' ' + f(y + r) + 'z' +
+                          'M' + f(x + r * 0.5) + ' ' + f(y - r) + 'L' + f(x + r) + ' ' + f(y - r * 0.5) + 'L' + f(x - r * 0.5) + ' ' + f(y + r) + 'L' + f(x - r) + ' ' + f(y + r * 0.5) + 'z';
+      case 'wide': return 'M' + f(x - r * 1.3) + ' ' + f(y - r * 0.55) + 'h' + f(r * 2.6) + 'v' + f(r * 1.1) + 'h' + f(-r * 2.6) + 'z';
+      default: return 'M' + f(x - r) + ' ' + f(y) + 'a' + r + ' ' + r + ' 0 1 0 ' + f(2 * r) + ' 0a' + r + ' ' + r + ' 0 1 0 ' + f(-2 * r) + ' 0z';
+    }
+  }
+
+  function labCodecKey(i) {
+    var c = cellText(labValue(i, 'codec'));
+    var l = labValue(i, 'level');
+    return l === null || l === undefined ? c : c + ' ' + cellText(l);
+  }
+
+  function labShapeOf(codec) {
+    var k = lab.codecs.indexOf(codec);
+    if (k < 0) k = lab.codecs.length + 1;
+    return LAB_SHAPES[k % LAB_SHAPES.length];
+  }
+
+  function labColourOf(enc) { return LAB_COLOURS[enc] || '#24292f'; }
+
+  function labPanel(name, ids, hasSpeed) {
+    var W = 372, H = 236, ML = 54, MR = 14, MT = 12, MB = 38;
+    var pw = W - ML - MR, ph = H - MT - MB;
+    var xs = ids.map(function (i) { return Math.max(1, labNum(labValue(i, 'bytes')) || 1); });
+    var ys = ids.map(function (i) { return labNum(labValue(i, 'decode_mb_s')); });
+    var lx = xs.map(function (v) { return Math.log(v) / Math.LN10; });
+    var x0 = Math.min.apply(null, lx), x1 = Math.max.apply(null, lx);
+    if (x1 - x0 < 0.3) { var mid = (x0 + x1) / 2; x0 = mid - 0.5; x1 = mid + 0.5; }
+    var pad = (x1 - x0) * 0.06;
+    x0 -= pad; x1 += pad;
+    var yMax = 0;
+    ys.forEach(function (v) { if (v !== null && v > yMax) yMax = v; });
+    if (!(yMax > 0)) yMax = 1;
+    var yStep = niceStep(yMax, 4);
+    var yTop = Math.ceil(yMax * 1.05 / yStep) * yStep;
+    function X(l) { return ML + (l - x0) / (x1 - x0) * pw; }
+    function Y(v) { return MT + ph - v / yTop * ph; }
+    var s = '<svg class="lab-svg" viewBox="0 0 ' + W + ' ' + H + '" width="' + W + '" height="' + H +
+            '" role="img" aria-label="' + esc(name + ': bytes against decode MB/s') + '">';
+    // Grid and ticks.
+    var ticks = [];
+    for (var e = Math.floor(x0); e <= Math.ceil(x1); e++) {
+      [1, 2, 5].forEach(function (m) {
+        var l = e + Math.log(m) / Math.LN10;
+        if (l >= x0 && l <= x1) ticks.push({l: l, v: m * Math.pow(10, e), major: m === 1});
+      });
+    }
+    if (ticks.filter(function (t) { return t.major; }).length >= 3) {
+      ticks = ticks.filter(function (t) { return t.major; });
+    }
+    ticks.forEach(function (t) {
+      var x = X(t.l).toFixed(1);
+      s += '<line class="grid" x1="' + x + '" x2="' + x + '" y1="' + MT + '" y2="' + (MT + ph) + '"/>' +
+           '<text class="tick" x="' + x + '" y="' + (MT + ph + 14) + '" text-anchor="middle">' +
+           esc(fmtTick(t.v)) + '</text>';
+    });
+    if (hasSpeed) {
+      for (var v = 0; v <= yTop + 1e-9; v += yStep) {
+        var y = Y(v).toFixed(1);
+        s += '<line class="grid" x1="' + ML + '" x2="' + (ML + pw) + '" y1="' + y + '" y2="' + y + '"/>' +
+             '<text class="tick" x="' + (ML - 6) + '" y="' + (Number(y) + 4) + '" text-anchor="end">' +
+             esc(fmtTick(v)) + '</text>';
+      }
+    } else {
+      s += '<text class="tick" x="' + (ML + pw / 2) + '" y="' + (MT + 16) + '" text-anchor="middle">' +
+           'no speeds: min_time is 0</text>';
+    }
+    s += '<rect class="frame" x="' + ML + '" y="' + MT + '" width="' + pw + '" height="' + ph + '"/>';
+    s += '<text class="axis" x="' + (ML + pw / 2) + '" y="' + (H - 4) + '" text-anchor="middle">bytes (log scale)</text>';
+    s += '<text class="axis" transform="translate(13 ' + (MT + ph / 2) + ') rotate(-90)" text-anchor="middle">' +
+         'decode MB/s</text>';
+    // The points, the biggest first so that small ones stay on top.
+    ids.forEach(function (i, k) {
+      var enc = cellText(labValue(i, 'encoding'));
+      var codec = cellText(labValue(i, 'codec'));
+      var px = X(lx[k]), py = hasSpeed && ys[k] !== null ? Y(ys[k]) : MT + ph / 2;
+      var auto = labNum(labValue(i, 'auto')) === 1;
+      var tip = enc + ' + ' + labCodecKey(i) + ': ' + fmtSize(xs[k]) +
+                (ys[k] !== null ? ', decode ' + ys[k] + ' MB/s' : '') + (auto ? ' (auto picks it)' : '');
+      s += '<path class="lab-pt' + (auto ? ' auto' : '') + '" data-i="' + i + '" tabindex="0" d="' +
+           shapePath(labShapeOf(codec), px, py, 5) + '" fill="' + labColourOf(enc) + '"><title>' +
+           esc(tip) + '</title></path>';
+    });
+    s += '</svg>';
+    var type = cellText(labValue(ids[0], 'physical_type'));
+    var logical = labValue(ids[0], 'logical_type');
+    return '<figure class="lab-panel" data-column="' + esc(name) + '"><figcaption><b>' + esc(name) +
+           '</b> <span class="hint">' + esc(type + (logical ? ' ' + cellText(logical) : '')) + ', ' +
+           plural(ids.length, 'point') + '</span></figcaption>' + s + '</figure>';
+  }
+
+  function labLegend() {
+    var encs = [], codecs = [];
+    lab.rows.forEach(function (r, i) {
+      var e = cellText(labValue(i, 'encoding')), c = cellText(labValue(i, 'codec'));
+      if (encs.indexOf(e) < 0) encs.push(e);
+      if (codecs.indexOf(c) < 0) codecs.push(c);
+    });
+    var h = '<div class="lab-legend">';
+    encs.forEach(function (e) {
+      h += '<span class="lg-enc"><svg width="12" height="12"><rect width="12" height="12" rx="2" fill="' +
+           labColourOf(e) + '"/></svg>' + esc(e) + '</span>';
+    });
+    h += '<span class="sep" aria-hidden="true"></span>';
+    codecs.forEach(function (c) {
+      h += '<span class="lg-codec"><svg width="14" height="14"><path d="' + shapePath(labShapeOf(c), 7, 7, 5) +
+           '" fill="#57606a"/></svg>' + esc(c) + '</span>';
+    });
+    h += '<span class="lg-auto"><svg width="14" height="14"><circle cx="7" cy="7" r="5" fill="#fff" ' +
+         'stroke="#1f2328" stroke-width="2"/></svg>outlined: what "encoding":"auto" picks</span></div>';
+    return h;
+  }
+
+  function renderLab(truncated) {
+    var out = $('lab-out');
+    var groups = [], byName = {};
+    lab.rows.forEach(function (r, i) {
+      var c = cellText(labValue(i, 'column'));
+      if (!(c in byName)) { byName[c] = []; groups.push(c); }
+      byName[c].push(i);
+    });
+    var hasSpeed = lab.rows.some(function (r, i) { return labNum(labValue(i, 'decode_mb_s')) !== null; });
+    var h = '<pre class="stmt">' + esc(lab.sql) + '</pre>';
+    if (!lab.rows.length) {
+      h += '<p class="empty">No rows: the query has no column the lab measures (nested columns have none).</p>';
+      out.innerHTML = h;
+      return;
+    }
+    h += labLegend();
+    h += '<div class="lab-chart" data-panels="' + groups.length + '">';
+    groups.forEach(function (g) { h += labPanel(g, byName[g], hasSpeed); });
+    h += '</div>';
+    h += '<div class="table-wrap lab-table-wrap"><table class="lab-table"><thead><tr>';
+    lab.columns.forEach(function (c, j) {
+      h += '<th aria-sort="none"><button type="button" class="sort" data-col="' + j + '">' + esc(c) +
+           '<span class="arrow" aria-hidden="true"></span></button></th>';
+    });
+    h += '</tr></thead><tbody></tbody></table></div>';
+    var meta = plural(lab.rows.length, 'row') + ', ' + plural(groups.length, 'column') +
+               ': click a header to sort, a row or a point to explain its first page';
+    if (truncated) meta += '; the first ' + MAX_ROWS + ' rows only (choose fewer codecs or columns)';
+    h += '<p class="meta' + (truncated ? ' truncated' : '') + '">' + esc(meta) + '</p>';
+    out.innerHTML = h;
+    renderLabRows();
+  }
+
+  function renderLabRows() {
+    var tb = $('lab-out').querySelector('table.lab-table tbody');
+    if (!tb) return;
+    var h = '';
+    lab.order.forEach(function (i) {
+      var auto = labNum(labValue(i, 'auto')) === 1;
+      h += '<tr data-i="' + i + '" class="' + (auto ? 'auto' : '') + (lab.selected === i ? ' sel' : '') + '">';
+      lab.rows[i].forEach(function (v) { h += labCellHtml(v); });
+      h += '</tr>';
+    });
+    tb.innerHTML = h;
+    var ths = $('lab-out').querySelectorAll('table.lab-table th');
+    for (var j = 0; j < ths.length; j++) {
+      ths[j].setAttribute('aria-sort', j === lab.sortCol ? (lab.sortDir > 0 ? 'ascending' : 'descending') : 'none');
+      ths[j].querySelector('.arrow').textContent = j === lab.sortCol ? (lab.sortDir > 0 ? ' \u25B2' : ' \u25BC') : '';
+    }
+  }
+
+  // A cell of the lab's table: reals to 4 decimals (all their digits in
+  // the title), the rest as the SQL page shows it.
+  function labCellHtml(v) {
+    if (v && typeof v === 'object' && 'real' in v) {
+      var n = Number(v.real);
+      if (isFinite(n) && Math.abs(n) < 1e15) {
+        var t = String(Math.round(n * 10000) / 10000);
+        return '<td class="num" title="' + esc(v.real) + '">' + esc(t) + '</td>';
+      }
+    }
+    return cellHtml(v);
+  }
+
+  // Sorts by column j: numbers as numbers, text as text, NULL last; a
+  // second click on the same header sorts the other way.
+  function labSort(j) {
+    if (lab.sortCol === j) lab.sortDir = -lab.sortDir;
+    else { lab.sortCol = j; lab.sortDir = 1; }
+    var dir = lab.sortDir;
+    var numeric = lab.rows.every(function (r) { return r[j] === null || labNum(r[j]) !== null; });
+    lab.order = lab.rows.map(function (r, i) { return i; });
+    lab.order.sort(function (a, b) {
+      var va = lab.rows[a][j], vb = lab.rows[b][j];
+      if (va === null && vb === null) return a - b;
+      if (va === null) return 1;
+      if (vb === null) return -1;
+      var c;
+      if (numeric) c = labNum(va) - labNum(vb);
+      else c = cellText(va) < cellText(vb) ? -1 : cellText(va) > cellText(vb) ? 1 : 0;
+      return c ? c * dir : a - b;
+    });
+    renderLabRows();
+  }
+
+  // ---- A point's page, explained
+
+  function labOwnOptions() {
+    var o = {};
+    var skip = {columns: 1, encodings: 1, codecs: 1, levels: 1, min_time: 1};
+    Object.keys(lab.options || {}).forEach(function (k) { if (!skip[k]) o[k] = lab.options[k]; });
+    return o;
+  }
+
+  function labExplainSql(i) {
+    var col = cellText(labValue(i, 'column'));
+    var enc = cellText(labValue(i, 'encoding'));
+    var codec = cellText(labValue(i, 'codec'));
+    var level = labValue(i, 'level');
+    var opts = labOwnOptions();
+    var c = {encoding: enc, codec: codec};
+    if (level !== null && level !== undefined) c.level = labNum(level);
+    opts.columns = {};
+    opts.columns[col] = c;
+    var q = 'SELECT ' + quoteIdent(col) + ' FROM (' + lab.query + '\n)';
+    return lab.setup +
+      '-- Column ' + col + ' written by parquet_write with ' + enc + ' and ' + codec +
+      (level !== null && level !== undefined ? ' level ' + cellText(level) : '') + ',\n' +
+      '-- as the lab wrote it: its first data page (and its dictionary page, if it has one),\n' +
+      '-- header, levels and values, field by field.\n' +
+      'WITH f(data) AS MATERIALIZED (\n' +
+      '  SELECT parquet_write(NULL, ' + sqlQuote(q) + ',\n' +
+      '                       ' + sqlQuote(JSON.stringify(opts)) + '))\n' +
+      'SELECT p.page, e.offset, e.length, e.hex, e.bits, e.labels, e.path, e.value, e.note\n' +
+      '  FROM f, parquet_pages(f.data) p,\n' +
+      '       parquet_explain(substr(f.data, p.offset + 1, p.header_size + p.compressed_size),\n' +
+      "                       'PAGE', p.type,\n" +
+      "                       json_object('max_def', p.max_def, 'max_rep', p.max_rep,\n" +
+      "                                   'codec', p.codec),\n" +
+      '                       p.dictionary) e\n' +
+      ' WHERE p.row_group = 0\n' +
+      '   AND p.page <= (SELECT min(q.page) FROM f, parquet_pages(f.data) q\n' +
+      "                   WHERE q.row_group = 0 AND q.page_type <> 'DICTIONARY_PAGE');\n";
+  }
+
+  function labMark(i) {
+    lab.selected = i;
+    var out = $('lab-out');
+    Array.prototype.forEach.call(out.querySelectorAll('.lab-pt.sel, table.lab-table tr.sel'), function (e) {
+      e.classList.remove('sel');
+    });
+    Array.prototype.forEach.call(out.querySelectorAll('.lab-pt[data-i="' + i + '"], table.lab-table tr[data-i="' + i + '"]'),
+      function (e) { e.classList.add('sel'); });
+  }
+
+  function labExplain(i) {
+    if (!M || !lab.rows[i]) return;
+    if (running) { setTimeout(function () { labExplain(i); }, 50); return; }
+    labMark(i);
+    var sql = labExplainSql(i);
+    running = true;
+    document.body.classList.add('busy');
+    labStatus('Explaining the page\u2026');
+    setTimeout(function () {
+      var answer;
+      try {
+        var rc = M.ccall('pqweb_open', 'number', [], []);
+        if (rc !== 0) throw new Error('cannot open a database (SQLite error ' + rc + ')');
+        answer = execSql(sql);
+      } catch (e) {
+        answer = {results: [], error: 'the module failed: ' + (e && e.message || e)};
+      }
+      try {
+        parkDetail();
+        labExplains = [];
+        var box = $('lab-explain');
+        box.textContent = '';
+        var head = document.createElement('h3');
+        head.className = 'lab-explain-title';
+        head.textContent = cellText(labValue(i, 'column')) + ' as ' + cellText(labValue(i, 'encoding')) +
+                           ' + ' + labCodecKey(i) + ': ' + fmtSize(labNum(labValue(i, 'bytes')) || 0) +
+                           ' in ' + plural(labNum(labValue(i, 'pages')) || 0, 'page');
+        box.appendChild(head);
+        var shown = false;
+        (answer.results || []).forEach(function (r, k) {
+          if (!r.columns || !r.columns.length) { if (!r.error) return; }
+          box.appendChild(renderResult(r, k, labExplains, 'L'));
+          if (r.error) shown = true;
+        });
+        if (typeof answer.error === 'string' && !shown) box.appendChild(errorBlock(answer.error, sql));
+        labExplains.forEach(wireExplain);
+        if (labExplains.length) moveDetail(labExplains[0]);
+        labStatus(plural(lab.rows.length, 'row') + '; explained: ' + head.textContent);
+        head.scrollIntoView({block: 'start'});
+      } catch (e) {
+        $('lab-explain').innerHTML = '<div class="error"><div class="msg">The page failed to show the explain: ' +
+          esc(e && e.stack || e) + '</div></div>';
+      }
+      running = false;
+      document.body.classList.remove('busy');
+      window.pqLabExplainCount++;
+    }, 20);
+  }
+
+  function wireLab() {
+    $('lab-query').value = LAB_QUERY;
+    $('lab-run').addEventListener('click', runLab);
+    $('lab-query').addEventListener('keydown', function (e) {
+      if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); runLab(); }
+    });
+    $('lab-out').addEventListener('click', function (e) {
+      var b = e.target.closest('button.sort');
+      if (b) { labSort(Number(b.getAttribute('data-col'))); return; }
+      var pt = e.target.closest('.lab-pt');
+      if (pt) { labExplain(Number(pt.getAttribute('data-i'))); return; }
+      var tr = e.target.closest('table.lab-table tbody tr');
+      if (tr && !e.target.closest('.clipped')) labExplain(Number(tr.getAttribute('data-i')));
+    });
+    $('lab-out').addEventListener('keydown', function (e) {
+      var pt = e.target.closest && e.target.closest('.lab-pt');
+      if (pt && (e.key === 'Enter' || e.key === ' ')) { e.preventDefault(); labExplain(Number(pt.getAttribute('data-i'))); }
+    });
+    $('lab-source').addEventListener('click', function (e) {
+      var b = e.target.closest('button[data-file]');
+      if (!b) return;
+      var f = fileByName(b.getAttribute('data-file'));
+      if (f) labUseFile(f);
+    });
+    $('tab-sql').addEventListener('click', function () { showView('sql'); });
+    $('tab-lab').addEventListener('click', function () { showView('lab'); });
+  }
+
+  function labShown() { return !$('view-lab').hidden; }
+
+  function showView(name) {
+    var isLab = name === 'lab';
+    $('view-sql').hidden = isLab;
+    $('view-lab').hidden = !isLab;
+    $('tab-sql').setAttribute('aria-selected', String(!isLab));
+    $('tab-lab').setAttribute('aria-selected', String(isLab));
+    if (isLab) renderLabSource();
   }
 
   // ---- The page -------------------------------------------------------------
@@ -1394,7 +1940,9 @@
   function start() {
     renderExamples();
     wirePage();
-    wireResults();
+    wireResults($('results'));
+    wireResults($('lab-explain'));
+    wireLab();
     var fromHash = sqlFromHash();
     $('sql').value = fromHash != null ? fromHash : STARTER;
     fitEditor();
@@ -1417,7 +1965,9 @@
       $('versions').innerHTML = 'SQLite <b>' + esc(sqliteVersion) + '</b> \u00b7 Parquet extension <b>' +
                                 esc(ext) + '</b> \u00b7 WebAssembly';
       $('run').disabled = false;
+      $('lab-run').disabled = false;
       $('file').disabled = false;
+      renderLabCodecs();
       document.body.classList.add('ready');
       setStatus(rc === 0 ? 'Ready.' : 'SQLite did not open (' + rc + ').', rc !== 0);
       window.pqReady = true;

@@ -8,9 +8,12 @@
 // 127.0.0.1 and a free port, and opened from file:// too.  Each check prints
 // "ok NAME" or "! NAME: detail"; the last line is "N passed, N failed", and
 // the exit status is 1 if any failed.  Screenshots (1280 px wide) go to
-// SCREENSHOT_DIR: explain-delta.png, file-pages.png, playground.png.
+// SCREENSHOT_DIR: explain-delta.png, file-pages.png, playground.png,
+// lab.png, lab-explain.png.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -27,6 +30,9 @@ const repo = path.resolve(here, '..', '..');
 const sampleFile = path.resolve(here, '..', '..', '..', 'shared', 'parquet-testing', 'data',
                                 'alltypes_plain.parquet');
 const deltaOut = path.join(repo, 'sql', 'tutorial', '05_delta_binary_packed.out');
+// The same bridge built natively (make build/wasm/run): what the lab's bytes
+// are compared with.
+const nativeRun = path.join(repo, 'build', 'wasm', 'run');
 
 const require = createRequire(path.resolve(pupArg) + '/node_modules/');
 const puppeteer = require('puppeteer-core');
@@ -57,9 +63,9 @@ function finish() {
 
 // A stuck browser must not hang `make test-wasm`.
 const deadline = setTimeout(() => {
-  bad('time', 'the checks took more than 150 s; stopped');
+  bad('time', 'the checks took more than 240 s; stopped');
   finish();
-}, 150000);
+}, 240000);
 deadline.unref();
 
 // ---- A static server ---------------------------------------------------------
@@ -579,7 +585,186 @@ try {
     });
   }
 
-  for (const name of ['explain-delta.png', 'file-pages.png', 'playground.png']) await shotCheck(name);
+  // 8. The encoding lab: a query's lab as a table that sorts and a chart
+  // of a panel per column, its bytes those of the native build, a point
+  // explained; then an opened file's lab.
+  const labQuery =
+    'WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 600)\n' +
+    'SELECT i AS id, round(10 + (i * 37 % 1000) / 100.0, 2) AS price, \'tag\' || (i % 7) AS tag FROM s';
+  let native = null;
+  await check('lab-native', () => {
+    assert(fs.existsSync(nativeRun), `no ${nativeRun} (make build/wasm/run)`);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pqlab-'));
+    const script = path.join(dir, 'lab.sql');
+    fs.writeFileSync(script, `SELECT "column", encoding, codec, level, bytes FROM parquet_lab('${
+      labQuery.replace(/'/g, "''")}', '{"min_time":0}');\n`);
+    const a = JSON.parse(execFileSync(nativeRun, [script], { cwd: dir, encoding: 'utf8' }));
+    fs.rmSync(dir, { recursive: true, force: true });
+    assert(!a.error && a.results[0] && !a.results[0].error, `the native lab failed: ${JSON.stringify(a).slice(0, 300)}`);
+    native = a.results[0].rows;
+    assert(native.length > 20, `${native.length} rows natively`);
+    return `${native.length} rows natively, every codec of the build`;
+  });
+
+  // The lab's table as the page shows it: headers and cells (NULL as '').
+  const labTable = () => page.evaluate(() => {
+    const t = document.querySelector('#lab-out table.lab-table');
+    if (!t) return null;
+    return {
+      headers: Array.from(t.tHead.rows[0].cells).map((c) => c.querySelector('button').firstChild.textContent),
+      rows: Array.from(t.tBodies[0].rows).map((tr) => Array.from(tr.cells).map((td) =>
+        td.classList.contains('null') ? '' : td.textContent)),
+    };
+  });
+
+  let labRan = false;
+  if (native) {
+    labRan = await check('lab-runs', async () => {
+      await page.click('#tab-lab');
+      assert(await page.$eval('#view-sql', (v) => v.hidden), 'the SQL page is still shown');
+      await page.$eval('#lab-query', (t, q) => { t.value = q; }, labQuery);
+      const codecs = await page.$$eval('#lab-codecs input[type=checkbox]', (boxes) =>
+        boxes.map((b) => { b.checked = true; return b.value; }));
+      assert(codecs.includes('UNCOMPRESSED') && codecs.includes('ZSTD'), `codecs: ${codecs}`);
+      const before = await page.evaluate(() => window.pqLabCount);
+      await page.click('#lab-run');
+      await page.waitForFunction((n) => window.pqLabCount > n, { timeout: 90000 }, before);
+      const errs = await page.$$eval('#lab-out .error', (e) => e.map((x) => x.textContent));
+      assert(!errs.length, `errors: ${errs.join(' | ')}`);
+      const t = await labTable();
+      assert(t, 'no lab table');
+      assert(t.rows.length === native.length, `${t.rows.length} rows in the page, ${native.length} natively`);
+      const ix = (c) => t.headers.indexOf(c);
+      for (const c of ['column', 'encoding', 'codec', 'level', 'bytes', 'decode_mb_s']) {
+        assert(ix(c) >= 0, `no column ${c}: ${t.headers}`);
+      }
+      // The same bytes as the native build's, row for row.
+      const key = (r) => [r[0], r[1], r[2], r[3] === null ? '' : String(r[3])].join('|');
+      const want = new Map(native.map((r) => [key(r), String(r[4])]));
+      for (const r of t.rows) {
+        const k = [r[ix('column')], r[ix('encoding')], r[ix('codec')], r[ix('level')]].join('|');
+        assert(want.has(k), `the page has ${k}, the native build not`);
+        assert(want.get(k) === r[ix('bytes')], `${k}: ${r[ix('bytes')]} bytes in the page, ${want.get(k)} natively`);
+      }
+      const speeds = t.rows.filter((r) => Number(r[ix('decode_mb_s')]) > 0).length;
+      assert(speeds === t.rows.length, `${speeds} of ${t.rows.length} rows have a decode speed`);
+      const note = await page.$eval('.lab-note', (n) => n.textContent);
+      assert(/WebAssembly/.test(note), 'the page does not say whose speeds they are');
+      return `${t.rows.length} rows, bytes as the native build's, ${codecs.length} codecs`;
+    });
+  }
+
+  if (labRan) {
+    await check('lab-sort', async () => {
+      const t0 = await labTable();
+      const b = t0.headers.indexOf('bytes');
+      const bytesNow = async () => (await labTable()).rows.map((r) => Number(r[b]));
+      const sorted = (a, d) => a.every((v, i) => i === 0 || d * (v - a[i - 1]) >= 0);
+      const first = t0.rows.map((r) => Number(r[b]));
+      assert(!sorted(first, 1), 'the rows came sorted by bytes already');
+      await page.click(`#lab-out th:nth-child(${b + 1}) button.sort`);
+      const up = await bytesNow();
+      assert(sorted(up, 1), `not ascending: ${up.slice(0, 8)}`);
+      const aria = await page.$eval(`#lab-out th:nth-child(${b + 1})`, (th) => th.getAttribute('aria-sort'));
+      assert(aria === 'ascending', `aria-sort ${aria}`);
+      await page.click(`#lab-out th:nth-child(${b + 1}) button.sort`);
+      const down = await bytesNow();
+      assert(sorted(down, -1), `not descending: ${down.slice(0, 8)}`);
+      const e = t0.headers.indexOf('encoding');
+      await page.click(`#lab-out th:nth-child(${e + 1}) button.sort`);
+      const encs = (await labTable()).rows.map((r) => r[e]);
+      assert(encs.every((v, i) => i === 0 || v >= encs[i - 1]), `encodings not in order: ${encs.slice(0, 6)}`);
+      assert(up.length === first.length, 'sorting lost rows');
+      return `bytes ${up[0]} to ${up[up.length - 1]} and back, encodings A to Z`;
+    });
+
+    await check('lab-chart', async () => {
+      const t = await labTable();
+      const c = t.headers.indexOf('column');
+      const perColumn = new Map();
+      for (const r of t.rows) perColumn.set(r[c], (perColumn.get(r[c]) || 0) + 1);
+      const panels = await page.$$eval('#lab-out .lab-panel', (ps) => ps.map((p) => ({
+        column: p.dataset.column,
+        points: p.querySelectorAll('.lab-pt').length,
+        rows: Array.from(p.querySelectorAll('.lab-pt')).map((x) => Number(x.dataset.i)),
+      })));
+      assert(panels.length === perColumn.size && panels.length === 3,
+             `${panels.length} panels for ${perColumn.size} columns`);
+      for (const p of panels) {
+        assert(perColumn.get(p.column) === p.points,
+               `panel ${p.column}: ${p.points} points, ${perColumn.get(p.column)} rows`);
+      }
+      const all = panels.flatMap((p) => p.rows);
+      assert(new Set(all).size === t.rows.length, `${new Set(all).size} distinct points for ${t.rows.length} rows`);
+      return panels.map((p) => `${p.column} ${p.points}`).join(', ');
+    });
+
+    await check('screenshot-lab', async () => {
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await (await page.$('#view-lab')).screenshot({ path: path.join(shotDir, 'lab.png') });
+    });
+
+    await check('lab-point-explains', async () => {
+      // The price column's ALP + ZSTD point.
+      const i = await page.evaluate(() => {
+        const rows = Array.from(document.querySelectorAll('#lab-out table.lab-table tbody tr'));
+        const heads = Array.from(document.querySelectorAll('#lab-out table.lab-table th button'))
+          .map((b) => b.firstChild.textContent);
+        const tr = rows.find((r) => r.cells[heads.indexOf('column')].textContent === 'price' &&
+          r.cells[heads.indexOf('encoding')].textContent === 'ALP' &&
+          r.cells[heads.indexOf('codec')].textContent === 'ZSTD');
+        return tr ? Number(tr.dataset.i) : -1;
+      });
+      assert(i >= 0, 'no row price, ALP, ZSTD');
+      const before = await page.evaluate(() => window.pqLabExplainCount);
+      await page.click(`#lab-out .lab-panel[data-column="price"] .lab-pt[data-i="${i}"]`);
+      await page.waitForFunction((n) => window.pqLabExplainCount > n, { timeout: 60000 }, before);
+      const errs = await page.$$eval('#lab-explain .error', (e) => e.map((x) => x.textContent));
+      assert(!errs.length, `errors: ${errs.join(' | ')}`);
+      const sel = await page.$$eval('#lab-out .sel', (e) => e.length);
+      assert(sel === 2, `${sel} elements selected (the point and its row)`);
+      const exs = await page.evaluate(() => Array.from(document.querySelectorAll('#lab-explain .explain')).length);
+      assert(exs === 1, `${exs} drawings`);
+      const rows = await page.$$eval('#lab-explain table.explain-table tbody tr', (trs) => trs.map((tr) =>
+        Array.from(tr.cells).map((td) => td.textContent)));
+      const heads = await page.$$eval('#lab-explain table.explain-table th', (th) => th.map((x) => x.textContent));
+      const pi = heads.indexOf('path'), vi = heads.indexOf('value');
+      assert(rows.length > 10 && rows[0][pi] === 'header.type', `the explain begins at ${rows[0] && rows[0][pi]}`);
+      const enc = rows.find((r) => r[pi] === 'header.data_page_header.encoding');
+      assert(enc && /ALP|10/.test(enc[vi]), `the page's encoding is ${enc && enc[vi]}`);
+      const fields = await page.$$eval('#lab-explain .explain .field', (f) => f.length);
+      assert(fields > 10, `${fields} fields drawn`);
+      // The drawing's fields light the table's rows, as on the SQL page.
+      const f = await page.$('#lab-explain .explain .field[data-path="header.type"]');
+      await f.hover();
+      const detail = await page.$eval('#detail', (d) => d.textContent);
+      assert(detail.includes('header.type'), `#detail shows: ${detail.slice(0, 120)}`);
+      await page.$eval('#lab-explain', (e) => e.scrollIntoView());
+      await (await page.$('#lab-explain')).screenshot({ path: path.join(shotDir, 'lab-explain.png') });
+      return `${rows.length} rows, ${fields} fields`;
+    });
+
+    if (uploaded) {
+      await check('lab-file', async () => {
+        const before = await page.evaluate(() => window.pqLabCount);
+        await page.click('#lab-source button[data-file="alltypes_plain.parquet"]');
+        await page.waitForFunction((n) => window.pqLabCount > n, { timeout: 90000 }, before);
+        const errs = await page.$$eval('#lab-out .error', (e) => e.map((x) => x.textContent));
+        assert(!errs.length, `errors: ${errs.join(' | ')}`);
+        const q = await page.$eval('#lab-query', (t) => t.value);
+        assert(/FROM file\b/.test(q), `the query is ${q}`);
+        const panels = await page.$$eval('#lab-out .lab-panel', (p) => p.map((x) => x.dataset.column));
+        assert(panels.length === 11 && panels.includes('bool_col') && panels.includes('string_col'),
+               `panels: ${panels}`);
+        return `${panels.length} panels`;
+      });
+    }
+    await page.click('#tab-sql');
+  }
+
+  for (const name of ['explain-delta.png', 'file-pages.png', 'playground.png', 'lab.png', 'lab-explain.png']) {
+    await shotCheck(name);
+  }
 
   await check('no-page-errors', () => {
     const errs = problems.filter((p) => !/request to another host/.test(p));
