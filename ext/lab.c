@@ -11,8 +11,9 @@
 **
 **   CREATE TABLE x("column", physical_type, logical_type, encoding, codec,
 **                  level, bytes, values_bytes, ratio, bits_per_value,
-**                  pages, auto, readers, encode_mb_s, decode_mb_s,
-**                  query HIDDEN, options HIDDEN);
+**                  pages, auto, readers, encode_mb_s, decode_mb_s, why,
+**                  encode_spread, decode_spread, query HIDDEN,
+**                  options HIDDEN);
 **
 ** The query runs once, through parquet_write's own reading of a query
 ** (write.c, pqx_write_capture): its columns typed and their values
@@ -47,6 +48,9 @@ enum {
   LAB_COL_READERS,
   LAB_COL_ENCODE,
   LAB_COL_DECODE,
+  LAB_COL_WHY,
+  LAB_COL_ENCODE_SPREAD,
+  LAB_COL_DECODE_SPREAD,
   LAB_COL_QUERY,
   LAB_COL_OPTIONS
 };
@@ -56,6 +60,7 @@ enum {
   "encoding TEXT, codec TEXT, level INTEGER, bytes INTEGER, "               \
   "values_bytes INTEGER, ratio REAL, bits_per_value REAL, pages INTEGER, "  \
   "auto INTEGER, readers INTEGER, encode_mb_s REAL, decode_mb_s REAL, "     \
+  "why TEXT, encode_spread REAL, decode_spread REAL, "                      \
   "query HIDDEN, options HIDDEN)"
 
 /* Runs a query: a table that reads no file, but must not run from a
@@ -67,6 +72,7 @@ typedef struct LabCol {
   char *name;             /* sqlite3_malloc */
   pq_lab_column *lc;      /* NULL: not measured */
   char *logical;          /* as parquet_schema gives it; NULL: none */
+  char *why[PQ_ENCODING_COUNT]; /* each encoding's figures (sqlite3_malloc) */
   pq_type type;
 } LabCol;
 
@@ -80,6 +86,7 @@ typedef struct LabRow {
   double ratio, bits;     /* bits < 0: NULL */
   int is_auto, readers;
   double enc_mbs, dec_mbs; /* < 0: NULL */
+  double enc_spread, dec_spread; /* < 0: NULL */
 } LabRow;
 
 typedef struct LabCursor {
@@ -113,6 +120,7 @@ static void lab_clear(LabCursor *c) {
   for (int i = 0; i < c->ncols; i++) {
     sqlite3_free(c->cols[i].name);
     sqlite3_free(c->cols[i].logical);
+    for (int e = 0; e < PQ_ENCODING_COUNT; e++) sqlite3_free(c->cols[i].why[e]);
     pq_lab_column_free(c->cols[i].lc);
   }
   sqlite3_free(c->cols);
@@ -383,6 +391,28 @@ static double lab_mbs(int64_t plain, double s) {
   return (double)plain / s / 1e6;
 }
 
+/* The figures of encoding e for the column, kept with it. */
+static char *lab_why(LabCol *col, int e) {
+  pq_buf b;
+  pq_buf_init(&b);
+  pq_error err = {0};
+  int rc = pq_lab_why(col->lc, (pq_encoding)e, &b, &err);
+  char *msg = NULL;
+  if (rc) {
+    msg = lab_core(rc, &err, col->name);
+  } else {
+    col->why[e] = sqlite3_malloc64(b.len + 1);
+    if (!col->why[e]) {
+      msg = PQX_W_NOMEM;
+    } else {
+      if (b.len) memcpy(col->why[e], b.data, b.len);
+      col->why[e][b.len] = 0;
+    }
+  }
+  pq_buf_free(&b);
+  return msg;
+}
+
 /* Every row of one column. */
 static char *lab_column(LabCursor *cur, int ci, const LabAsk *a) {
   LabCol *col = &cur->cols[ci];
@@ -411,6 +441,8 @@ static char *lab_column(LabCursor *cur, int ci, const LabAsk *a) {
     rc = pq_lab_values_bytes(lc, (pq_encoding)e, &vbytes[e], &err);
     if (rc) msg = lab_core(rc, &err, col->name);
   }
+  for (int e = 0; e < PQ_ENCODING_COUNT && !msg; e++)
+    if (tried[e]) msg = lab_why(col, e);
   for (int k = 0; k < PQ_CODEC_COUNT && !msg; k++) {
     if (!pq_codec_available((pq_codec)k)) continue;
     if (a->codecs && !(a->codecs >> k & 1)) continue;
@@ -454,6 +486,8 @@ static char *lab_column(LabCursor *cur, int ci, const LabAsk *a) {
         row.readers = pq_auto_tries((pq_encoding)e, col->type, 0);
         row.enc_mbs = lab_mbs(plain, r.encode_s);
         row.dec_mbs = lab_mbs(plain, r.decode_s);
+        row.enc_spread = r.encode_spread;
+        row.dec_spread = r.decode_spread;
         if (lab_add(cur, &row)) msg = PQX_W_NOMEM;
       }
     }
@@ -585,6 +619,16 @@ static int labColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
       break;
     case LAB_COL_DECODE:
       if (r->dec_mbs >= 0) sqlite3_result_double(ctx, r->dec_mbs);
+      break;
+    case LAB_COL_WHY:
+      if (col->why[r->enc])
+        sqlite3_result_text(ctx, col->why[r->enc], -1, SQLITE_TRANSIENT);
+      break;
+    case LAB_COL_ENCODE_SPREAD:
+      if (r->enc_spread >= 0) sqlite3_result_double(ctx, r->enc_spread);
+      break;
+    case LAB_COL_DECODE_SPREAD:
+      if (r->dec_spread >= 0) sqlite3_result_double(ctx, r->dec_spread);
       break;
     default: break; /* the arguments: not kept */
   }

@@ -1161,6 +1161,12 @@ typedef struct pq_lab_result {
   double encode_s;   /* seconds to write the file once; -1: not timed */
   double decode_s;   /* ... to read its pages (decompressed, levels and
                      ** values decoded); -1: not timed */
+  double encode_spread, decode_spread; /* the interquartile range of the
+                     ** timed runs' times over their median; -1: not timed,
+                     ** or fewer than 2 runs */
+  int64_t encode_runs, decode_runs; /* the runs timed */
+  int fell_back;     /* a chunk with a dictionary page has a data page of
+                     ** another encoding */
 } pq_lab_result;
 
 /* One try: encoding a name (pq_encoding_parse's) or "auto", codec, level
@@ -1176,6 +1182,13 @@ PQ_API int pq_lab_run(pq_lab_column *c, const char *encoding, pq_codec codec,
 ** dictionary), uncompressed. */
 PQ_API int pq_lab_values_bytes(pq_lab_column *c, pq_encoding e,
                                int64_t *bytes, pq_error *err);
+/* Why encoding e takes the bytes it takes: a JSON object of the figures of
+** the stream pq_lab_values_bytes measures (doc/parquet_lab.md lists them),
+** read back from its bytes, appended to out.  Computed once per encoding
+** (by pq_lab_values_bytes, or here); a dictionary's "fell_back" comes from
+** writing the column as RLE_DICTIONARY (done here when no try has). */
+PQ_API int pq_lab_why(pq_lab_column *c, pq_encoding e, pq_buf *out,
+                      pq_error *err);
 
 /* ---- Partitioned writes (writer/partition.c) -------------------------------
 ** A write into a folder of files: hive partitions, key=value folders by
