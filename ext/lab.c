@@ -287,8 +287,6 @@ static char *lab_column(LabCursor *cur, int ci, const LabAsk *a) {
     rc = pq_lab_values_bytes(lc, (pq_encoding)e, &vbytes[e], &err);
     if (rc) msg = lab_core(rc, &err, col->name);
   }
-  for (int e = 0; e < PQ_ENCODING_COUNT && !msg; e++)
-    if (tried[e]) msg = lab_why(col, e);
   for (int k = 0; k < PQ_CODEC_COUNT && !msg; k++) {
     if (!pq_codec_available((pq_codec)k)) continue;
     if (a->codecs && !(a->codecs >> k & 1)) continue;
@@ -338,6 +336,9 @@ static char *lab_column(LabCursor *cur, int ci, const LabAsk *a) {
       }
     }
   }
+  /* the encodings' figures, once the tries have written them */
+  for (int e = 0; e < PQ_ENCODING_COUNT && !msg; e++)
+    if (tried[e]) msg = lab_why(col, e);
   return msg;
 }
 

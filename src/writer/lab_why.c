@@ -14,9 +14,10 @@
 
 #define LWHY "lab"
 
-/* Appends a formatted text of at most 127 bytes. */
+/* Appends a formatted text of at most 255 bytes (the longest made here,
+** with 20-digit numbers, is under 200). */
 static void lwhy_put(pq_buf *b, const char *fmt, ...) {
-  char t[128];
+  char t[256];
   va_list ap;
   va_start(ap, fmt);
   int n = vsnprintf(t, sizeof t, fmt, ap);
