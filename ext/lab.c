@@ -11,8 +11,9 @@
 **
 **   CREATE TABLE x("column", physical_type, logical_type, encoding, codec,
 **                  level, bytes, values_bytes, ratio, bits_per_value,
-**                  pages, auto, readers, encode_mb_s, decode_mb_s,
-**                  query HIDDEN, options HIDDEN);
+**                  pages, auto, readers, encode_mb_s, decode_mb_s, why,
+**                  encode_spread, decode_spread, query HIDDEN,
+**                  options HIDDEN);
 **
 ** The query runs once, through parquet_write's own reading of a query
 ** (write.c, pqx_write_capture): its columns typed and their values
@@ -47,6 +48,9 @@ enum {
   LAB_COL_READERS,
   LAB_COL_ENCODE,
   LAB_COL_DECODE,
+  LAB_COL_WHY,
+  LAB_COL_ENCODE_SPREAD,
+  LAB_COL_DECODE_SPREAD,
   LAB_COL_QUERY,
   LAB_COL_OPTIONS
 };
@@ -56,6 +60,7 @@ enum {
   "encoding TEXT, codec TEXT, level INTEGER, bytes INTEGER, "               \
   "values_bytes INTEGER, ratio REAL, bits_per_value REAL, pages INTEGER, "  \
   "auto INTEGER, readers INTEGER, encode_mb_s REAL, decode_mb_s REAL, "     \
+  "why TEXT, encode_spread REAL, decode_spread REAL, "                      \
   "query HIDDEN, options HIDDEN)"
 
 /* Runs a query: a table that reads no file, but must not run from a
@@ -67,6 +72,7 @@ typedef struct LabCol {
   char *name;             /* sqlite3_malloc */
   pq_lab_column *lc;      /* NULL: not measured */
   char *logical;          /* as parquet_schema gives it; NULL: none */
+  char *why[PQ_ENCODING_COUNT]; /* each encoding's figures (sqlite3_malloc) */
   pq_type type;
 } LabCol;
 
@@ -80,6 +86,7 @@ typedef struct LabRow {
   double ratio, bits;     /* bits < 0: NULL */
   int is_auto, readers;
   double enc_mbs, dec_mbs; /* < 0: NULL */
+  double enc_spread, dec_spread; /* < 0: NULL */
 } LabRow;
 
 typedef struct LabCursor {
@@ -91,17 +98,8 @@ typedef struct LabCursor {
   size_t at;
 } LabCursor;
 
-/* What the options ask for. */
-typedef struct LabAsk {
-  char **names;           /* "columns"; NULL: every column */
-  int nnames;
-  unsigned encodings;     /* bits 1 << pq_encoding; 0: every one */
-  unsigned codecs;        /* bits 1 << pq_codec; 0: every one the build has */
-  int *levels;            /* "levels"; NULL: each codec's default */
-  int nlevels;
-  double min_time;
-  char *pass;             /* parquet_write's options (sqlite3_malloc) */
-} LabAsk;
+/* What the options ask for (the core reads them: pq_lab_options_parse). */
+typedef pq_lab_options LabAsk;
 
 /* The capture's state (write.h, pqx_capture). */
 typedef struct LabCapture {
@@ -113,6 +111,7 @@ static void lab_clear(LabCursor *c) {
   for (int i = 0; i < c->ncols; i++) {
     sqlite3_free(c->cols[i].name);
     sqlite3_free(c->cols[i].logical);
+    for (int e = 0; e < PQ_ENCODING_COUNT; e++) sqlite3_free(c->cols[i].why[e]);
     pq_lab_column_free(c->cols[i].lc);
   }
   sqlite3_free(c->cols);
@@ -123,12 +122,7 @@ static void lab_clear(LabCursor *c) {
   c->nrows = c->cap = c->at = 0;
 }
 
-static void lab_ask_free(LabAsk *a) {
-  for (int i = 0; i < a->nnames; i++) sqlite3_free(a->names[i]);
-  sqlite3_free(a->names);
-  sqlite3_free(a->levels);
-  sqlite3_free(a->pass);
-}
+static void lab_ask_free(LabAsk *a) { pq_lab_options_free(a); }
 
 /* ---- The capture ------------------------------------------------------- */
 
@@ -190,154 +184,14 @@ static char *lab_own(char *m) {
   return r ? r : PQX_W_NOMEM;
 }
 
-/* An array's elements of the option `key` (json, of type jtype), each
-** handed to fn with its text and type. */
-static char *lab_each(sqlite3 *db, const char *key, const char *json,
-                      const char *jtype, LabAsk *a,
-                      char *(*fn)(LabAsk *, const char *key, const char *text,
-                                  const char *type, sqlite3_int64 i)) {
-  if (strcmp(jtype, "array"))
-    return pqx_w_msg(LAB_FN ": options: \"%s\" must be an array", key);
-  sqlite3_stmt *st;
-  int rc = sqlite3_prepare_v2(db, "SELECT value, type FROM json_each(?1)", -1,
-                              &st, NULL);
-  if (rc) return pqx_w_sql(db, rc, "options");
-  sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
-  char *msg = NULL;
-  while (!msg && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-    int nomem = 0;
-    const char *text = pqx_w_text(st, 0, &nomem);
-    const char *type = pqx_w_text(st, 1, &nomem);
-    if (nomem || !type) msg = PQX_W_NOMEM;
-    else msg = fn(a, key, text ? text : "", type, sqlite3_column_int64(st, 0));
-  }
-  if (!msg && rc != SQLITE_DONE) msg = pqx_w_sql(db, rc, "options");
-  sqlite3_finalize(st);
-  return msg;
-}
-
-static char *lab_name(LabAsk *a, const char *key, const char *text,
-                      const char *type, sqlite3_int64 i) {
-  (void)i;
-  if (strcmp(type, "text"))
-    return pqx_w_msg(LAB_FN ": options: \"%s\" must be an array of column "
-                            "names", key);
-  char **names = sqlite3_realloc64(a->names, (size_t)(a->nnames + 1) * sizeof *names);
-  if (!names) return PQX_W_NOMEM;
-  a->names = names;
-  names[a->nnames] = sqlite3_mprintf("%s", text);
-  if (!names[a->nnames]) return PQX_W_NOMEM;
-  a->nnames++;
-  return NULL;
-}
-
-static char *lab_encoding(LabAsk *a, const char *key, const char *text,
-                          const char *type, sqlite3_int64 i) {
-  (void)i;
-  pq_encoding e;
-  if (strcmp(type, "text") || pq_encoding_parse(text, strlen(text), &e))
-    return pqx_w_msg(LAB_FN ": options: \"%s\": unknown encoding '%s'", key,
-                     text);
-  a->encodings |= 1u << e;
-  return NULL;
-}
-
-static char *lab_codec(LabAsk *a, const char *key, const char *text,
-                       const char *type, sqlite3_int64 i) {
-  (void)i;
-  pq_codec k;
-  if (strcmp(type, "text") || pq_codec_parse(text, strlen(text), &k))
-    return pqx_w_msg(LAB_FN ": options: \"%s\": unknown codec '%s'", key,
-                     text);
-  if (!pq_codec_available(k))
-    return pqx_w_msg(LAB_FN ": options: \"%s\": this build has no %s", key,
-                     pq_codec_name(k));
-  a->codecs |= 1u << k;
-  return NULL;
-}
-
-static char *lab_level(LabAsk *a, const char *key, const char *text,
-                       const char *type, sqlite3_int64 i) {
-  (void)text;
-  if (strcmp(type, "integer") || i < -1000000 || i > 1000000)
-    return pqx_w_msg(LAB_FN ": options: \"%s\" must be an array of "
-                            "integers", key);
-  int *l = sqlite3_realloc64(a->levels, (size_t)(a->nlevels + 1) * sizeof *l);
-  if (!l) return PQX_W_NOMEM;
-  a->levels = l;
-  l[a->nlevels++] = (int)i;
-  return NULL;
-}
-
 /* The options: the lab's own keys into a, the rest (parquet_write's) into
 ** a->pass. */
-static char *lab_options(sqlite3 *db, const char *opts, LabAsk *a) {
-  sqlite3_stmt *st;
-  int rc = sqlite3_prepare_v2(
-      db,
-      "SELECT NULL, json_remove(?1, '$.columns', '$.encodings', '$.codecs', "
-      "'$.levels', '$.min_time'), json_type(?1) = 'object', NULL "
-      "WHERE json_type(?1) = 'object' UNION ALL "
-      "SELECT key, CASE WHEN type IN ('object', 'array') THEN value "
-      "WHEN type IN ('true', 'false', 'null') THEN type "
-      "ELSE json_quote(value) END, value, type FROM json_each(?1) "
-      "WHERE json_type(?1) = 'object'",
-      -1, &st, NULL);
-  if (rc) return pqx_w_sql(db, rc, "options");
-  sqlite3_bind_text(st, 1, opts, -1, SQLITE_STATIC);
-  char *msg = NULL;
-  int first = 1;
-  while (!msg && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-    int nomem = 0;
-    const char *key = pqx_w_text(st, 0, &nomem);
-    const char *json = pqx_w_text(st, 1, &nomem);
-    const char *type = pqx_w_text(st, 3, &nomem);
-    if (nomem) {
-      msg = PQX_W_NOMEM;
-      break;
-    }
-    if (first) {
-      first = 0;
-      a->pass = json ? sqlite3_mprintf("%s", json) : NULL;
-      if (!a->pass) msg = PQX_W_NOMEM;
-      continue;
-    }
-    if (!key || !json || !type) {
-      msg = PQX_W_NOMEM;
-    } else if (strcmp(key, "columns") == 0) {
-      msg = lab_each(db, key, json, type, a, lab_name);
-    } else if (strcmp(key, "encodings") == 0) {
-      msg = lab_each(db, key, json, type, a, lab_encoding);
-      if (!msg && a->encodings == 0)
-        msg = pqx_w_msg(LAB_FN ": options: \"encodings\" is empty");
-    } else if (strcmp(key, "codecs") == 0) {
-      msg = lab_each(db, key, json, type, a, lab_codec);
-      if (!msg && a->codecs == 0)
-        msg = pqx_w_msg(LAB_FN ": options: \"codecs\" is empty");
-    } else if (strcmp(key, "levels") == 0) {
-      msg = lab_each(db, key, json, type, a, lab_level);
-      if (!msg && a->nlevels == 0)
-        msg = pqx_w_msg(LAB_FN ": options: \"levels\" is empty");
-    } else if (strcmp(key, "min_time") == 0) {
-      double t = sqlite3_column_double(st, 2);
-      if ((strcmp(type, "integer") && strcmp(type, "real")) || !(t >= 0) ||
-          t > 60)
-        msg = pqx_w_msg(LAB_FN ": options: \"min_time\" must be a number "
-                               "of seconds from 0 (no timing) to 60");
-      else a->min_time = t;
-    } else if (strcmp(key, "encoding") == 0 || strcmp(key, "codec") == 0 ||
-               strcmp(key, "level") == 0 || strcmp(key, "dictionary") == 0) {
-      msg = pqx_w_msg(LAB_FN ": options: \"%s\" is what the lab varies: "
-                             "\"encodings\", \"codecs\" and \"levels\" "
-                             "choose its rows",
-                      key);
-    }
-  }
-  if (!msg && rc != SQLITE_DONE) msg = pqx_w_sql(db, rc, "options");
-  sqlite3_finalize(st);
-  if (!msg && first)
-    msg = pqx_w_msg(LAB_FN ": options: expected a JSON object");
-  return msg;
+static char *lab_options(const char *opts, int n, LabAsk *a) {
+  pq_error err = {0};
+  int rc = pq_lab_options_parse(a, opts, n > 0 ? (size_t)n : 0, &err);
+  if (rc == PQ_NOMEM) return PQX_W_NOMEM;
+  if (rc) return pqx_w_msg(LAB_FN ": %s", err.msg);
+  return NULL;
 }
 
 /* ---- The rows ------------------------------------------------------------ */
@@ -381,6 +235,28 @@ static double lab_mbs(int64_t plain, double s) {
   if (s < 0 || plain <= 0) return -1;
   if (s < 1e-9) s = 1e-9;
   return (double)plain / s / 1e6;
+}
+
+/* The figures of encoding e for the column, kept with it. */
+static char *lab_why(LabCol *col, int e) {
+  pq_buf b;
+  pq_buf_init(&b);
+  pq_error err = {0};
+  int rc = pq_lab_why(col->lc, (pq_encoding)e, &b, &err);
+  char *msg = NULL;
+  if (rc) {
+    msg = lab_core(rc, &err, col->name);
+  } else {
+    col->why[e] = sqlite3_malloc64(b.len + 1);
+    if (!col->why[e]) {
+      msg = PQX_W_NOMEM;
+    } else {
+      if (b.len) memcpy(col->why[e], b.data, b.len);
+      col->why[e][b.len] = 0;
+    }
+  }
+  pq_buf_free(&b);
+  return msg;
 }
 
 /* Every row of one column. */
@@ -454,10 +330,15 @@ static char *lab_column(LabCursor *cur, int ci, const LabAsk *a) {
         row.readers = pq_auto_tries((pq_encoding)e, col->type, 0);
         row.enc_mbs = lab_mbs(plain, r.encode_s);
         row.dec_mbs = lab_mbs(plain, r.decode_s);
+        row.enc_spread = r.encode_spread;
+        row.dec_spread = r.decode_spread;
         if (lab_add(cur, &row)) msg = PQX_W_NOMEM;
       }
     }
   }
+  /* the encodings' figures, once the tries have written them */
+  for (int e = 0; e < PQ_ENCODING_COUNT && !msg; e++)
+    if (tried[e]) msg = lab_why(col, e);
   return msg;
 }
 
@@ -505,7 +386,8 @@ static int labFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   char *msg = NULL;
   if ((idxNum & 2) && argc > 1 && sqlite3_value_type(argv[1]) != SQLITE_NULL) {
     const char *opts = (const char *)sqlite3_value_text(argv[1]);
-    msg = opts ? lab_options(db, opts, &a) : PQX_W_NOMEM;
+    msg = opts ? lab_options(opts, sqlite3_value_bytes(argv[1]), &a)
+               : PQX_W_NOMEM;
   }
   if (!msg) {
     LabCapture k = {c, &a};
@@ -585,6 +467,16 @@ static int labColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
       break;
     case LAB_COL_DECODE:
       if (r->dec_mbs >= 0) sqlite3_result_double(ctx, r->dec_mbs);
+      break;
+    case LAB_COL_WHY:
+      if (col->why[r->enc])
+        sqlite3_result_text(ctx, col->why[r->enc], -1, SQLITE_TRANSIENT);
+      break;
+    case LAB_COL_ENCODE_SPREAD:
+      if (r->enc_spread >= 0) sqlite3_result_double(ctx, r->enc_spread);
+      break;
+    case LAB_COL_DECODE_SPREAD:
+      if (r->dec_spread >= 0) sqlite3_result_double(ctx, r->dec_spread);
       break;
     default: break; /* the arguments: not kept */
   }

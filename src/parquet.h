@@ -1161,6 +1161,12 @@ typedef struct pq_lab_result {
   double encode_s;   /* seconds to write the file once; -1: not timed */
   double decode_s;   /* ... to read its pages (decompressed, levels and
                      ** values decoded); -1: not timed */
+  double encode_spread, decode_spread; /* the interquartile range of the
+                     ** timed runs' times over their median; -1: not timed,
+                     ** or fewer than 2 runs */
+  int64_t encode_runs, decode_runs; /* the runs timed */
+  int fell_back;     /* a chunk with a dictionary page has a data page of
+                     ** another encoding */
 } pq_lab_result;
 
 /* One try: encoding a name (pq_encoding_parse's) or "auto", codec, level
@@ -1176,6 +1182,36 @@ PQ_API int pq_lab_run(pq_lab_column *c, const char *encoding, pq_codec codec,
 ** dictionary), uncompressed. */
 PQ_API int pq_lab_values_bytes(pq_lab_column *c, pq_encoding e,
                                int64_t *bytes, pq_error *err);
+/* Why encoding e takes the bytes it takes: a JSON object of the figures of
+** the stream pq_lab_values_bytes measures (doc/parquet_lab.md lists them),
+** read back from its bytes, appended to out.  Computed once per encoding
+** (by pq_lab_values_bytes, or here); a dictionary's "fell_back" comes from
+** writing the column as RLE_DICTIONARY (done here when no try has). */
+PQ_API int pq_lab_why(pq_lab_column *c, pq_encoding e, pq_buf *out,
+                      pq_error *err);
+
+/* The lab's options: its own keys, and the rest for parquet_write. */
+typedef struct pq_lab_options {
+  char **names;           /* "columns" (pq_malloc); NULL: every column */
+  int nnames;
+  unsigned encodings;     /* "encodings": bits 1 << pq_encoding; 0: all */
+  unsigned codecs;        /* "codecs": bits 1 << pq_codec; 0: all */
+  int *levels;            /* "levels"; NULL: each codec's default */
+  int nlevels;
+  double min_time;        /* "min_time", 0 to 60; left as it was when absent */
+  char *pass;             /* every other member, as written, in an object
+                          ** (NUL-terminated, pq_malloc) */
+} pq_lab_options;
+
+/* Reads json[0..n), a JSON object, into o (zeroed by the caller, but for
+** its min_time default): the lab's keys checked ("encodings", "codecs",
+** "levels" not empty; codecs this build has; levels integers within
+** +-1000000), "encoding", "codec", "level" and "dictionary" refused
+** (PQ_MISUSE "options: ...").  On a fault o may hold what was read before
+** it: pq_lab_options_free frees it either way. */
+PQ_API int pq_lab_options_parse(pq_lab_options *o, const char *json, size_t n,
+                                pq_error *err);
+PQ_API void pq_lab_options_free(pq_lab_options *o);
 
 /* ---- Partitioned writes (writer/partition.c) -------------------------------
 ** A write into a folder of files: hive partitions, key=value folders by

@@ -15,11 +15,11 @@
 ** repeated until a minimum time has passed.
 */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "../parquet.h"
-#include "../util/util.h"
+#include "writer.h"
 
 /* One batch as it was handed over. */
 typedef struct lab_batch {
@@ -41,6 +41,10 @@ struct pq_lab_column {
   size_t nbatches, cap;
   int sealed;             /* offsets made pointers: no more puts */
   int64_t rows, nvalues, plain;
+  pq_buf why[PQ_ENCODING_COUNT]; /* each encoding's figures (lab_why.c) */
+  int why_set[PQ_ENCODING_COUNT];
+  int fell_back;          /* RLE_DICTIONARY's chunks fell back; -1: not
+                          ** yet written */
 };
 
 static double lab_clock(void) {
@@ -65,6 +69,8 @@ int pq_lab_column_new(pq_lab_column **out, const pq_params *p,
   pq_buf_init(&c->values);
   pq_buf_init(&c->present);
   pq_buf_init(&c->heap);
+  for (int e = 0; e < PQ_ENCODING_COUNT; e++) pq_buf_init(&c->why[e]);
+  c->fell_back = -1;
   *out = c;
   return PQ_OK;
 }
@@ -74,6 +80,7 @@ void pq_lab_column_free(pq_lab_column *c) {
   pq_buf_free(&c->values);
   pq_buf_free(&c->present);
   pq_buf_free(&c->heap);
+  for (int e = 0; e < PQ_ENCODING_COUNT; e++) pq_buf_free(&c->why[e]);
   pq_free(c->batches);
   pq_free(c);
 }
@@ -214,6 +221,7 @@ static int lab_read(const pq_file *f, const pq_lab_column *c, int count,
         m->row_groups[g].columns[0].has_meta_data)
       r->bytes += m->row_groups[g].columns[0].meta.total_compressed_size;
     pq_page_reader *pr;
+    int chunk_dict = 0;
     rc = pq_page_reader_open(&pr, f, g, 0, (size_t)1 << 30, err);
     if (rc) break;
     for (;;) {
@@ -226,6 +234,10 @@ static int lab_read(const pq_file *f, const pq_lab_column *c, int count,
         if (g == 0 && r->picked < 0)
           r->picked = pg.page_type == PQ_DICTIONARY_PAGE ? PQ_RLE_DICTIONARY
                                                          : pg.encoding;
+        if (pg.page_type == PQ_DICTIONARY_PAGE) chunk_dict = 1;
+        else if (chunk_dict && pg.encoding != PQ_RLE_DICTIONARY &&
+                 pg.encoding != PQ_PLAIN_DICTIONARY)
+          r->fell_back = 1;
       }
       if (pg.page_type != PQ_DATA_PAGE && pg.page_type != PQ_DATA_PAGE_V2)
         continue;
@@ -275,12 +287,77 @@ static int lab_read(const pq_file *f, const pq_lab_column *c, int count,
   return rc;
 }
 
+/* The times of single runs, for the spread: the first LAB_SAMPLES runs. */
+#define LAB_SAMPLES 65536
+
+static int lab_cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The quantile q of the n sorted times t, interpolated between the two
+** nearest. */
+static double lab_quantile(const double *t, size_t n, double q) {
+  double at = q * (double)(n - 1);
+  size_t i = (size_t)at;
+  if (i + 1 >= n) return t[n - 1];
+  return t[i] + (at - (double)i) * (t[i + 1] - t[i]);
+}
+
+/* The spread of the n times t (sorted here): the interquartile range over
+** the median; -1 with fewer than 2 runs or a median of 0. */
+static double lab_spread(double *t, size_t n) {
+  if (n < 2) return -1;
+  qsort(t, n, sizeof *t, lab_cmp_double);
+  double med = lab_quantile(t, n, 0.5);
+  if (!(med > 0)) return -1;
+  return (lab_quantile(t, n, 0.75) - lab_quantile(t, n, 0.25)) / med;
+}
+
+/* Repeats a write (read = 0) or a read of the file f until min_time has
+** passed; the mean time of a run into *mean, the spread into *spread, the
+** runs into *runs.  times has room for LAB_SAMPLES. */
+static int lab_time(const pq_lab_column *c, const pq_params *p,
+                    const pq_write_options *o, const pq_file *f, int read,
+                    double min_time, uint8_t *scratch, size_t room,
+                    double *times, double *mean, double *spread,
+                    int64_t *runs, pq_error *err) {
+  int rc = PQ_OK;
+  int64_t n = 0;
+  size_t kept = 0;
+  double t0 = lab_clock(), t = 0, last = t0;
+  pq_buf again;
+  pq_buf_init(&again);
+  pq_lab_result skip;
+  while (rc == PQ_OK && (t < min_time || n == 0)) {
+    if (read) {
+      rc = lab_read(f, c, 0, &skip, scratch, room, err);
+    } else {
+      again.len = 0;
+      rc = lab_write(c, p, o, &again, err);
+    }
+    n++;
+    double now = lab_clock();
+    if (kept < LAB_SAMPLES) times[kept++] = now - last;
+    last = now;
+    t = now - t0;
+  }
+  pq_buf_free(&again);
+  if (rc == PQ_OK) {
+    *mean = t / (double)n;
+    *spread = lab_spread(times, kept);
+    *runs = n;
+  }
+  return rc;
+}
+
 int pq_lab_run(pq_lab_column *c, const char *encoding, pq_codec codec,
                int level, double min_time, pq_lab_result *r, pq_buf *image,
                pq_error *err) {
   memset(r, 0, sizeof *r);
   r->picked = -1;
   r->encode_s = r->decode_s = -1;
+  r->encode_spread = r->decode_spread = -1;
   lab_seal(c);
   pq_params p;
   pq_write_options o;
@@ -296,31 +373,22 @@ int pq_lab_run(pq_lab_column *c, const char *encoding, pq_codec codec,
   uint8_t *scratch = rc == PQ_OK ? pq_malloc(room) : NULL;
   if (rc == PQ_OK && !scratch) rc = pq_fail(err, PQ_NOMEM, "lab", "out of memory");
   if (rc == PQ_OK) rc = lab_read(f, c, 1, r, scratch, room, err);
+  if (rc == PQ_OK && p.encoding == PQ_RLE_DICTIONARY &&
+      strcmp(encoding, "auto") != 0)
+    c->fell_back = r->fell_back;
   if (rc == PQ_OK && min_time > 0) {
-    int64_t n = 0;
-    double t0 = lab_clock(), t = 0;
-    pq_buf again;
-    pq_buf_init(&again);
-    while (rc == PQ_OK && (t < min_time || n == 0)) {
-      again.len = 0;
-      rc = lab_write(c, &p, &o, &again, err);
-      n++;
-      t = lab_clock() - t0;
-    }
-    pq_buf_free(&again);
-    if (rc == PQ_OK) r->encode_s = t / (double)n;
+    double *times = pq_malloc(LAB_SAMPLES * sizeof *times);
+    if (!times) rc = pq_fail(err, PQ_NOMEM, "lab", "out of memory");
+    if (rc == PQ_OK)
+      rc = lab_time(c, &p, &o, f, 0, min_time, scratch, room, times,
+                    &r->encode_s, &r->encode_spread, &r->encode_runs, err);
     /* reading: a pass to warm up, then timed */
     pq_lab_result skip;
     if (rc == PQ_OK) rc = lab_read(f, c, 0, &skip, scratch, room, err);
-    n = 0;
-    t = 0;
-    t0 = lab_clock();
-    while (rc == PQ_OK && (t < min_time || n == 0)) {
-      rc = lab_read(f, c, 0, &skip, scratch, room, err);
-      n++;
-      t = lab_clock() - t0;
-    }
-    if (rc == PQ_OK) r->decode_s = t / (double)n;
+    if (rc == PQ_OK)
+      rc = lab_time(c, &p, &o, f, 1, min_time, scratch, room, times,
+                    &r->decode_s, &r->decode_spread, &r->decode_runs, err);
+    pq_free(times);
   }
   pq_free(scratch);
   pq_file_free(f);
@@ -336,6 +404,8 @@ int pq_lab_run(pq_lab_column *c, const char *encoding, pq_codec codec,
 int pq_lab_values_bytes(pq_lab_column *c, pq_encoding e, int64_t *bytes,
                         pq_error *err) {
   *bytes = 0;
+  if ((unsigned)e >= PQ_ENCODING_COUNT)
+    return pq_fail(err, PQ_MISUSE, "lab", "no encoding %d", (int)e);
   lab_seal(c);
   pq_params p;
   pq_params_init(&p);
@@ -353,8 +423,52 @@ int pq_lab_values_bytes(pq_lab_column *c, pq_encoding e, int64_t *bytes,
   pq_buf_init(&dict);
   if (rc == PQ_OK) rc = pq_encoder_finish(enc, &out, &dict, err);
   if (rc == PQ_OK) *bytes = (int64_t)(out.len + dict.len);
+  /* the stream's figures, once */
+  if (rc == PQ_OK && !c->why_set[e]) {
+    pq_params_init(&p);
+    p.encoding = e;
+    p.type = c->p.type;
+    p.type_length = c->p.type_length;
+    p.type_set = 1;
+    p.count = c->nvalues;
+    c->why[e].len = 0;
+    rc = pq_lab_stream_why(&p, out.data, out.len, dict.data, dict.len,
+                           c->nvalues, &c->why[e], err);
+    if (rc == PQ_OK) c->why_set[e] = 1;
+  }
   pq_buf_free(&out);
   pq_buf_free(&dict);
   pq_encoder_free(enc);
   return rc;
+}
+
+int pq_lab_why(pq_lab_column *c, pq_encoding e, pq_buf *out, pq_error *err) {
+  int64_t bytes;
+  int rc = PQ_OK;
+  if ((unsigned)e >= PQ_ENCODING_COUNT)
+    return pq_fail(err, PQ_MISUSE, "lab", "no encoding %d", (int)e);
+  if (!c->why_set[e]) rc = pq_lab_values_bytes(c, e, &bytes, err);
+  int dict = e == PQ_RLE_DICTIONARY || e == PQ_PLAIN_DICTIONARY;
+  if (rc == PQ_OK && dict && c->fell_back < 0) {
+    /* whether the chunks fall back: written once (any codec will do) */
+    pq_lab_result r;
+    rc = pq_lab_run(c, "RLE_DICTIONARY", PQ_UNCOMPRESSED, PQ_LEVEL_DEFAULT, 0,
+                    &r, NULL, err);
+  }
+  if (rc) return rc;
+  size_t at = out->len;
+  pq_buf_byte(out, '{');
+  pq_buf_append(out, c->why[e].data, c->why[e].len);
+  if (dict) {
+    const char *fb = c->fell_back ? ",\"fell_back\":true"
+                                  : ",\"fell_back\":false";
+    pq_buf_append(out, fb, strlen(fb));
+  }
+  pq_buf_byte(out, '}');
+  if (out->oom) {
+    out->len = at;
+    out->oom = 0;
+    return pq_fail(err, PQ_NOMEM, "lab", "out of memory");
+  }
+  return PQ_OK;
 }

@@ -55,4 +55,12 @@ int pq_variant_col_init(wn_node *t);
 ** is a VARIANT, as pq_nested_put. */
 int pq_variant_col_put(pq_nested *c, const char *text, size_t n, pq_buf *msg);
 
+/* The encoding lab's figures of a stream of encoding p->encoding (count
+** values; d: a dictionary encoding's PLAIN dictionary), as the members of
+** a JSON object without its braces, appended to out (lab_why.c).  On a
+** fault out is left as it was. */
+int pq_lab_stream_why(const pq_params *p, const uint8_t *s, size_t n,
+                      const uint8_t *d, size_t dn, int64_t count, pq_buf *out,
+                      pq_error *err);
+
 #endif /* PQ_WRITER_H */

@@ -427,6 +427,30 @@ static void explain_variant_seeds(const char *root) {
   closedir(d);
 }
 
+/* The encoding lab's options (fuzz_lab_options.c): JSON texts. */
+static void lab_options_seeds(void) {
+  static const char *const seeds[] = {
+      "{}",
+      "{\"min_time\":0}",
+      "{\"min_time\":0.02,\"codecs\":[\"UNCOMPRESSED\",\"ZSTD\"]}",
+      "{\"encodings\":[\"PLAIN\",\"DELTA_BYTE_ARRAY\",\"RLE_DICTIONARY\"],"
+      "\"levels\":[1,19,-5]}",
+      "{\"columns\":[\"a\",\"b\\u0000c\"],\"page_size\":8192,"
+      "\"auto\":{\"allow\":[\"BYTE_STREAM_SPLIT\"]}}",
+      "{\"codec\":\"ZSTD\"}",
+      "{\"levels\":[1.5]}",
+      "{\"min\\u005ftime\":1e-3,\"row_group_size\":5000,"
+      "\"statistics\":false,\"type\":\"DATE\"}",
+      "[1]",
+  };
+  char name[32];
+  for (size_t i = 0; i < sizeof seeds / sizeof *seeds; i++) {
+    snprintf(name, sizeof name, "options_%zu", i);
+    put("lab_options", name, (const uint8_t *)seeds[i], strlen(seeds[i]),
+        NULL, 0);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: seeds DIR [PARQUET_TESTING]\n");
@@ -438,6 +462,7 @@ int main(int argc, char **argv) {
   spec_seeds();
   write_seeds();
   wkb_seeds();
+  lab_options_seeds();
   if (argc > 2) {
     char sub[2048];
     snprintf(sub, sizeof sub, "%s/data", argv[2]);
