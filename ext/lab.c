@@ -29,6 +29,7 @@
 #include "write.h"
 
 #define LAB_FN "parquet_lab"
+#define LAB_FILE_FN "parquet_lab_file"
 #define LAB_MIN_TIME 0.02 /* seconds each speed is measured for, by default */
 
 enum {
@@ -100,6 +101,7 @@ typedef struct LabAsk {
   int *levels;            /* "levels"; NULL: each codec's default */
   int nlevels;
   double min_time;
+  int64_t first, every;   /* "sample": pqx_capture_rows's */
   char *pass;             /* parquet_write's options (sqlite3_malloc) */
 } LabAsk;
 
@@ -107,6 +109,7 @@ typedef struct LabAsk {
 typedef struct LabCapture {
   LabCursor *cur;
   const LabAsk *ask;
+  int base;               /* the cursor's column of the capture's first */
 } LabCapture;
 
 static void lab_clear(LabCursor *c) {
@@ -138,6 +141,7 @@ static int lab_cap_column(void *ctx, int col, const char *name, int nested,
   LabCapture *k = ctx;
   LabCursor *c = k->cur;
   *keep = 0;
+  col += k->base;
   if (col != c->ncols) { /* (the columns come in order) */
     err->code = PQ_MISUSE;
     snprintf(err->msg, sizeof err->msg, "columns out of order");
@@ -164,6 +168,7 @@ static int lab_cap_column(void *ctx, int col, const char *name, int nested,
 static int lab_cap_batch(void *ctx, int col, const void *values,
                          const uint8_t *present, size_t n, pq_error *err) {
   LabCapture *k = ctx;
+  col += k->base;
   if (col < 0 || col >= k->cur->ncols || !k->cur->cols[col].lc) return PQ_OK;
   return pq_lab_column_put(k->cur->cols[col].lc, values, present, n, err);
 }
@@ -276,7 +281,7 @@ static char *lab_options(sqlite3 *db, const char *opts, LabAsk *a) {
   int rc = sqlite3_prepare_v2(
       db,
       "SELECT NULL, json_remove(?1, '$.columns', '$.encodings', '$.codecs', "
-      "'$.levels', '$.min_time'), json_type(?1) = 'object', NULL "
+      "'$.levels', '$.min_time', '$.sample'), json_type(?1) = 'object', NULL "
       "WHERE json_type(?1) = 'object' UNION ALL "
       "SELECT key, CASE WHEN type IN ('object', 'array') THEN value "
       "WHEN type IN ('true', 'false', 'null') THEN type "
@@ -325,6 +330,20 @@ static char *lab_options(sqlite3 *db, const char *opts, LabAsk *a) {
         msg = pqx_w_msg(LAB_FN ": options: \"min_time\" must be a number "
                                "of seconds from 0 (no timing) to 60");
       else a->min_time = t;
+    } else if (strcmp(key, "sample") == 0) {
+      sqlite3_int64 n = sqlite3_column_int64(st, 2);
+      double f = sqlite3_column_double(st, 2);
+      if (strcmp(type, "integer") == 0 && n >= 1) {
+        a->first = n;
+      } else if (strcmp(type, "real") == 0 && f > 0 && f <= 1) {
+        /* every k-th row, k = 1/f rounded (at most 2^62) */
+        double k = 1 / f + 0.5;
+        a->every = k < 4.6e18 ? (int64_t)k : (int64_t)1 << 62;
+      } else {
+        msg = pqx_w_msg(LAB_FN ": options: \"sample\" must be a number of "
+                               "rows (an integer from 1) or a fraction of "
+                               "them (more than 0, at most 1)");
+      }
     } else if (strcmp(key, "encoding") == 0 || strcmp(key, "codec") == 0 ||
                strcmp(key, "level") == 0 || strcmp(key, "dictionary") == 0) {
       msg = pqx_w_msg(LAB_FN ": options: \"%s\" is what the lab varies: "
@@ -477,13 +496,96 @@ static int labClose(sqlite3_vtab_cursor *cur) {
   return SQLITE_OK;
 }
 
+static sqlite3_module labFileModule;
+
 /* xFilter's fault: into the table's message, or SQLITE_NOMEM. */
 static int lab_fail(sqlite3_vtab_cursor *cur, char *msg) {
   msg = lab_own(msg);
   if (msg == PQX_W_NOMEM) return SQLITE_NOMEM;
+  /* parquet_lab_file's messages: under its name */
+  size_t n = strlen(LAB_FN);
+  if (msg && cur->pVtab->pModule == &labFileModule &&
+      strncmp(msg, LAB_FN ":", n + 1) == 0) {
+    char *r = sqlite3_mprintf(LAB_FILE_FN "%s", msg + n);
+    sqlite3_free(msg);
+    if (!r) return SQLITE_NOMEM;
+    msg = r;
+  }
   sqlite3_free(cur->pVtab->zErrMsg);
   cur->pVtab->zErrMsg = msg;
   return SQLITE_ERROR;
+}
+
+/* The rows of the columns from the cursor's column `from` on, each
+** column's values let go of once its rows are made. */
+static char *lab_measure(LabCursor *c, int from, const LabAsk *a) {
+  char *msg = NULL;
+  for (int i = from; i < c->ncols && !msg; i++) {
+    if (!c->cols[i].lc) continue;
+    msg = lab_column(c, i, a);
+    pq_lab_column_free(c->cols[i].lc);
+    c->cols[i].lc = NULL;
+  }
+  return msg;
+}
+
+/* parquet_lab: the query's columns, captured at once. */
+static char *lab_query(sqlite3 *db, LabCursor *c, const LabAsk *a,
+                       const char *sql) {
+  LabCapture k = {c, a, 0};
+  pqx_capture cap = {&k, lab_cap_column, lab_cap_batch, lab_cap_group};
+  pqx_capture_rows rows;
+  memset(&rows, 0, sizeof rows);
+  rows.sql = sql;
+  rows.first = a->first;
+  rows.every = a->every;
+  char *msg = pqx_write_capture(db, &rows, a->pass, &cap);
+  for (int i = 0; i < a->nnames && !msg; i++) {
+    int found = 0;
+    for (int j = 0; j < c->ncols && !found; j++)
+      found = strcmp(c->cols[j].name, a->names[i]) == 0;
+    if (!found)
+      msg = pqx_w_msg(LAB_FN ": options: columns: the query has no column "
+                             "\"%s\"",
+                      a->names[i]);
+  }
+  return msg ? msg : lab_measure(c, 0, a);
+}
+
+/* parquet_lab_file: the file's flat columns (lab_file.c), captured and
+** measured one at a time. */
+static char *lab_file(sqlite3 *db, LabCursor *c, const LabAsk *a,
+                      sqlite3_value *source) {
+  pqx_lab_file *f;
+  char *msg = pqx_lab_file_open(db, source, LAB_FILE_FN, &f);
+  if (msg) return msg;
+  int n = pqx_lab_file_columns(f);
+  for (int i = 0; i < a->nnames && !msg; i++) {
+    int found = 0;
+    for (int j = 0; j < n && !found; j++)
+      found = strcmp(pqx_lab_file_name(f, j), a->names[i]) == 0;
+    if (!found)
+      msg = pqx_w_msg(LAB_FN ": options: columns: the file has no column "
+                             "\"%s\"",
+                      a->names[i]);
+  }
+  for (int i = 0; i < n && !msg; i++) {
+    int wanted = !a->names;
+    for (int j = 0; j < a->nnames && !wanted; j++)
+      wanted = strcmp(a->names[j], pqx_lab_file_name(f, i)) == 0;
+    if (!wanted || pqx_lab_file_nested(f, i)) continue;
+    LabCapture k = {c, a, c->ncols};
+    pqx_capture cap = {&k, lab_cap_column, lab_cap_batch, lab_cap_group};
+    pqx_capture_rows rows;
+    memset(&rows, 0, sizeof rows);
+    msg = pqx_lab_file_rows(f, i, &rows);
+    rows.first = a->first;
+    rows.every = a->every;
+    if (!msg) msg = pqx_write_capture(db, &rows, a->pass, &cap);
+    if (!msg) msg = lab_measure(c, k.base, a);
+  }
+  pqx_lab_file_free(f);
+  return msg;
 }
 
 static int labFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
@@ -492,13 +594,22 @@ static int labFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   LabCursor *c = (LabCursor *)cur;
   lab_clear(c);
   sqlite3 *db = ((pqx_vtab *)cur->pVtab)->db;
+  int file = cur->pVtab->pModule == &labFileModule;
   if (!(idxNum & 1) || argc < 1)
-    return lab_fail(cur, pqx_w_msg(LAB_FN ": the query is required: "
+    return lab_fail(cur, file ? pqx_w_msg(LAB_FILE_FN ": the source is "
+                                          "required: " LAB_FILE_FN
+                                          "(source [, options])")
+                              : pqx_w_msg(LAB_FN ": the query is required: "
                                           "parquet_lab(query [, options])"));
-  if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+    if (file) return SQLITE_OK; /* no file, no rows */
     return lab_fail(cur, pqx_w_msg(LAB_FN ": the query is NULL"));
-  const char *sql = (const char *)sqlite3_value_text(argv[0]);
-  if (!sql) return SQLITE_NOMEM;
+  }
+  const char *sql = NULL;
+  if (!file) {
+    sql = (const char *)sqlite3_value_text(argv[0]);
+    if (!sql) return SQLITE_NOMEM;
+  }
   LabAsk a;
   memset(&a, 0, sizeof a);
   a.min_time = LAB_MIN_TIME;
@@ -507,27 +618,7 @@ static int labFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
     const char *opts = (const char *)sqlite3_value_text(argv[1]);
     msg = opts ? lab_options(db, opts, &a) : PQX_W_NOMEM;
   }
-  if (!msg) {
-    LabCapture k = {c, &a};
-    pqx_capture cap = {&k, lab_cap_column, lab_cap_batch, lab_cap_group};
-    msg = pqx_write_capture(db, sql, a.pass, &cap);
-  }
-  for (int i = 0; i < a.nnames && !msg; i++) {
-    int found = 0;
-    for (int j = 0; j < c->ncols && !found; j++)
-      found = strcmp(c->cols[j].name, a.names[i]) == 0;
-    if (!found)
-      msg = pqx_w_msg(LAB_FN ": options: columns: the query has no column "
-                             "\"%s\"",
-                      a.names[i]);
-  }
-  for (int i = 0; i < c->ncols && !msg; i++) {
-    if (!c->cols[i].lc) continue;
-    msg = lab_column(c, i, &a);
-    /* its values go once its rows are made */
-    pq_lab_column_free(c->cols[i].lc);
-    c->cols[i].lc = NULL;
-  }
+  if (!msg) msg = file ? lab_file(db, c, &a, argv[0]) : lab_query(db, c, &a, sql);
   lab_ask_free(&a);
   if (msg) {
     lab_clear(c);
@@ -634,4 +725,33 @@ static sqlite3_module labModule = {
 
 int pqx_register_lab(sqlite3 *db) {
   return sqlite3_create_module(db, LAB_FN, &labModule, (void *)&lab_spec);
+}
+
+/* parquet_lab_file(source [, options]): the same rows of a file's columns
+** (lab_file.c); the source in the query's place. */
+#define LAB_FILE_SCHEMA                                                     \
+  "CREATE TABLE x(\"column\" TEXT, physical_type TEXT, logical_type TEXT, " \
+  "encoding TEXT, codec TEXT, level INTEGER, bytes INTEGER, "               \
+  "values_bytes INTEGER, ratio REAL, bits_per_value REAL, pages INTEGER, "  \
+  "auto INTEGER, readers INTEGER, encode_mb_s REAL, decode_mb_s REAL, "     \
+  "source HIDDEN, options HIDDEN)"
+
+static const pqx_vtab_spec lab_file_spec = {LAB_FILE_SCHEMA, 1};
+
+static sqlite3_module labFileModule = {
+    .xConnect = pqx_vtab_connect,
+    .xBestIndex = labBestIndex,
+    .xDisconnect = pqx_vtab_disconnect,
+    .xOpen = labOpen,
+    .xClose = labClose,
+    .xFilter = labFilter,
+    .xNext = labNext,
+    .xEof = labEof,
+    .xColumn = labColumn,
+    .xRowid = labRowid,
+};
+
+int pqx_register_lab_file(sqlite3 *db) {
+  return sqlite3_create_module(db, LAB_FILE_FN, &labFileModule,
+                               (void *)&lab_file_spec);
 }
