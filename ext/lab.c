@@ -442,8 +442,8 @@ static char *lab_column(LabCursor *cur, int ci, const LabAsk *a) {
       /* a level outside the codec's range has no row */
       if (has_level && (level < info.min_level || level > info.max_level))
         continue;
-      pq_lab_result au;
-      rc = pq_lab_run(lc, "auto", (pq_codec)k, level, 0, &au, NULL, &err);
+      int picked;
+      rc = pq_lab_auto_pick(lc, (pq_codec)k, level, &picked, &err);
       if (rc) {
         msg = lab_core(rc, &err, col->name);
         break;
@@ -469,7 +469,7 @@ static char *lab_column(LabCursor *cur, int ci, const LabAsk *a) {
         row.pages = r.pages;
         row.ratio = base.bytes > 0 ? (double)r.bytes / (double)base.bytes : 1;
         row.bits = nvalues > 0 ? 8.0 * (double)r.bytes / (double)nvalues : -1;
-        row.is_auto = au.picked == e;
+        row.is_auto = picked == e;
         row.readers = pq_auto_tries((pq_encoding)e, col->type, 0);
         row.enc_mbs = lab_mbs(plain, r.encode_s);
         row.dec_mbs = lab_mbs(plain, r.decode_s);

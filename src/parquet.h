@@ -1171,6 +1171,13 @@ typedef struct pq_lab_result {
 PQ_API int pq_lab_run(pq_lab_column *c, const char *encoding, pq_codec codec,
                       int level, double min_time, pq_lab_result *r,
                       pq_buf *image, pq_error *err);
+/* The encoding "auto" picks for the first chunk with codec and level, as
+** pq_lab_run's `picked` for "auto" gives it, into *picked, without writing
+** the whole column: only the batches up to the point where the writer has
+** chosen (its first page's worth of values, or the first row group's
+** end). */
+PQ_API int pq_lab_auto_pick(pq_lab_column *c, pq_codec codec, int level,
+                            int *picked, pq_error *err);
 /* The bytes of every present value as one stream of encoding e, with the
 ** stream's defaults (a dictionary encoding: its indices and its PLAIN
 ** dictionary), uncompressed. */
