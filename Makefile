@@ -13,6 +13,7 @@
 #   make bench       the benchmark: the core, DuckDB and SQLite side by side;
 #                    writes bench/RESULTS.md (BENCH_ARGS="--quick" for a
 #                    short run, "--only DELTA" for some cases)
+#   make bench-lab   the encoding lab's benchmark alone (bench/lab.c)
 #   make fuzz        builds the libFuzzer targets (clang) and runs each for
 #                    FUZZ_TIME seconds (or FUZZ_RUNS executions)
 #   make gen         regenerates src/encodings/bitpack_gen.h
@@ -72,7 +73,7 @@ CODEC_LIBS  = $(foreach c,$(WITH),$(LIB_$(c)))
 BUILD_DEPS = libsqlite3-dev $(foreach c,$(WITH),$(DEB_$(c)))
 TEST_DEPS  = sqlite3 tcl libsqlite3-tcl pkg-config strace
 
-.PHONY: bench-against wasm test-wasm wasm-deps all deps test-deps interop-deps clients-deps fuzz-deps tsan-deps demo test test-asan test-tsan test-oom test-valgrind bench fuzz fuzz-build gen install uninstall dist clean FORCE
+.PHONY: bench-against bench-lab wasm test-wasm wasm-deps all deps test-deps interop-deps clients-deps fuzz-deps tsan-deps demo test test-asan test-tsan test-oom test-valgrind bench fuzz fuzz-build gen install uninstall dist clean FORCE
 
 all: deps $(BUILD)/$(EXT) $(BUILD)/libpqcore.a $(if $(SAN),,$(EXT))
 
@@ -152,7 +153,7 @@ $(BUILD)/bench/alp: bench/alp.c bench/shell.h bench/stats.h $(BUILD)/libpqcore.a
 BENCH_ARGS ?=
 bench: test-deps interop-deps $(BUILD)/$(EXT) $(BUILD)/bench/bench \
        $(BUILD)/bench/tables $(BUILD)/bench/write \
-       $(BUILD)/bench/step.so $(BUILD)/bench/alp
+       $(BUILD)/bench/step.so $(BUILD)/bench/alp $(BUILD)/bench/lab
 	$(BUILD)/bench/bench --extension $(BUILD)/$(EXT) --work $(BUILD)/bench \
 	  --duckdb "$$(sh tools/duckdb.sh --dir)" \
 	  $(if $(BENCH_ARGS),$(BENCH_ARGS),--results bench/RESULTS.md --notes bench/NOTES.md)
@@ -164,6 +165,8 @@ bench: test-deps interop-deps $(BUILD)/$(EXT) $(BUILD)/bench/bench \
 	  --duckdb "$$(sh tools/duckdb.sh --dir)" \
 	  $(if $(BENCH_ARGS),$(BENCH_ARGS),--results bench/RESULTS.md)
 	$(BUILD)/bench/alp --work $(BUILD)/bench --data $(ALP_DATA) \
+	  $(if $(BENCH_ARGS),$(BENCH_ARGS),--results bench/RESULTS.md)
+	$(BUILD)/bench/lab --extension $(BUILD)/$(EXT) --work $(BUILD)/bench \
 	  $(if $(BENCH_ARGS),$(BENCH_ARGS),--results bench/RESULTS.md)
 
 # This build against another (BASELINE=path/to/parquet.so), side by side
@@ -188,6 +191,14 @@ $(BUILD)/bench/tables: bench/tables.c bench/shell.h bench/stats.h
 $(BUILD)/bench/write: bench/write.c bench/shell.h bench/stats.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) -o $@ bench/write.c
+$(BUILD)/bench/lab: bench/lab.c bench/shell.h bench/stats.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) -o $@ bench/lab.c
+
+# The encoding lab's benchmark alone (bench/lab.c; also part of make bench).
+bench-lab: $(BUILD)/$(EXT) $(BUILD)/bench/lab
+	$(BUILD)/bench/lab --extension $(BUILD)/$(EXT) --work $(BUILD)/bench \
+	  $(if $(BENCH_ARGS),$(BENCH_ARGS),--results bench/RESULTS.md)
 $(BUILD)/bench/step.so: bench/step.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) -fPIC -shared -o $@ bench/step.c

@@ -130,8 +130,13 @@ int pqx_register_write(sqlite3 *db);
 /* order.c: the collations instant and decimal, decimal_sum(x) */
 int pqx_register_order(sqlite3 *db);
 int pqx_register_variant(sqlite3 *db);
-/* lab.c: parquet_lab */
+/* lab.c: parquet_lab, parquet_lab_file */
 int pqx_register_lab(sqlite3 *db);
+int pqx_register_lab_file(sqlite3 *db);
+/* table.c: the names the `parquet` table gives the top-level fields of
+** root (repeats and empty names renamed), root->n_children of them (each
+** and the array from sqlite3_malloc); NULL when out of memory. */
+char **pqx_table_names(const pq_schema_node *root);
 
 /* ---- Files read by descriptor (fileio.c) --------------------------------
 ** A path opened for reading, with what the file was then (device, inode,

@@ -30,6 +30,7 @@
 #include "write.h"
 
 #define LAB_FN "parquet_lab"
+#define LAB_FILE_FN "parquet_lab_file"
 #define LAB_MIN_TIME 0.02 /* seconds each speed is measured for, by default */
 
 enum {
@@ -105,6 +106,7 @@ typedef pq_lab_options LabAsk;
 typedef struct LabCapture {
   LabCursor *cur;
   const LabAsk *ask;
+  int base;               /* the cursor's column of the capture's first */
 } LabCapture;
 
 static void lab_clear(LabCursor *c) {
@@ -132,6 +134,7 @@ static int lab_cap_column(void *ctx, int col, const char *name, int nested,
   LabCapture *k = ctx;
   LabCursor *c = k->cur;
   *keep = 0;
+  col += k->base;
   if (col != c->ncols) { /* (the columns come in order) */
     err->code = PQ_MISUSE;
     snprintf(err->msg, sizeof err->msg, "columns out of order");
@@ -158,6 +161,7 @@ static int lab_cap_column(void *ctx, int col, const char *name, int nested,
 static int lab_cap_batch(void *ctx, int col, const void *values,
                          const uint8_t *present, size_t n, pq_error *err) {
   LabCapture *k = ctx;
+  col += k->base;
   if (col < 0 || col >= k->cur->ncols || !k->cur->cols[col].lc) return PQ_OK;
   return pq_lab_column_put(k->cur->cols[col].lc, values, present, n, err);
 }
@@ -299,8 +303,8 @@ static char *lab_column(LabCursor *cur, int ci, const LabAsk *a) {
       /* a level outside the codec's range has no row */
       if (has_level && (level < info.min_level || level > info.max_level))
         continue;
-      pq_lab_result au;
-      rc = pq_lab_run(lc, "auto", (pq_codec)k, level, 0, &au, NULL, &err);
+      int picked;
+      rc = pq_lab_auto_pick(lc, (pq_codec)k, level, &picked, &err);
       if (rc) {
         msg = lab_core(rc, &err, col->name);
         break;
@@ -326,7 +330,7 @@ static char *lab_column(LabCursor *cur, int ci, const LabAsk *a) {
         row.pages = r.pages;
         row.ratio = base.bytes > 0 ? (double)r.bytes / (double)base.bytes : 1;
         row.bits = nvalues > 0 ? 8.0 * (double)r.bytes / (double)nvalues : -1;
-        row.is_auto = au.picked == e;
+        row.is_auto = picked == e;
         row.readers = pq_auto_tries((pq_encoding)e, col->type, 0);
         row.enc_mbs = lab_mbs(plain, r.encode_s);
         row.dec_mbs = lab_mbs(plain, r.decode_s);
@@ -358,13 +362,96 @@ static int labClose(sqlite3_vtab_cursor *cur) {
   return SQLITE_OK;
 }
 
+static sqlite3_module labFileModule;
+
 /* xFilter's fault: into the table's message, or SQLITE_NOMEM. */
 static int lab_fail(sqlite3_vtab_cursor *cur, char *msg) {
   msg = lab_own(msg);
   if (msg == PQX_W_NOMEM) return SQLITE_NOMEM;
+  /* parquet_lab_file's messages: under its name */
+  size_t n = strlen(LAB_FN);
+  if (msg && cur->pVtab->pModule == &labFileModule &&
+      strncmp(msg, LAB_FN ":", n + 1) == 0) {
+    char *r = sqlite3_mprintf(LAB_FILE_FN "%s", msg + n);
+    sqlite3_free(msg);
+    if (!r) return SQLITE_NOMEM;
+    msg = r;
+  }
   sqlite3_free(cur->pVtab->zErrMsg);
   cur->pVtab->zErrMsg = msg;
   return SQLITE_ERROR;
+}
+
+/* The rows of the columns from the cursor's column `from` on, each
+** column's values let go of once its rows are made. */
+static char *lab_measure(LabCursor *c, int from, const LabAsk *a) {
+  char *msg = NULL;
+  for (int i = from; i < c->ncols && !msg; i++) {
+    if (!c->cols[i].lc) continue;
+    msg = lab_column(c, i, a);
+    pq_lab_column_free(c->cols[i].lc);
+    c->cols[i].lc = NULL;
+  }
+  return msg;
+}
+
+/* parquet_lab: the query's columns, captured at once. */
+static char *lab_query(sqlite3 *db, LabCursor *c, const LabAsk *a,
+                       const char *sql) {
+  LabCapture k = {c, a, 0};
+  pqx_capture cap = {&k, lab_cap_column, lab_cap_batch, lab_cap_group};
+  pqx_capture_rows rows;
+  memset(&rows, 0, sizeof rows);
+  rows.sql = sql;
+  rows.first = a->first;
+  rows.every = a->every;
+  char *msg = pqx_write_capture(db, &rows, a->pass, &cap);
+  for (int i = 0; i < a->nnames && !msg; i++) {
+    int found = 0;
+    for (int j = 0; j < c->ncols && !found; j++)
+      found = strcmp(c->cols[j].name, a->names[i]) == 0;
+    if (!found)
+      msg = pqx_w_msg(LAB_FN ": options: columns: the query has no column "
+                             "\"%s\"",
+                      a->names[i]);
+  }
+  return msg ? msg : lab_measure(c, 0, a);
+}
+
+/* parquet_lab_file: the file's flat columns (lab_file.c), captured and
+** measured one at a time. */
+static char *lab_file(sqlite3 *db, LabCursor *c, const LabAsk *a,
+                      sqlite3_value *source) {
+  pqx_lab_file *f;
+  char *msg = pqx_lab_file_open(db, source, LAB_FILE_FN, &f);
+  if (msg) return msg;
+  int n = pqx_lab_file_columns(f);
+  for (int i = 0; i < a->nnames && !msg; i++) {
+    int found = 0;
+    for (int j = 0; j < n && !found; j++)
+      found = strcmp(pqx_lab_file_name(f, j), a->names[i]) == 0;
+    if (!found)
+      msg = pqx_w_msg(LAB_FN ": options: columns: the file has no column "
+                             "\"%s\"",
+                      a->names[i]);
+  }
+  for (int i = 0; i < n && !msg; i++) {
+    int wanted = !a->names;
+    for (int j = 0; j < a->nnames && !wanted; j++)
+      wanted = strcmp(a->names[j], pqx_lab_file_name(f, i)) == 0;
+    if (!wanted || pqx_lab_file_nested(f, i)) continue;
+    LabCapture k = {c, a, c->ncols};
+    pqx_capture cap = {&k, lab_cap_column, lab_cap_batch, lab_cap_group};
+    pqx_capture_rows rows;
+    memset(&rows, 0, sizeof rows);
+    msg = pqx_lab_file_rows(f, i, &rows);
+    rows.first = a->first;
+    rows.every = a->every;
+    if (!msg) msg = pqx_write_capture(db, &rows, a->pass, &cap);
+    if (!msg) msg = lab_measure(c, k.base, a);
+  }
+  pqx_lab_file_free(f);
+  return msg;
 }
 
 static int labFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
@@ -373,13 +460,22 @@ static int labFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   LabCursor *c = (LabCursor *)cur;
   lab_clear(c);
   sqlite3 *db = ((pqx_vtab *)cur->pVtab)->db;
+  int file = cur->pVtab->pModule == &labFileModule;
   if (!(idxNum & 1) || argc < 1)
-    return lab_fail(cur, pqx_w_msg(LAB_FN ": the query is required: "
+    return lab_fail(cur, file ? pqx_w_msg(LAB_FILE_FN ": the source is "
+                                          "required: " LAB_FILE_FN
+                                          "(source [, options])")
+                              : pqx_w_msg(LAB_FN ": the query is required: "
                                           "parquet_lab(query [, options])"));
-  if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+    if (file) return SQLITE_OK; /* no file, no rows */
     return lab_fail(cur, pqx_w_msg(LAB_FN ": the query is NULL"));
-  const char *sql = (const char *)sqlite3_value_text(argv[0]);
-  if (!sql) return SQLITE_NOMEM;
+  }
+  const char *sql = NULL;
+  if (!file) {
+    sql = (const char *)sqlite3_value_text(argv[0]);
+    if (!sql) return SQLITE_NOMEM;
+  }
   LabAsk a;
   memset(&a, 0, sizeof a);
   a.min_time = LAB_MIN_TIME;
@@ -389,27 +485,7 @@ static int labFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
     msg = opts ? lab_options(opts, sqlite3_value_bytes(argv[1]), &a)
                : PQX_W_NOMEM;
   }
-  if (!msg) {
-    LabCapture k = {c, &a};
-    pqx_capture cap = {&k, lab_cap_column, lab_cap_batch, lab_cap_group};
-    msg = pqx_write_capture(db, sql, a.pass, &cap);
-  }
-  for (int i = 0; i < a.nnames && !msg; i++) {
-    int found = 0;
-    for (int j = 0; j < c->ncols && !found; j++)
-      found = strcmp(c->cols[j].name, a.names[i]) == 0;
-    if (!found)
-      msg = pqx_w_msg(LAB_FN ": options: columns: the query has no column "
-                             "\"%s\"",
-                      a.names[i]);
-  }
-  for (int i = 0; i < c->ncols && !msg; i++) {
-    if (!c->cols[i].lc) continue;
-    msg = lab_column(c, i, &a);
-    /* its values go once its rows are made */
-    pq_lab_column_free(c->cols[i].lc);
-    c->cols[i].lc = NULL;
-  }
+  if (!msg) msg = file ? lab_file(db, c, &a, argv[0]) : lab_query(db, c, &a, sql);
   lab_ask_free(&a);
   if (msg) {
     lab_clear(c);
@@ -526,4 +602,34 @@ static sqlite3_module labModule = {
 
 int pqx_register_lab(sqlite3 *db) {
   return sqlite3_create_module(db, LAB_FN, &labModule, (void *)&lab_spec);
+}
+
+/* parquet_lab_file(source [, options]): the same rows of a file's columns
+** (lab_file.c); the source in the query's place. */
+#define LAB_FILE_SCHEMA                                                     \
+  "CREATE TABLE x(\"column\" TEXT, physical_type TEXT, logical_type TEXT, " \
+  "encoding TEXT, codec TEXT, level INTEGER, bytes INTEGER, "               \
+  "values_bytes INTEGER, ratio REAL, bits_per_value REAL, pages INTEGER, "  \
+  "auto INTEGER, readers INTEGER, encode_mb_s REAL, decode_mb_s REAL, "     \
+  "why TEXT, encode_spread REAL, decode_spread REAL, "                      \
+  "source HIDDEN, options HIDDEN)"
+
+static const pqx_vtab_spec lab_file_spec = {LAB_FILE_SCHEMA, 1};
+
+static sqlite3_module labFileModule = {
+    .xConnect = pqx_vtab_connect,
+    .xBestIndex = labBestIndex,
+    .xDisconnect = pqx_vtab_disconnect,
+    .xOpen = labOpen,
+    .xClose = labClose,
+    .xFilter = labFilter,
+    .xNext = labNext,
+    .xEof = labEof,
+    .xColumn = labColumn,
+    .xRowid = labRowid,
+};
+
+int pqx_register_lab_file(sqlite3 *db) {
+  return sqlite3_create_module(db, LAB_FILE_FN, &labFileModule,
+                               (void *)&lab_file_spec);
 }

@@ -519,6 +519,8 @@ static char **tbl_names(const pq_schema_node *root) {
   return names;
 }
 
+char **pqx_table_names(const pq_schema_node *root) { return tbl_names(root); }
+
 /* The kinds of values that SQL compares alike: numbers, text, blobs, JSON. */
 static int tbl_class(const pq_field_info *i) {
   if (i->nested) return 3;

@@ -1377,6 +1377,12 @@ static char *w_column_options(Writer *wr, ColArg *a) {
   return msg;
 }
 
+/* The declared type of column i: the query's, or the row source's. */
+static const char *w_decltype(Writer *wr, int i) {
+  if (wr->in && !wr->in->sql) return wr->in->decls ? wr->in->decls[i] : NULL;
+  return sqlite3_column_decltype(wr->q, i);
+}
+
 /* A VARIANT column's "shred" (column i): its type read first, as below,
 ** and the values read ahead handed to "auto". */
 static char *w_variant_shred(Writer *wr, ColArg *a, int i) {
@@ -1385,7 +1391,7 @@ static char *w_variant_shred(Writer *wr, ColArg *a, int i) {
   if (a->has_type) {
     strcpy(type, a->type);
   } else {
-    declared = decl_type(sqlite3_column_decltype(wr->q, i), type, sizeof type);
+    declared = decl_type(w_decltype(wr, i), type, sizeof type);
     if (declared < 0) return PQX_W_NOMEM;
   }
   pq_nested *tree = NULL;
@@ -1463,7 +1469,7 @@ static char *w_columns(Writer *wr) {
     ** in the declared type (a parquet table's column) is as if given. */
     int declared = 0;
     if (!a.has_type) {
-      declared = decl_type(sqlite3_column_decltype(wr->q, i), a.type,
+      declared = decl_type(w_decltype(wr, i), a.type,
                            sizeof a.type);
       if (declared < 0) {
         msg = PQX_W_NOMEM;
@@ -1491,7 +1497,7 @@ static char *w_columns(Writer *wr) {
       }
       c->explicit_type = 1;
       c->from_decl = declared;
-    } else if (decl_kind(sqlite3_column_decltype(wr->q, i), &c->t)) {
+    } else if (decl_kind(w_decltype(wr, i), &c->t)) {
       c->from_decl = 1;
     } else {
       for (int r = 0; r < wr->nlook; r++) {
@@ -2287,7 +2293,14 @@ static char *w_read(Writer *wr, const char *sql, const char *path) {
   char *msg = NULL, *sorted = NULL;
   /* The query: one statement. */
   const char *tail = NULL;
-  int rc = sqlite3_prepare_v2(wr->db, sql, -1, &wr->q, &tail);
+  int rc = SQLITE_OK;
+  /* (a row source: its statement, its rows) */
+  const pqx_capture_rows *in = wr->in;
+  if (in && !in->sql) {
+    wr->q = in->st;
+    goto query_ready;
+  }
+  rc = sqlite3_prepare_v2(wr->db, sql, -1, &wr->q, &tail);
   if (rc != SQLITE_OK) {
     msg = pqx_w_sql(wr->db, rc, "query");
     goto done;
@@ -2305,6 +2318,7 @@ static char *w_read(Writer *wr, const char *sql, const char *path) {
     msg = pqx_w_msg(FN ": the query is more than one statement: '%s'", tail);
     goto done;
   }
+query_ready:;
   int ncols = sqlite3_column_count(wr->q);
   if (ncols == 0) {
     msg = pqx_w_msg(FN ": the query returns no columns");
@@ -2361,21 +2375,36 @@ static char *w_read(Writer *wr, const char *sql, const char *path) {
   }
   /* The rows: through the row function when the query can be wrapped in
   ** one, else stepped here. */
-  msg = sorted ? w_wrap(wr, sorted, NULL) : w_wrap(wr, sql, tail);
+  /* (a sample, or a row source: stepped here, each row seen) */
+  int sampled = in && (in->first > 0 || in->every > 1);
+  msg = NULL;
+  if (!sampled && !(in && !in->sql))
+    msg = sorted ? w_wrap(wr, sorted, NULL) : w_wrap(wr, sql, tail);
   sqlite3_free(sorted);
   sorted = NULL;
   if (msg) goto done;
   sqlite3_stmt *run = wr->qw ? wr->qw : wr->q;
+  int64_t seen = 0, taken = 0;
   for (;;) {
-    rc = sqlite3_step(run);
+    if (in && in->first > 0 && taken >= in->first) break;
+    char *why = NULL;
+    rc = in && !in->sql ? in->step(in->ctx, &why) : sqlite3_step(run);
     if (rc == SQLITE_DONE) break;
     if (rc != SQLITE_ROW) {
-      /* the row function's own fault, else the query's */
-      msg = wr->row_msg ? wr->row_msg : pqx_w_sql(wr->db, rc, "query");
-      wr->row_msg = NULL;
+      /* the source's, the row function's own fault, else the query's */
+      msg = why                     ? why
+            : in && !in->sql        ? (rc == SQLITE_NOMEM
+                                           ? PQX_W_NOMEM
+                                           : pqx_w_msg(FN ": rows: %s",
+                                                       sqlite3_errstr(rc)))
+            : wr->row_msg           ? wr->row_msg
+                                    : pqx_w_sql(wr->db, rc, "query");
+      if (!why) wr->row_msg = NULL;
       goto done;
     }
     if (run == wr->qw) continue;
+    if (in && in->every > 1 && seen++ % in->every) continue;
+    taken++;
     sqlite3_value *vals[64];
     sqlite3_value **vp = vals;
     if (wr->nvals > 64) {
@@ -2461,11 +2490,12 @@ fail:
   w_free(&wr);
 }
 
-char *pqx_write_capture(sqlite3 *db, const char *sql, const char *opts,
-                        const pqx_capture *cap) {
+char *pqx_write_capture(sqlite3 *db, const pqx_capture_rows *rows,
+                        const char *opts, const pqx_capture *cap) {
   Writer wr;
   w_init(&wr, db);
   wr.cap = cap;
+  wr.in = rows;
   char *msg = opts ? w_options(&wr, opts) : NULL;
   if (!msg && (wr.npart > 0 || wr.file_size > 0))
     msg = pqx_w_msg(FN ": options: \"%s\" writes a folder of files, of "
@@ -2475,8 +2505,9 @@ char *pqx_write_capture(sqlite3 *db, const char *sql, const char *opts,
     msg = pqx_w_msg(FN ": options: \"row_group_bytes\" closes row groups "
                        "by the bytes of every column, which one column "
                        "alone does not have");
-  if (!msg) msg = w_read(&wr, sql, NULL);
+  if (!msg) msg = w_read(&wr, rows->sql, NULL);
   if (!msg) msg = w_last(&wr);
+  if (!rows->sql) wr.q = NULL; /* (the source's) */
   w_free(&wr);
   return msg;
 }

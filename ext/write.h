@@ -74,10 +74,12 @@ typedef struct WCol {
 } WCol;
 
 typedef struct pqx_capture pqx_capture;
+typedef struct pqx_capture_rows pqx_capture_rows;
 
 typedef struct Writer {
   sqlite3 *db;
   const pqx_capture *cap;  /* the batches go there, not to a file */
+  const pqx_capture_rows *in; /* ... from these rows (pqx_write_capture) */
   sqlite3_stmt *q;         /* the query */
   sqlite3_stmt *qw;        /* the query wrapped to call the row function */
   int started;             /* the columns are typed, the output open */
@@ -168,13 +170,51 @@ struct pqx_capture {
   /* A row group closes (after the last batch of every column). */
   int (*group)(void *ctx, pq_error *err);
 };
-/* Runs sql with parquet_write's options opts (NULL: none) into cap: NULL,
-** a message ("parquet_write: ..."), or PQX_W_NOMEM.  Options that make a
-** folder of files (partition_by, file_size_bytes) or close row groups by
-** their bytes (row_group_bytes) are refused: their batches depend on more
-** than one column. */
-char *pqx_write_capture(sqlite3 *db, const char *sql, const char *opts,
-                        const pqx_capture *cap);
+/* Where a capture's rows come from: a query, or a row source (the lab of
+** a file), of which a sample may be taken. */
+struct pqx_capture_rows {
+  const char *sql;          /* the query; NULL: the source below */
+  /* The source: a statement whose columns name the columns and hold each
+  ** row's values (the caller's: never stepped nor finalized here), the
+  ** declared type of each column (as a table's: "INTEGER 'INT32'"; NULL
+  ** entries for none), and step, which makes st's next row: SQLITE_ROW,
+  ** SQLITE_DONE, or an error code with *msg (a message, or NULL for the
+  ** code alone). */
+  sqlite3_stmt *st;
+  const char *const *decls;
+  void *ctx;
+  int (*step)(void *ctx, char **msg);
+  /* The sample: rows after the first `first` (> 0) are not read; with
+  ** every > 1 only rows 0, every, 2 * every, ... are taken. */
+  int64_t first;
+  int64_t every;
+};
+/* Runs the rows with parquet_write's options opts (NULL: none) into cap:
+** NULL, a message ("parquet_write: ..."), or PQX_W_NOMEM.  Options that
+** make a folder of files (partition_by, file_size_bytes) or close row
+** groups by their bytes (row_group_bytes) are refused: their batches
+** depend on more than one column. */
+char *pqx_write_capture(sqlite3 *db, const pqx_capture_rows *rows,
+                        const char *opts, const pqx_capture *cap);
+
+/* ---- The lab of a file (lab_file.c) ----------------------------------------
+** A Parquet file's top-level columns as the `parquet` table reads them,
+** one at a time, as rows for pqx_write_capture.  Each returns NULL, a
+** message (naming fn) or PQX_W_NOMEM. */
+typedef struct pqx_lab_file pqx_lab_file;
+/* Opens source (a path, a glob or folder naming one file, or a BLOB, as
+** pqx_sources_open takes it; it must outlive *out). */
+char *pqx_lab_file_open(sqlite3 *db, sqlite3_value *source, const char *fn,
+                        pqx_lab_file **out);
+/* The top-level fields: how many, each one's name as the table's column,
+** and whether it is nested (a group, or repeated). */
+int pqx_lab_file_columns(const pqx_lab_file *f);
+const char *pqx_lab_file_name(const pqx_lab_file *f, int i);
+int pqx_lab_file_nested(const pqx_lab_file *f, int i);
+/* rows (first and every left as they are) set to read column i, until
+** the next call or pqx_lab_file_free. */
+char *pqx_lab_file_rows(pqx_lab_file *f, int i, pqx_capture_rows *rows);
+void pqx_lab_file_free(pqx_lab_file *f);
 
 /* ---- Nested columns (write_nested.c) -------------------------------------------
 ** The binding of src/writer/nested.c: each returns NULL, a message or

@@ -1177,6 +1177,13 @@ typedef struct pq_lab_result {
 PQ_API int pq_lab_run(pq_lab_column *c, const char *encoding, pq_codec codec,
                       int level, double min_time, pq_lab_result *r,
                       pq_buf *image, pq_error *err);
+/* The encoding "auto" picks for the first chunk with codec and level, as
+** pq_lab_run's `picked` for "auto" gives it, into *picked, without writing
+** the whole column: only the batches up to the point where the writer has
+** chosen (its first page's worth of values, or the first row group's
+** end). */
+PQ_API int pq_lab_auto_pick(pq_lab_column *c, pq_codec codec, int level,
+                            int *picked, pq_error *err);
 /* The bytes of every present value as one stream of encoding e, with the
 ** stream's defaults (a dictionary encoding: its indices and its PLAIN
 ** dictionary), uncompressed. */
@@ -1199,6 +1206,10 @@ typedef struct pq_lab_options {
   int *levels;            /* "levels"; NULL: each codec's default */
   int nlevels;
   double min_time;        /* "min_time", 0 to 60; left as it was when absent */
+  /* "sample": the first `first` rows (an integer), or every `every`-th
+  ** from the first (a fraction f, 0 < f <= 1: every is 1/f rounded);
+  ** 0: not said */
+  int64_t first, every;
   char *pass;             /* every other member, as written, in an object
                           ** (NUL-terminated, pq_malloc) */
 } pq_lab_options;

@@ -408,6 +408,8 @@ static const stmt stmts[] = {
     {"write", "SELECT parquet_write('%s/out.parquet', 'SELECT * FROM t', '{\"row_group_size\":100,\"codec\":\"ZSTD\",\"page_index\":true,\"bloom_filter\":true,\"durable\":false,\"columns\":{\"i\":{\"encoding\":\"DELTA_BINARY_PACKED\"},\"s\":{\"dictionary\":true}}}')", 1, 0},
     /* parquet_lab: the query's columns kept once, written under each try */
     {"lab", "SELECT \"column\", encoding, codec, bytes, values_bytes, auto FROM parquet_lab('SELECT i, s FROM t WHERE i < 200', '{\"min_time\":0,\"codecs\":[\"SNAPPY\"],\"encodings\":[\"PLAIN\",\"RLE_DICTIONARY\",\"DELTA_BINARY_PACKED\",\"DELTA_BYTE_ARRAY\"],\"row_group_size\":150}')", 0, 0},
+    /* parquet_lab_file: a file image's columns, one at a time, sampled */
+    {"lab_file", "SELECT \"column\", encoding, codec, bytes, auto FROM parquet_lab_file(parquet_write(NULL, 'SELECT i, s FROM t WHERE n < 400', '{\"row_group_size\":150}'), '{\"min_time\":0,\"codecs\":[\"SNAPPY\"],\"encodings\":[\"PLAIN\",\"RLE_DICTIONARY\",\"DELTA_BYTE_ARRAY\"],\"sample\":0.5}')", 0, 0},
     {"write_blob", "SELECT hex(parquet_write(NULL, 'SELECT i, s, r FROM t', '{\"page_version\":2,\"codec\":\"LZ4_RAW\"}'))", 0, 0},
     {"write_nested", "SELECT parquet_write('%s/out.parquet', 'SELECT json_array(i, n) AS l, json_object(''a'', i, ''b'', s) AS st, json_object(s, json_array(i)) AS m FROM t', '{\"durable\":false,\"columns\":{\"l\":{\"type\":\"LIST<INT64>\"},\"st\":{\"type\":\"STRUCT<a INT64, b STRING>\"},\"m\":{\"type\":\"MAP<STRING, LIST<INT64>>\"}}}')", 1, 0},
     {"write_table", "SELECT parquet_write('%s/out.parquet', 'SELECT * FROM pt WHERE i < 500')", 1, 0},

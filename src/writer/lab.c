@@ -185,12 +185,13 @@ static int lab_params(const pq_lab_column *c, const char *enc, pq_codec codec,
   return PQ_OK;
 }
 
-/* Writes the batches to a file of the column alone, into out. */
-static int lab_write(const pq_lab_column *c, const pq_params *p,
-                     const pq_write_options *o, pq_buf *out, pq_error *err) {
+/* Writes the first nb batches to a file of the column alone, into out. */
+static int lab_write_n(const pq_lab_column *c, size_t nb, const pq_params *p,
+                       const pq_write_options *o, pq_buf *out,
+                       pq_error *err) {
   pq_writer *w;
   int rc = pq_writer_open_columns(&w, 1, p, o, err);
-  for (size_t i = 0; rc == PQ_OK && i < c->nbatches; i++) {
+  for (size_t i = 0; rc == PQ_OK && i < nb && i < c->nbatches; i++) {
     const lab_batch *b = &c->batches[i];
     rc = pq_writer_put_column(w, 0, c->values.data + b->v_at,
                               c->present.data + b->p_at, b->rows, err);
@@ -199,6 +200,12 @@ static int lab_write(const pq_lab_column *c, const pq_params *p,
   if (rc == PQ_OK) rc = pq_writer_finish(w, out, err);
   pq_writer_free(w);
   return rc;
+}
+
+/* ... all of them. */
+static int lab_write(const pq_lab_column *c, const pq_params *p,
+                     const pq_write_options *o, pq_buf *out, pq_error *err) {
+  return lab_write_n(c, c->nbatches, p, o, out, err);
 }
 
 static int lab_bit_width(int max) {
@@ -471,4 +478,55 @@ int pq_lab_why(pq_lab_column *c, pq_encoding e, pq_buf *out, pq_error *err) {
     return pq_fail(err, PQ_NOMEM, "lab", "out of memory");
   }
   return PQ_OK;
+}
+
+/* The batches after which a writer of options o with "auto" has chosen
+** the first chunk's encoding.  It chooses on the entries it buffered (the
+** values' bytes as they are held here: a pq_bytes and the bytes of each
+** BYTE_ARRAY value) once they reach its sample, which is at most a page
+** (writer.c, auto_sample), or once fewer reach the end of a page of
+** page_values entries, of the row group, or of the file: so by the first
+** batch after which a page's bytes are held, or a row group closed, at
+** the latest.  What follows does not change the choice. */
+static size_t lab_auto_batches(const pq_lab_column *c,
+                               const pq_write_options *o) {
+  if (o->page_size <= 0) return c->nbatches;
+  size_t bytes = 0;
+  for (size_t i = 0; i < c->nbatches; i++) {
+    const lab_batch *b = &c->batches[i];
+    bytes += b->values * c->vsize;
+    if (c->p.type == PQ_BYTE_ARRAY) {
+      const pq_bytes *v = (const pq_bytes *)(const void *)(c->values.data + b->v_at);
+      for (size_t k = 0; k < b->values; k++) bytes += v[k].len;
+    }
+    if (bytes >= (size_t)o->page_size || b->end_group) return i + 1;
+  }
+  return c->nbatches;
+}
+
+int pq_lab_auto_pick(pq_lab_column *c, pq_codec codec, int level,
+                     int *picked, pq_error *err) {
+  *picked = -1;
+  lab_seal(c);
+  pq_params p;
+  pq_write_options o;
+  int rc = lab_params(c, "auto", codec, level, &p, &o, err);
+  if (rc) return rc;
+  pq_buf out;
+  pq_buf_init(&out);
+  rc = lab_write_n(c, lab_auto_batches(c, &o), &p, &o, &out, err);
+  pq_file *f = NULL;
+  if (rc == PQ_OK) rc = pq_file_open(&f, out.data, out.len, err);
+  size_t room = (size_t)1 << 16;
+  uint8_t *scratch = rc == PQ_OK ? pq_malloc(room) : NULL;
+  if (rc == PQ_OK && !scratch) rc = pq_fail(err, PQ_NOMEM, "lab", "out of memory");
+  pq_lab_result r;
+  memset(&r, 0, sizeof r);
+  r.picked = -1;
+  if (rc == PQ_OK) rc = lab_read(f, c, 1, &r, scratch, room, err);
+  if (rc == PQ_OK) *picked = r.picked;
+  pq_free(scratch);
+  pq_file_free(f);
+  pq_buf_free(&out);
+  return rc;
 }

@@ -69,6 +69,37 @@ static double lopt_number(const char *s, size_t n) {
   return strtod(t, NULL);
 }
 
+/* "sample": an integer from 1, the first rows; or a fraction of them,
+** more than 0 and at most 1, every k-th row (k = 1/f rounded). */
+static int lopt_sample(pq_lab_options *o, const pq_json_doc *d,
+                       const pq_json_node *x, pq_error *err) {
+  const char *s = d->src + x->at;
+  size_t n = x->len;
+  int integer = x->type == PQ_J_NUMBER && n > 0 && n < 20;
+  for (size_t i = 0; integer && i < n; i++)
+    integer = s[i] >= '0' && s[i] <= '9';
+  if (integer) {
+    int64_t v = 0;
+    for (size_t i = 0; i < n; i++) v = v * 10 + (s[i] - '0');
+    if (v >= 1) {
+      o->first = v;
+      o->every = 0;
+      return PQ_OK;
+    }
+  } else if (x->type == PQ_J_NUMBER && memchr(s, '.', n) != NULL) {
+    double f = lopt_number(s, n);
+    if (f > 0 && f <= 1) {
+      double k = 1 / f + 0.5;
+      o->every = k < 4.6e18 ? (int64_t)k : (int64_t)1 << 62;
+      o->first = 0;
+      return PQ_OK;
+    }
+  }
+  return pq_fail(err, PQ_MISUSE, LOPT,
+                 "\"sample\" must be a number of rows (an integer from 1) "
+                 "or a fraction of them (more than 0, at most 1)");
+}
+
 /* The items of the array member x: each checked and kept. */
 static int lopt_array(pq_lab_options *o, const pq_json_doc *d,
                       const pq_json_node *x, const char *key, pq_error *err) {
@@ -179,6 +210,8 @@ int pq_lab_options_parse(pq_lab_options *o, const char *json, size_t n,
                      "\"min_time\" must be a number of seconds from 0 (no "
                      "timing) to 60");
       else o->min_time = t;
+    } else if (strcmp(key, "sample") == 0) {
+      rc = lopt_sample(o, &d, x, err);
     } else if (strcmp(key, "encoding") == 0 || strcmp(key, "codec") == 0 ||
                strcmp(key, "level") == 0 || strcmp(key, "dictionary") == 0) {
       rc = pq_fail(err, PQ_MISUSE, LOPT,
