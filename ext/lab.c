@@ -56,13 +56,15 @@ enum {
   LAB_COL_OPTIONS
 };
 
-#define LAB_SCHEMA                                                          \
+/* The rows' columns, the same for parquet_lab_file (its source in the
+** query's place). */
+#define LAB_COLUMNS                                                         \
   "CREATE TABLE x(\"column\" TEXT, physical_type TEXT, logical_type TEXT, " \
   "encoding TEXT, codec TEXT, level INTEGER, bytes INTEGER, "               \
   "values_bytes INTEGER, ratio REAL, bits_per_value REAL, pages INTEGER, "  \
   "auto INTEGER, readers INTEGER, encode_mb_s REAL, decode_mb_s REAL, "     \
-  "why TEXT, encode_spread REAL, decode_spread REAL, "                      \
-  "query HIDDEN, options HIDDEN)"
+  "why TEXT, encode_spread REAL, decode_spread REAL, "
+#define LAB_SCHEMA LAB_COLUMNS "query HIDDEN, options HIDDEN)"
 
 /* Runs a query: a table that reads no file, but must not run from a
 ** database's schema (as parquet_write). */
@@ -606,13 +608,7 @@ int pqx_register_lab(sqlite3 *db) {
 
 /* parquet_lab_file(source [, options]): the same rows of a file's columns
 ** (lab_file.c); the source in the query's place. */
-#define LAB_FILE_SCHEMA                                                     \
-  "CREATE TABLE x(\"column\" TEXT, physical_type TEXT, logical_type TEXT, " \
-  "encoding TEXT, codec TEXT, level INTEGER, bytes INTEGER, "               \
-  "values_bytes INTEGER, ratio REAL, bits_per_value REAL, pages INTEGER, "  \
-  "auto INTEGER, readers INTEGER, encode_mb_s REAL, decode_mb_s REAL, "     \
-  "why TEXT, encode_spread REAL, decode_spread REAL, "                      \
-  "source HIDDEN, options HIDDEN)"
+#define LAB_FILE_SCHEMA LAB_COLUMNS "source HIDDEN, options HIDDEN)"
 
 static const pqx_vtab_spec lab_file_spec = {LAB_FILE_SCHEMA, 1};
 
