@@ -589,18 +589,17 @@ static int labBestIndex(sqlite3_vtab *tab, sqlite3_index_info *info) {
   return SQLITE_OK;
 }
 
-static sqlite3_module labModule = {
-    .xConnect = pqx_vtab_connect,
-    .xBestIndex = labBestIndex,
-    .xDisconnect = pqx_vtab_disconnect,
-    .xOpen = labOpen,
-    .xClose = labClose,
-    .xFilter = labFilter,
-    .xNext = labNext,
-    .xEof = labEof,
-    .xColumn = labColumn,
-    .xRowid = labRowid,
-};
+/* The two tables' modules: the same methods, two objects, so that a
+** cursor tells which table it is of by its module. */
+#define LAB_MODULE                                                  \
+  {                                                                 \
+    .xConnect = pqx_vtab_connect, .xBestIndex = labBestIndex,       \
+    .xDisconnect = pqx_vtab_disconnect, .xOpen = labOpen,           \
+    .xClose = labClose, .xFilter = labFilter, .xNext = labNext,     \
+    .xEof = labEof, .xColumn = labColumn, .xRowid = labRowid,       \
+  }
+
+static sqlite3_module labModule = LAB_MODULE;
 
 int pqx_register_lab(sqlite3 *db) {
   return sqlite3_create_module(db, LAB_FN, &labModule, (void *)&lab_spec);
@@ -612,18 +611,7 @@ int pqx_register_lab(sqlite3 *db) {
 
 static const pqx_vtab_spec lab_file_spec = {LAB_FILE_SCHEMA, 1};
 
-static sqlite3_module labFileModule = {
-    .xConnect = pqx_vtab_connect,
-    .xBestIndex = labBestIndex,
-    .xDisconnect = pqx_vtab_disconnect,
-    .xOpen = labOpen,
-    .xClose = labClose,
-    .xFilter = labFilter,
-    .xNext = labNext,
-    .xEof = labEof,
-    .xColumn = labColumn,
-    .xRowid = labRowid,
-};
+static sqlite3_module labFileModule = LAB_MODULE;
 
 int pqx_register_lab_file(sqlite3 *db) {
   return sqlite3_create_module(db, LAB_FILE_FN, &labFileModule,
