@@ -63,14 +63,21 @@ NO_zstd     = -DPQ_NO_ZSTD
 NO_lz4      = -DPQ_NO_LZ4
 NO_brotli   = -DPQ_NO_BROTLI
 WITHOUT    ?=
-ifneq ($(filter-out $(CODECS),$(WITHOUT)),)
-$(error WITHOUT: unknown library '$(filter-out $(CODECS),$(WITHOUT))' (one of: $(CODECS)))
+ifneq ($(filter-out $(CODECS) curl,$(WITHOUT)),)
+$(error WITHOUT: unknown library '$(filter-out $(CODECS) curl,$(WITHOUT))' (one of: $(CODECS) curl))
 endif
 WITH        = $(filter-out $(WITHOUT),$(CODECS))
-CODEC_DEFS  = $(foreach c,$(sort $(WITHOUT)),$(NO_$(c)))
+CODEC_DEFS  = $(foreach c,$(sort $(filter-out curl,$(WITHOUT))),$(NO_$(c)))
 CODEC_LIBS  = $(foreach c,$(WITH),$(LIB_$(c)))
+# libcurl, for http:// and https:// sources (ext/remote.c, doc/remote.md):
+# the extension's alone, optional like the codecs (WITHOUT=curl).
+ifeq ($(filter curl,$(WITHOUT)),)
+CURL_DEFS  = -DPQX_HAVE_CURL
+CURL_LIBS  = -lcurl
+CURL_DEB   = libcurl4-openssl-dev
+endif
 
-BUILD_DEPS = libsqlite3-dev $(foreach c,$(WITH),$(DEB_$(c)))
+BUILD_DEPS = libsqlite3-dev $(foreach c,$(WITH),$(DEB_$(c))) $(CURL_DEB)
 TEST_DEPS  = sqlite3 tcl libsqlite3-tcl pkg-config strace
 
 .PHONY: bench-against bench-lab wasm test-wasm wasm-deps all deps test-deps interop-deps clients-deps fuzz-deps tsan-deps demo test test-asan test-tsan test-oom test-valgrind bench fuzz fuzz-build gen install uninstall dist clean FORCE
@@ -113,14 +120,17 @@ $(BUILD)/without: FORCE
 
 $(BUILD)/ext/%.o: ext/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SAN) $(WARN) $(PIC) -c $< -o $@
+	$(CC) $(CFLAGS) $(SAN) $(WARN) $(PIC) $(CURL_DEFS) -c $< -o $@
+
+# remote.c is rebuilt when WITHOUT changes (curl in it or not).
+$(BUILD)/ext/remote.o: $(BUILD)/without
 
 $(BUILD)/libpqcore.a: $(CORE_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
 $(BUILD)/$(EXT): $(EXT_OBJ) $(BUILD)/libpqcore.a
-	$(CC) $(CFLAGS) $(SAN) -shared -o $@ $(EXT_OBJ) $(BUILD)/libpqcore.a -lm $(CODEC_LIBS)
+	$(CC) $(CFLAGS) $(SAN) -shared -o $@ $(EXT_OBJ) $(BUILD)/libpqcore.a -lm $(CODEC_LIBS) $(CURL_LIBS)
 
 # The extension at the top, so that `.load ./parquet` finds it: always the
 # one of this BUILD and WITHOUT, even when another build's copy is newer.

@@ -146,17 +146,21 @@ char **pqx_table_names(const pq_schema_node *root);
 ** changed while it was read").  The descriptor may be closed between
 ** scans (parked) and opened again (resumed), which fails unless the path
 ** still names the same, unchanged file. */
+typedef struct pqx_remote pqx_remote;
 typedef struct pqx_file {
   int fd;               /* when open: zeroed, the struct holds none */
   int open;
+  pqx_remote *rem;      /* a URL's (remote.c): read by range requests */
   const char *name;     /* the path (its owner's memory) */
   unsigned long long dev, ino;
   long long size, mtime_ns, ctime_ns;
 } pqx_file;
 
-/* Opens path ("fn: cannot open 'p': ...", "fn: 'p' is not a file"). */
-int pqx_file_open(pqx_file *pf, const char *fn, const char *path,
-                  char **msg);
+/* Opens path ("fn: cannot open 'p': ...", "fn: 'p' is not a file"); a
+** URL (pqx_is_url) by remote.c, with db's settings (db may be NULL: the
+** defaults). */
+int pqx_file_open(pqx_file *pf, sqlite3 *db, const char *fn,
+                  const char *path, char **msg);
 void pqx_file_park(pqx_file *pf);
 int pqx_file_resume(pqx_file *pf, const char *fn, char **msg);
 /* Whether the path still names the file as it was opened: *same; an error
@@ -166,6 +170,40 @@ int pqx_file_check(const pqx_file *pf, const char *fn, int *same,
 void pqx_file_close(pqx_file *pf);
 /* The core's view of it (pf must stay where it is while it is used). */
 pq_input pqx_file_input(pqx_file *pf);
+
+/* ---- URLs (remote.c) ---------------------------------------------------
+** http:// and https:// sources, read by range requests (doc/remote.md).
+** A connection's settings (parquet_http_option) are copied into each
+** object when it is opened. */
+typedef struct pqx_http_opts {
+  sqlite3 *db;              /* for the allocation ceiling; may be NULL */
+  long connect_timeout_ms;  /* to connect */
+  long timeout_ms;          /* a request, whole; 0: none */
+  int retries;              /* of a failed connection, a 5xx or 429 */
+  size_t footer_guess;      /* the first request: the last bytes */
+  size_t read_min;          /* a shorter read fetches this many */
+} pqx_http_opts;
+#define PQX_NO_URLS_MSG \
+  "%s: '%s': this build reads no URLs (it was built without libcurl)"
+/* 1 when path is a URL of a scheme read here (http, https). */
+int pqx_is_url(const char *path);
+/* db's settings (the defaults for a NULL db), and setting them (limits.c
+** keeps them with the connection's other settings). */
+void pqx_http_opts_of(sqlite3 *db, pqx_http_opts *o);
+int pqx_http_opts_set(sqlite3 *db, const pqx_http_opts *o);
+/* Opens url: its end fetched, the footer in it ("fn: 'url': ..."). */
+int pqx_remote_open(pqx_remote **out, const pqx_http_opts *o, const char *fn,
+                    const char *url, char **msg);
+/* Whether the object at the URL is still the one opened (one request). */
+int pqx_remote_check(pqx_remote *r, const char *fn, int *same, char **msg);
+uint64_t pqx_remote_size(const pqx_remote *r);
+/* pq_input's read over r. */
+int pqx_remote_read(void *ctx, uint64_t offset, void *dst, size_t n,
+                    pq_error *err);
+void pqx_remote_free(pqx_remote *r);
+/* 1 when the build reads URLs (libcurl). */
+int pqx_remote_available(void);
+int pqx_register_remote(sqlite3 *db);
 
 /* ---- Reading files (source.c) ------------------------------------------- */
 
@@ -187,8 +225,8 @@ typedef struct pqx_source {
 int pqx_source_open(pqx_source *s, sqlite3 *db, sqlite3_value *v,
                     const char *fn, int copy, char **msg);
 /* Opens the file at path the same way. */
-int pqx_source_open_path(pqx_source *s, const char *path, const char *fn,
-                         char **msg);
+int pqx_source_open_path(pqx_source *s, sqlite3 *db, const char *path,
+                         const char *fn, char **msg);
 void pqx_source_close(pqx_source *s);
 /* xBestIndex of a table whose one argument is the hidden column
 ** source_col: idxNum 1 when it is given. */
@@ -284,6 +322,7 @@ void pqx_folders_free(pqx_folder *dirs, int n);
 ** cur. */
 typedef struct pqx_sources {
   const char *fn;
+  sqlite3 *db;
   char **paths;      /* the paths not yet opened (NULL once handed on) */
   int n, next;       /* how many sources; the index of the next one */
   uint8_t *blob;     /* a BLOB's copy, until handed on */

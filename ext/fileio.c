@@ -115,11 +115,20 @@ static int file_open_fd(pqx_file *pf, const char *fn, const char *path,
   return SQLITE_OK;
 }
 
-int pqx_file_open(pqx_file *pf, const char *fn, const char *path,
-                  char **msg) {
+int pqx_file_open(pqx_file *pf, sqlite3 *db, const char *fn,
+                  const char *path, char **msg) {
   memset(pf, 0, sizeof *pf);
   pf->name = path;
   *msg = NULL;
+  if (pqx_is_url(path)) {
+    pqx_http_opts o;
+    pqx_http_opts_of(db, &o);
+    int rc = pqx_remote_open(&pf->rem, &o, fn, path, msg);
+    if (rc) return rc;
+    pf->open = 1;
+    pf->size = (long long)pqx_remote_size(pf->rem);
+    return SQLITE_OK;
+  }
   struct stat st;
   int rc = file_open_fd(pf, fn, path, &st, msg);
   if (rc == SQLITE_OK) file_ident(pf, &st);
@@ -127,6 +136,7 @@ int pqx_file_open(pqx_file *pf, const char *fn, const char *path,
 }
 
 void pqx_file_park(pqx_file *pf) {
+  if (pf->rem) return; /* its reads check what it is: nothing to close */
   if (pf->open) close(pf->fd);
   pf->open = 0;
 }
@@ -153,6 +163,7 @@ int pqx_file_check(const pqx_file *pf, const char *fn, int *same,
   struct stat st;
   *msg = NULL;
   *same = 0;
+  if (pf->rem) return pqx_remote_check(pf->rem, fn, same, msg);
   if (stat(pf->name, &st) != 0) {
     *msg = cannot_open(fn, pf->name, errno);
     return SQLITE_ERROR;
@@ -166,6 +177,8 @@ int pqx_file_check(const pqx_file *pf, const char *fn, int *same,
 }
 
 void pqx_file_close(pqx_file *pf) {
+  pqx_remote_free(pf->rem);
+  pf->rem = NULL;
   pqx_file_park(pf);
   memset(pf, 0, sizeof *pf);
 }
@@ -238,8 +251,9 @@ static int omitted(const char *fn, char **msg) {
   *msg = sqlite3_mprintf(PQX_OMIT_FILES_MSG, fn);
   return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
 }
-int pqx_file_open(pqx_file *pf, const char *fn, const char *path,
-                  char **msg) {
+int pqx_file_open(pqx_file *pf, sqlite3 *db, const char *fn,
+                  const char *path, char **msg) {
+  (void)db;
   memset(pf, 0, sizeof *pf);
   pf->name = path;
   return omitted(fn, msg);
@@ -276,6 +290,15 @@ static void file_prefetch(void *ctx, uint64_t offset, size_t n) {
 
 pq_input pqx_file_input(pqx_file *pf) {
   pq_input in;
+  memset(&in, 0, sizeof in);
+  if (pf->rem) {
+    in.flags = PQ_INPUT_NO_HEAD;
+    in.size = pqx_remote_size(pf->rem);
+    in.read = pqx_remote_read;
+    in.ctx = pf->rem;
+    in.prefetch = NULL;
+    return in;
+  }
   in.size = (uint64_t)(pf->size > 0 ? pf->size : 0);
   in.read = file_read;
   in.ctx = pf;

@@ -597,6 +597,18 @@ int pqx_paths_watch(const char *fn, const char *pattern, int lenient,
   *msg = sqlite3_mprintf(PQX_OMIT_FILES_MSG, fn);
   return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
 #else
+  if (pqx_is_url(pattern)) { /* one object: a URL is never expanded */
+    *paths = sqlite3_malloc64(sizeof **paths);
+    if (!*paths) return SQLITE_NOMEM;
+    (*paths)[0] = sqlite3_mprintf("%s", pattern);
+    if (!(*paths)[0]) {
+      sqlite3_free(*paths);
+      *paths = NULL;
+      return SQLITE_NOMEM;
+    }
+    *n = 1;
+    return SQLITE_OK;
+  }
   GlobWalk w;
   memset(&w, 0, sizeof w);
   w.fn = fn;

@@ -47,6 +47,7 @@ typedef struct pqx_conn {
   const void *lent; /* the result that comes back as the spare */
   size_t lent_cap;
   int files_off;    /* parquet_file_access(0) was called: for good */
+  pqx_http_opts http; /* parquet_http_option (remote.c); db unset */
   struct pqx_conn *next;
 } pqx_conn;
 
@@ -147,6 +148,39 @@ int pqx_conn_close_files(sqlite3 *db) {
   return rc;
 }
 
+static void http_defaults(pqx_http_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->connect_timeout_ms = 10000;
+  o->timeout_ms = 0;
+  o->retries = 3;
+  o->footer_guess = 64 << 10;
+  o->read_min = 0;
+}
+
+void pqx_http_opts_of(sqlite3 *db, pqx_http_opts *o) {
+  http_defaults(o);
+  if (db) {
+    pthread_mutex_lock(&conns_mu);
+    pqx_conn *c = conn_of(db);
+    if (c) *o = c->http;
+    pthread_mutex_unlock(&conns_mu);
+  }
+  o->db = db;
+}
+
+int pqx_http_opts_set(sqlite3 *db, const pqx_http_opts *o) {
+  pthread_mutex_lock(&conns_mu);
+  int rc = SQLITE_ERROR;
+  for (pqx_conn *c = conns; c; c = c->next) {
+    if (c->db != db) continue;
+    c->http = *o;
+    c->http.db = NULL;
+    rc = SQLITE_OK;
+  }
+  pthread_mutex_unlock(&conns_mu);
+  return rc;
+}
+
 size_t pqx_db_limit(sqlite3 *db) {
   sqlite3_int64 len = sqlite3_limit(db, SQLITE_LIMIT_LENGTH, -1);
   sqlite3_int64 cap = ceiling_of(db);
@@ -222,6 +256,7 @@ int pqx_register_limits(sqlite3 *db) {
   memset(c, 0, sizeof *c);
   c->db = db;
   c->max_alloc = PQX_MAX_ALLOC_DEFAULT;
+  http_defaults(&c->http);
   /* Loaded twice into one connection: the new entry goes first and the
   ** old one leaves when its function is replaced just below; it takes the
   ** old one's settings, so that loading again turns no file access back
@@ -231,6 +266,7 @@ int pqx_register_limits(sqlite3 *db) {
   if (old) {
     c->files_off = old->files_off;
     c->max_alloc = old->max_alloc;
+    c->http = old->http;
   }
   c->next = conns;
   conns = c;

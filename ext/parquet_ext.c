@@ -288,7 +288,8 @@ __attribute__((visibility("default")))
       pqx_register_limits,  pqx_register_table, pqx_register_rows,
       pqx_register_meta, pqx_register_write, pqx_register_access,
       pqx_register_order, pqx_register_codecs, pqx_register_variant,
-      pqx_register_file_refs, pqx_register_lab, pqx_register_lab_file};
+      pqx_register_file_refs, pqx_register_lab, pqx_register_lab_file,
+      pqx_register_remote};
   (void)pzErrMsg;
 #ifndef SQLITE_CORE
   if (!pqx_set_api(pApi)) {

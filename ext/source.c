@@ -34,8 +34,9 @@ static int source_parse(pqx_source *s, const char *fn, char **msg) {
 }
 
 /* Opens s->name, its descriptor kept, and reads its footer. */
-static int source_open_name(pqx_source *s, const char *fn, char **msg) {
-  int rc = pqx_file_open(&s->fd, fn, s->name, msg);
+static int source_open_name(pqx_source *s, sqlite3 *db, const char *fn,
+                            char **msg) {
+  int rc = pqx_file_open(&s->fd, db, fn, s->name, msg);
   if (rc == SQLITE_OK) rc = source_parse(s, fn, msg);
   return rc;
 }
@@ -47,13 +48,13 @@ static char *source_type_error(const char *fn, int vt) {
       fn, vt == SQLITE_NULL ? "NULL" : "a number");
 }
 
-int pqx_source_open_path(pqx_source *s, const char *path, const char *fn,
-                         char **msg) {
+int pqx_source_open_path(pqx_source *s, sqlite3 *db, const char *path,
+                         const char *fn, char **msg) {
   memset(s, 0, sizeof *s);
   *msg = NULL;
   s->name = sqlite3_mprintf("%s", path);
   if (!s->name) return SQLITE_NOMEM;
-  return source_open_name(s, fn, msg);
+  return source_open_name(s, db, fn, msg);
 }
 
 /* A source that is a path: TEXT without a NUL byte, on a connection
@@ -74,7 +75,7 @@ int pqx_source_open(pqx_source *s, sqlite3 *db, sqlite3_value *v,
   if (vt == SQLITE_TEXT) {
     const char *path;
     int rc = source_path(db, v, fn, &path, msg);
-    return rc ? rc : pqx_source_open_path(s, path, fn, msg);
+    return rc ? rc : pqx_source_open_path(s, db, path, fn, msg);
   } else if (vt == SQLITE_BLOB) {
     const void *p = sqlite3_value_blob(v);
     s->len = (size_t)sqlite3_value_bytes(v);
@@ -107,6 +108,7 @@ void pqx_source_close(pqx_source *s) {
 ** is written: a file whose name has a glob character is still that file,
 ** as it was before globs. */
 static int source_is_many(const char *path) {
+  if (pqx_is_url(path)) return 0; /* a URL's '?' begins its query */
 #ifndef PARQUET_OMIT_FILES
   struct stat st;
   if (stat(path, &st) == 0) return S_ISDIR(st.st_mode);
@@ -118,6 +120,7 @@ int pqx_sources_open(pqx_sources *ss, sqlite3 *db, sqlite3_value *v,
                      const char *fn, char **msg) {
   memset(ss, 0, sizeof *ss);
   ss->fn = fn;
+  ss->db = db;
   *msg = NULL;
   int vt = sqlite3_value_type(v);
   if (vt == SQLITE_BLOB) {
@@ -164,7 +167,7 @@ int pqx_sources_next(pqx_sources *ss, pqx_source *cur, int *got,
   } else {
     cur->name = ss->paths[i];
     ss->paths[i] = NULL;
-    rc = source_open_name(cur, ss->fn, msg);
+    rc = source_open_name(cur, ss->db, ss->fn, msg);
   }
   if (rc) {
     pqx_source_close(cur);

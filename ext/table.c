@@ -176,7 +176,7 @@ static int tbl_snap_open(TblTable *t, const char *path, TblSnap **out,
     tbl_snap_unref(t, s);
     return SQLITE_NOMEM;
   }
-  int rc = pqx_source_open_path(&s->src, path, "parquet", msg);
+  int rc = pqx_source_open_path(&s->src, t->db, path, "parquet", msg);
   if (rc) {
     tbl_snap_unref(t, s);
     return rc;
@@ -226,6 +226,7 @@ static void tbl_snap_done(TblSnap *s) {
 /* Whether the file at path is gone (so that it is not read, rather than
 ** an error). */
 static int tbl_vanished(const char *path) {
+  if (pqx_is_url(path)) return 0; /* an error of its own says what */
 #ifdef PARQUET_OMIT_FILES
   (void)path; /* no file is ever read */
   return 0;

@@ -533,7 +533,12 @@ typedef struct pq_input {
   ** order will ask for next, so that the source can fetch them while the
   ** bytes before are decoded (a file's posix_fadvise(WILLNEED)). */
   void (*prefetch)(void *ctx, uint64_t offset, size_t n);
+  /* PQ_INPUT_NO_HEAD: opening reads the end of the file only, not the
+  ** magic of its first 4 bytes (a source where each read is a request:
+  ** a URL); 0 otherwise. */
+  unsigned flags;
 } pq_input;
+#define PQ_INPUT_NO_HEAD 1u
 
 /* Opens a file through `in` (copied), as pq_file_open does its image: the
 ** footer is read into memory the pq_file owns. */
@@ -1758,6 +1763,26 @@ PQ_API void pq_json_indices(pq_buf *out, const uint32_t *v, size_t n,
 /* ---- Text helpers ------------------------------------------------------ */
 /* 1 when p[0..n) is well-formed UTF-8 (no overlongs, no surrogates). */
 PQ_API int pq_utf8_valid(const uint8_t *p, size_t n);
+
+/* ---- HTTP responses (http.c) -------------------------------------------
+** What a reader of byte ranges over HTTP looks at in a response, parsed
+** from the bytes the server sent (the transport is the caller's).  Each
+** returns 0, or -1 when the text is not what HTTP allows. */
+/* A status line, "HTTP/1.1 206 Partial Content" (CR LF may follow): its
+** three-digit code. */
+PQ_API int pq_http_status(const char *s, size_t n, int *code);
+/* A header line "Name: value" (CR LF may follow): the name, and the value
+** without the blanks around it. */
+PQ_API int pq_http_header(const char *s, size_t n, const char **name,
+                          size_t *nlen, const char **val, size_t *vlen);
+/* 1 when a header's name is want, case aside. */
+PQ_API int pq_http_name_is(const char *name, size_t n, const char *want);
+/* A Content-Range value, "bytes 0-99/1000": the first and last bytes
+** (last >= first, below total) and the total (UINT64_MAX for "*"); the
+** form "bytes * /1000" of an unsatisfied range gives first and last
+** UINT64_MAX.  Numbers are below 2^63. */
+PQ_API int pq_http_content_range(const char *s, size_t n, uint64_t *first,
+                                 uint64_t *last, uint64_t *total);
 
 #ifdef __cplusplus
 }

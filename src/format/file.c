@@ -85,8 +85,9 @@ int pq_file_open_input(pq_file **out, const pq_input *in, pq_error *err) {
                    "%llu bytes are more than this build addresses",
                    (unsigned long long)in->size);
   }
-  uint8_t head[4], tail[8];
-  int rc = in->read(in->ctx, 0, head, 4, err);
+  uint8_t head[4] = {'P', 'A', 'R', '1'}, tail[8];
+  int rc = PQ_OK;
+  if (!(in->flags & PQ_INPUT_NO_HEAD)) rc = in->read(in->ctx, 0, head, 4, err);
   if (rc == PQ_OK) rc = in->read(in->ctx, in->size - 8, tail, 8, err);
   if (rc == PQ_OK) rc = check_ends(in->size, head, tail, err);
   if (rc) return rc;

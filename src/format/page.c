@@ -228,8 +228,31 @@ int pq_page_header_read(pq_page *p, const uint8_t *buf, size_t len,
   return PQ_OK;
 }
 
+/* The bytes of the page at pos, header included, when the offset index
+** lists a page there; else 0. */
+static size_t listed_size(const pq_page_reader *r, size_t pos) {
+  const pq_offset_index *oi = r->oi;
+  if (!oi || !oi->n_pages) return 0;
+  uint32_t lo = 0, hi = oi->n_pages;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (oi->pages[mid].offset < (int64_t)pos) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  if (lo == oi->n_pages || oi->pages[lo].offset != (int64_t)pos ||
+      oi->pages[lo].compressed_page_size <= 0)
+    return 0;
+  return (size_t)oi->pages[lo].compressed_page_size;
+}
+
 /* Reads the PageHeader at r->pos into p, from the reader's window
-** (`window`), or from the header's bytes only. */
+** (`window`), or from the header's bytes only.  A page the offset index
+** lists is read whole with its header, in one read, when it is not
+** larger than a page may be: a point query's page is one read (one
+** request of a URL). */
 static int parse_page_header(pq_page_reader *r, pq_page *p, int window,
                              int32_t *def_len, int32_t *rep_len,
                              pq_error *err) {
@@ -239,6 +262,10 @@ static int parse_page_header(pq_page_reader *r, pq_page *p, int window,
   const char *missing;
   size_t left = r->end - r->pos;
   size_t avail = left < HEADER_FIRST ? left : HEADER_FIRST;
+  /* (also when only the header is wanted: the index lists the pages a
+  ** reader goes to, whose bodies it then reads) */
+  size_t listed = listed_size(r, r->pos);
+  if (listed && listed <= left && listed <= r->limit) avail = listed;
   int rc;
   /* Read from more bytes while the header may run past those read (a
   ** header of long statistics), up to the chunk's end, at most the limit

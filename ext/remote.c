@@ -1,0 +1,663 @@
+/*
+** remote.c -- files at http:// and https:// URLs, read by range requests
+** (doc/remote.md).  A URL is a source like a path: fileio.c hands a
+** pqx_file whose name is a URL to the functions here, so that every
+** reader (the table, parquet_rows, parquet_metadata, ...) reads it the
+** same way.
+**
+** Opening fetches the end of the file in one request, a suffix range of
+** `footer_guess` bytes (no HEAD): the Content-Range gives the size, and
+** the footer is usually inside; a second request fetches the rest of a
+** footer that is longer.  Each read after is one request for its range
+** (the core reads a column chunk in windows that grow to 1 MiB, and asks
+** for each page header first: a read shorter than `read_min` fetches that
+** many bytes, kept for the reads that follow).
+**
+** What the object was is kept: its size and its ETag (else its
+** Last-Modified).  Every response must say the same: a range request
+** carries If-Match with a strong ETag (If-Unmodified-Since without one),
+** and a response whose ETag, date or total size differs is the error "it
+** changed while it was read", never bytes of two versions.  Checking a
+** URL again (a table's next scan) is one request for its first byte.
+**
+** Every byte the server sends is checked: the status, a Content-Range that
+** must be the range asked for, a body of exactly that length (a longer
+** one is cut off at once).  Connection failures and 5xx or 429 responses
+** are retried, `retries` times, waiting 100 ms, then twice as long each
+** time; other errors are not.  Errors name the URL (the caller's message
+** does), the bytes and the HTTP status.  Only http and https are spoken,
+** redirects included (at most 5).  No signal is used (CURLOPT_NOSIGNAL):
+** the host process may have threads.
+**
+** A pqx_remote is used by one thread at a time, but a table's reads may
+** come from its read-ahead thread too: a mutex serializes them.
+*/
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "ext.h"
+
+int pqx_is_url(const char *path) {
+  static const char *const schemes[] = {"http://", "https://"};
+  for (size_t i = 0; i < sizeof schemes / sizeof *schemes; i++) {
+    size_t k = strlen(schemes[i]);
+    if (sqlite3_strnicmp(path, schemes[i], (int)k) == 0) return 1;
+  }
+  return 0;
+}
+
+#if defined(PQX_HAVE_CURL) && !defined(PARQUET_OMIT_FILES)
+
+#include <curl/curl.h>
+
+#define ETAG_MAX 200
+#define DATE_MAX 64
+#define MAX_REDIRECTS 5L
+
+struct pqx_remote {
+  char *url;
+  CURL *h;
+  pthread_mutex_t mu;
+  pqx_http_opts o;
+  uint64_t size;
+  char etag[ETAG_MAX + 1];  /* empty: none */
+  char date[DATE_MAX + 1];  /* Last-Modified; empty: none */
+  uint8_t *tail;            /* the end of the file, from the open */
+  uint64_t tail_at;
+  size_t tail_len;
+  uint8_t *blk;             /* the last short read's block */
+  uint64_t blk_at;
+  size_t blk_len, blk_cap;
+  struct curl_slist *hdr;   /* the request's own headers */
+};
+
+/* One response: what its headers said, and its body's bytes. */
+typedef struct rem_resp {
+  int status;
+  int has_range;
+  uint64_t first, last, total;
+  int bad_range;
+  char etag[ETAG_MAX + 1];
+  int etag_long;
+  char date[DATE_MAX + 1];
+  uint8_t *dst;      /* where the body goes */
+  size_t cap, got;
+  int overflow;      /* the body was longer than asked */
+  int refused;       /* ... or of a status whose body is not wanted */
+  uint64_t skipped;  /* bytes of such a body */
+} rem_resp;
+
+static void resp_reset(rem_resp *q) {
+  uint8_t *dst = q->dst;
+  size_t cap = q->cap;
+  memset(q, 0, sizeof *q);
+  q->dst = dst;
+  q->cap = cap;
+}
+
+static size_t on_header(char *p, size_t size, size_t n, void *ctx) {
+  rem_resp *q = ctx;
+  size_t len = size * n;
+  int code;
+  if (pq_http_status(p, len, &code) == 0) {
+    /* a new response (after a redirect, or a 100 Continue) */
+    resp_reset(q);
+    q->status = code;
+    return len;
+  }
+  const char *name, *val;
+  size_t nlen, vlen;
+  if (pq_http_header(p, len, &name, &nlen, &val, &vlen)) return len;
+  if (pq_http_name_is(name, nlen, "content-range")) {
+    q->has_range = 1;
+    q->bad_range = pq_http_content_range(val, vlen, &q->first, &q->last,
+                                         &q->total) != 0;
+  } else if (pq_http_name_is(name, nlen, "etag")) {
+    if (vlen > ETAG_MAX) {
+      q->etag_long = 1;
+    } else {
+      memcpy(q->etag, val, vlen);
+      q->etag[vlen] = 0;
+    }
+  } else if (pq_http_name_is(name, nlen, "last-modified")) {
+    if (vlen > DATE_MAX) vlen = DATE_MAX;
+    memcpy(q->date, val, vlen);
+    q->date[vlen] = 0;
+  }
+  return len;
+}
+
+static size_t on_body(char *p, size_t size, size_t n, void *ctx) {
+  rem_resp *q = ctx;
+  size_t len = size * n;
+  if (q->status != 200 && q->status != 206) {
+    /* an error page: not kept, and not read on past a little */
+    q->skipped += len;
+    if (q->skipped > 65536) {
+      q->refused = 1;
+      return 0;
+    }
+    return len;
+  }
+  if (len > q->cap - q->got) {
+    q->overflow = 1;
+    return 0; /* ends the transfer */
+  }
+  memcpy(q->dst + q->got, p, len);
+  q->got += len;
+  return len;
+}
+
+/* A read error in the core's words: "http: <what>". */
+static int rem_fail(pq_error *err, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static int rem_fail(pq_error *err, int code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int k = snprintf(err->msg, sizeof err->msg, "http: ");
+  vsnprintf(err->msg + k, sizeof err->msg - (size_t)k, fmt, ap);
+  va_end(ap);
+  err->code = code;
+  return code;
+}
+
+static int rem_retryable(CURLcode c, int status) {
+  if (c == CURLE_OK) return status >= 500 || status == 429;
+  return c == CURLE_COULDNT_CONNECT || c == CURLE_SEND_ERROR ||
+         c == CURLE_RECV_ERROR || c == CURLE_PARTIAL_FILE ||
+         c == CURLE_GOT_NOTHING || c == CURLE_HTTP2 ||
+         c == CURLE_HTTP2_STREAM;
+}
+
+static void rem_sleep_ms(long ms) {
+  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+  while (nanosleep(&ts, &ts) != 0) {
+  }
+}
+
+/* The handle's settings that hold for every request. */
+static int rem_setup(pqx_remote *r) {
+  CURL *h = r->h;
+  CURLcode c = CURLE_OK;
+#define SET(opt, v)                                   \
+  do {                                                \
+    if (c == CURLE_OK) c = curl_easy_setopt(h, opt, v); \
+  } while (0)
+  SET(CURLOPT_URL, r->url);
+  SET(CURLOPT_NOSIGNAL, 1L);
+  SET(CURLOPT_FOLLOWLOCATION, 1L);
+  SET(CURLOPT_MAXREDIRS, MAX_REDIRECTS);
+#if LIBCURL_VERSION_NUM >= 0x075500
+  SET(CURLOPT_PROTOCOLS_STR, "http,https");
+  SET(CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+#else
+  SET(CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+  SET(CURLOPT_REDIR_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+#endif
+  SET(CURLOPT_CONNECTTIMEOUT_MS, r->o.connect_timeout_ms);
+  SET(CURLOPT_TIMEOUT_MS, r->o.timeout_ms);
+  SET(CURLOPT_HEADERFUNCTION, on_header);
+  SET(CURLOPT_WRITEFUNCTION, on_body);
+  SET(CURLOPT_USERAGENT, "parquet-sqlite");
+  /* bytes as they are stored: no Accept-Encoding, so no transfer coding */
+  SET(CURLOPT_HTTP_CONTENT_DECODING, 0L);
+#undef SET
+  return c == CURLE_OK ? 0 : -1;
+}
+
+/* The validator a range request carries, so that a changed object is a
+** 412 rather than other bytes; a weak ETag cannot be matched (If-Match
+** compares strongly), so the date is sent then, and the response's ETag
+** compared here. */
+static int rem_validators(pqx_remote *r) {
+  curl_slist_free_all(r->hdr);
+  r->hdr = NULL;
+  char line[ETAG_MAX + 32];
+  if (r->etag[0] && strncmp(r->etag, "W/", 2) != 0) {
+    snprintf(line, sizeof line, "If-Match: %s", r->etag);
+  } else if (r->date[0]) {
+    snprintf(line, sizeof line, "If-Unmodified-Since: %s", r->date);
+  } else {
+    return 0;
+  }
+  r->hdr = curl_slist_append(NULL, line);
+  return r->hdr ? 0 : -1;
+}
+
+/* One range request, retried as the header says: the range (or, with
+** suffix, the last `n` bytes) into q->dst.  Checks the status only;
+** PQ_OK with q filled, or the error. */
+static int rem_request(pqx_remote *r, uint64_t at, uint64_t n, int suffix,
+                       rem_resp *q, pq_error *err) {
+  char range[64];
+  if (suffix) {
+    snprintf(range, sizeof range, "-%llu", (unsigned long long)n);
+  } else {
+    snprintf(range, sizeof range, "%llu-%llu", (unsigned long long)at,
+             (unsigned long long)(at + n - 1));
+  }
+  long wait = 100;
+  for (int attempt = 0;; attempt++) {
+    resp_reset(q);
+    CURLcode c = curl_easy_setopt(r->h, CURLOPT_RANGE, range);
+    if (c == CURLE_OK) c = curl_easy_setopt(r->h, CURLOPT_HEADERDATA, q);
+    if (c == CURLE_OK) c = curl_easy_setopt(r->h, CURLOPT_WRITEDATA, q);
+    if (c == CURLE_OK)
+      c = curl_easy_setopt(r->h, CURLOPT_HTTPHEADER, suffix ? NULL : r->hdr);
+    if (c == CURLE_OUT_OF_MEMORY) return rem_fail(err, PQ_NOMEM, "out of memory");
+    if (c == CURLE_OK) c = curl_easy_perform(r->h);
+    if (c == CURLE_OUT_OF_MEMORY) return rem_fail(err, PQ_NOMEM, "out of memory");
+    if (c == CURLE_WRITE_ERROR && q->overflow) {
+      return rem_fail(err, PQ_IO,
+                      "bytes %s: the response is longer than the range "
+                      "(HTTP %d)",
+                      range, q->status);
+    }
+    if (c == CURLE_OK && q->status == 412) {
+      return rem_fail(err, PQ_IO,
+                      "it changed while it was read (bytes %s: HTTP 412, "
+                      "the object is no longer the one opened)",
+                      range);
+    }
+    if (attempt < r->o.retries && rem_retryable(c, q->status)) {
+      rem_sleep_ms(wait);
+      wait *= 2;
+      continue;
+    }
+    if (c != CURLE_OK && !(c == CURLE_WRITE_ERROR && q->refused)) {
+      return rem_fail(err, PQ_IO, "bytes %s: %s%s", range,
+                      curl_easy_strerror(c),
+                      attempt ? " (after retries)" : "");
+    }
+    if (q->status != 206 && q->status != 200) {
+      return rem_fail(err, PQ_IO, "bytes %s: HTTP %d%s", range, q->status,
+                      attempt ? " (after retries)" : "");
+    }
+    return PQ_OK;
+  }
+}
+
+/* Whether the response is of the object opened: *changed set if not. */
+static void rem_same(const pqx_remote *r, const rem_resp *q, int *changed) {
+  *changed = q->etag_long || strcmp(q->etag, r->etag) != 0 ||
+             strcmp(q->date, r->date) != 0 ||
+             (q->has_range && q->total != UINT64_MAX && q->total != r->size);
+}
+
+/* [at, at + n) fetched into dst, every byte checked. */
+static int rem_fetch(pqx_remote *r, uint64_t at, size_t n, uint8_t *dst,
+                     pq_error *err) {
+  rem_resp q;
+  memset(&q, 0, sizeof q);
+  q.dst = dst;
+  q.cap = n;
+  int rc = rem_request(r, at, n, 0, &q, err);
+  if (rc) return rc;
+  unsigned long long a = at, b = at + n - 1;
+  if (q.status == 200) {
+    return rem_fail(err, PQ_IO,
+                    "bytes %llu-%llu: the server sent the whole object "
+                    "(HTTP 200): it does not serve ranges",
+                    a, b);
+  }
+  int changed;
+  rem_same(r, &q, &changed);
+  if (changed) {
+    return rem_fail(err, PQ_IO,
+                    "it changed while it was read (bytes %llu-%llu: another "
+                    "ETag, date or size)",
+                    a, b);
+  }
+  if (!q.has_range || q.bad_range || q.first != at || q.last != b) {
+    return rem_fail(err, PQ_IO,
+                    "bytes %llu-%llu: the response's Content-Range is not "
+                    "that range",
+                    a, b);
+  }
+  if (q.got != n) {
+    return rem_fail(err, PQ_IO,
+                    "bytes %llu-%llu: the response has %zu bytes of %zu", a,
+                    b, q.got, n);
+  }
+  return PQ_OK;
+}
+
+int pqx_remote_read(void *ctx, uint64_t offset, void *dst, size_t n,
+                    pq_error *err) {
+  pqx_remote *r = ctx;
+  if (n == 0) return PQ_OK;
+  if (offset > r->size || n > r->size - offset) {
+    return rem_fail(err, PQ_IO, "%zu bytes at offset %llu are past its end",
+                    n, (unsigned long long)offset);
+  }
+  pthread_mutex_lock(&r->mu);
+  int rc = PQ_OK;
+  if (offset >= r->tail_at && offset - r->tail_at <= r->tail_len &&
+      n <= r->tail_len - (offset - r->tail_at)) {
+    memcpy(dst, r->tail + (offset - r->tail_at), n);
+  } else if (r->blk_len && offset >= r->blk_at &&
+             offset - r->blk_at <= r->blk_len &&
+             n <= r->blk_len - (offset - r->blk_at)) {
+    memcpy(dst, r->blk + (offset - r->blk_at), n);
+  } else if (n < r->o.read_min) {
+    /* a short read (a page header): a block from it, kept */
+    uint64_t want = r->o.read_min;
+    if (want > r->size - offset) want = r->size - offset;
+    if (want > r->blk_cap) {
+      uint8_t *p = sqlite3_realloc64(r->blk, want);
+      if (!p) {
+        rc = rem_fail(err, PQ_NOMEM, "out of memory");
+        goto done;
+      }
+      r->blk = p;
+      r->blk_cap = (size_t)want;
+    }
+    r->blk_len = 0;
+    rc = rem_fetch(r, offset, (size_t)want, r->blk, err);
+    if (rc == PQ_OK) {
+      r->blk_at = offset;
+      r->blk_len = (size_t)want;
+      memcpy(dst, r->blk, n);
+    }
+  } else {
+    rc = rem_fetch(r, offset, n, dst, err);
+  }
+done:
+  pthread_mutex_unlock(&r->mu);
+  return rc;
+}
+
+static char *rem_error(const char *fn, const char *url, const pq_error *e) {
+  return sqlite3_mprintf("%s: '%s': %s", fn, url, e->msg);
+}
+
+/* The end of the file: size, validators, and the tail that holds the
+** footer (a second request for the rest of a longer one). */
+static int rem_open_tail(pqx_remote *r, const char *fn, char **msg) {
+  pq_error err;
+  size_t guess = r->o.footer_guess;
+  r->tail = sqlite3_malloc64(guess);
+  if (!r->tail) return SQLITE_NOMEM;
+  rem_resp q;
+  memset(&q, 0, sizeof q);
+  q.dst = r->tail;
+  q.cap = guess;
+  int rc = rem_request(r, 0, guess, 1, &q, &err);
+  if (rc == PQ_NOMEM) return SQLITE_NOMEM;
+  if (rc == PQ_IO && q.overflow && q.status == 200) {
+    *msg = sqlite3_mprintf(
+        "%s: '%s': the server sent the whole object (HTTP 200): it does not "
+        "serve ranges, and the object is larger than %zu bytes",
+        fn, r->url, guess);
+    return SQLITE_ERROR;
+  }
+  if (rc) {
+    *msg = rem_error(fn, r->url, &err);
+    return SQLITE_ERROR;
+  }
+  if (q.etag_long) {
+    *msg = sqlite3_mprintf("%s: '%s': its ETag is longer than %d bytes", fn,
+                           r->url, ETAG_MAX);
+    return SQLITE_ERROR;
+  }
+  memcpy(r->etag, q.etag, sizeof r->etag);
+  memcpy(r->date, q.date, sizeof r->date);
+  if (q.status == 200) { /* the whole object: no ranges, but it fits */
+    r->size = q.got;
+    r->tail_at = 0;
+    r->tail_len = q.got;
+    return SQLITE_OK;
+  }
+  if (!q.has_range || q.bad_range || q.total == UINT64_MAX ||
+      q.first == UINT64_MAX || q.last + 1 != q.total ||
+      q.got != q.last - q.first + 1 || q.got > guess ||
+      (q.got < guess && q.first != 0)) {
+    *msg = sqlite3_mprintf(
+        "%s: '%s': the response to the range of the last %zu bytes has no "
+        "Content-Range that matches its body",
+        fn, r->url, guess);
+    return SQLITE_ERROR;
+  }
+  r->size = q.total;
+  r->tail_at = q.first;
+  r->tail_len = q.got;
+  /* The footer's length, when the tail holds it and it is longer. */
+  if (r->tail_len >= 8 && memcmp(r->tail + r->tail_len - 4, "PAR1", 4) == 0) {
+    const uint8_t *p = r->tail + r->tail_len - 8;
+    uint64_t flen = (uint64_t)p[0] | (uint64_t)p[1] << 8 |
+                    (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
+    if (flen + 8 > r->tail_len && flen + 8 <= r->size && r->tail_at > 0) {
+      uint64_t from = r->size - 8 - flen;
+      if (flen + 8 > pqx_db_limit(r->o.db)) {
+        *msg = sqlite3_mprintf("%s: '%s': its footer of %llu bytes is past "
+                               "the limit" PQX_LIMIT_HINT,
+                               fn, r->url, (unsigned long long)flen);
+        return SQLITE_ERROR;
+      }
+      uint8_t *t = sqlite3_malloc64(flen + 8);
+      if (!t) return SQLITE_NOMEM;
+      size_t have = r->tail_len;
+      memcpy(t + (r->tail_at - from), r->tail, have);
+      rc = rem_fetch(r, from, (size_t)(r->tail_at - from), t, &err);
+      if (rc) {
+        sqlite3_free(t);
+        if (rc == PQ_NOMEM) return SQLITE_NOMEM;
+        *msg = rem_error(fn, r->url, &err);
+        return SQLITE_ERROR;
+      }
+      sqlite3_free(r->tail);
+      r->tail = t;
+      r->tail_at = from;
+      r->tail_len = (size_t)(flen + 8);
+    }
+  }
+  return rem_validators(r) ? SQLITE_NOMEM : SQLITE_OK;
+}
+
+int pqx_remote_open(pqx_remote **out, const pqx_http_opts *o, const char *fn,
+                    const char *url, char **msg) {
+  *out = NULL;
+  *msg = NULL;
+  pqx_remote *r = sqlite3_malloc(sizeof *r);
+  if (!r) return SQLITE_NOMEM;
+  memset(r, 0, sizeof *r);
+  r->o = *o;
+  if (pthread_mutex_init(&r->mu, NULL) != 0) {
+    sqlite3_free(r);
+    return SQLITE_NOMEM;
+  }
+  r->url = sqlite3_mprintf("%s", url);
+  r->h = r->url ? curl_easy_init() : NULL;
+  if (!r->h || rem_setup(r)) {
+    pqx_remote_free(r);
+    return SQLITE_NOMEM;
+  }
+  int rc = rem_open_tail(r, fn, msg);
+  if (rc) {
+    pqx_remote_free(r);
+    return rc;
+  }
+  *out = r;
+  return SQLITE_OK;
+}
+
+int pqx_remote_check(pqx_remote *r, const char *fn, int *same, char **msg) {
+  *same = 0;
+  *msg = NULL;
+  uint8_t one;
+  rem_resp q;
+  memset(&q, 0, sizeof q);
+  q.dst = &one;
+  q.cap = 1;
+  pq_error err;
+  pthread_mutex_lock(&r->mu);
+  int rc = rem_request(r, 0, 1, 1, &q, &err);
+  pthread_mutex_unlock(&r->mu);
+  if (rc == PQ_NOMEM) return SQLITE_NOMEM;
+  if (rc) {
+    *msg = rem_error(fn, r->url, &err);
+    return SQLITE_ERROR;
+  }
+  int changed;
+  rem_same(r, &q, &changed);
+  /* with neither ETag nor date, a change cannot be told: read it again */
+  *same = !changed && (r->etag[0] || r->date[0]) && q.status == 206;
+  return SQLITE_OK;
+}
+
+uint64_t pqx_remote_size(const pqx_remote *r) { return r->size; }
+
+void pqx_remote_free(pqx_remote *r) {
+  if (!r) return;
+  if (r->h) curl_easy_cleanup(r->h);
+  curl_slist_free_all(r->hdr);
+  pthread_mutex_destroy(&r->mu);
+  sqlite3_free(r->url);
+  sqlite3_free(r->tail);
+  sqlite3_free(r->blk);
+  sqlite3_free(r);
+}
+
+int pqx_remote_available(void) { return 1; }
+
+#else /* no libcurl (make WITHOUT=curl), or no file access at all */
+
+struct pqx_remote {
+  int unused;
+};
+
+int pqx_remote_read(void *ctx, uint64_t offset, void *dst, size_t n,
+                    pq_error *err) {
+  (void)ctx;
+  (void)offset;
+  (void)dst;
+  (void)n;
+  snprintf(err->msg, sizeof err->msg, "http: this build reads no URLs");
+  err->code = PQ_IO;
+  return PQ_IO;
+}
+
+int pqx_remote_open(pqx_remote **out, const pqx_http_opts *o, const char *fn,
+                    const char *url, char **msg) {
+  (void)o;
+  *out = NULL;
+  *msg = sqlite3_mprintf(PQX_NO_URLS_MSG, fn, url);
+  return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
+}
+
+int pqx_remote_check(pqx_remote *r, const char *fn, int *same, char **msg) {
+  (void)r;
+  (void)fn;
+  *same = 0;
+  *msg = NULL;
+  return SQLITE_OK;
+}
+
+uint64_t pqx_remote_size(const pqx_remote *r) {
+  (void)r;
+  return 0;
+}
+
+void pqx_remote_free(pqx_remote *r) { (void)r; }
+
+int pqx_remote_available(void) { return 0; }
+
+#endif
+
+/* ---- parquet_http_option(name [, value]) ------------------------------- */
+
+static const struct {
+  const char *name;
+  long long lo, hi;
+} http_names[] = {
+    {"connect_timeout_ms", 1, 3600000},
+    {"timeout_ms", 0, 86400000},
+    {"retries", 0, 10},
+    {"footer_guess", 8, 64 << 20},
+    {"read_min", 0, 64 << 20},
+};
+
+static long long http_get(const pqx_http_opts *o, int i) {
+  switch (i) {
+    case 0: return o->connect_timeout_ms;
+    case 1: return o->timeout_ms;
+    case 2: return o->retries;
+    case 3: return (long long)o->footer_guess;
+    default: return (long long)o->read_min;
+  }
+}
+
+static void http_put(pqx_http_opts *o, int i, long long v) {
+  switch (i) {
+    case 0: o->connect_timeout_ms = (long)v; break;
+    case 1: o->timeout_ms = (long)v; break;
+    case 2: o->retries = (int)v; break;
+    case 3: o->footer_guess = (size_t)v; break;
+    default: o->read_min = (size_t)v; break;
+  }
+}
+
+/* parquet_http_option(name): the setting; (name, value): sets it for the
+** connection (not a schema's: DIRECTONLY, and guarded) and returns the
+** one it replaces. */
+static void httpOptionFunc(sqlite3_context *ctx, int argc,
+                           sqlite3_value **argv) {
+  static const char fn[] = "parquet_http_option";
+  const char *name = (const char *)sqlite3_value_text(argv[0]);
+  int i = -1;
+  for (int k = 0; name && k < (int)(sizeof http_names / sizeof *http_names);
+       k++)
+    if (!strcmp(name, http_names[k].name)) i = k;
+  if (i < 0) {
+    char *msg = sqlite3_mprintf(
+        "%s: no setting '%s' (connect_timeout_ms, timeout_ms, retries, "
+        "footer_guess, read_min)",
+        fn, name ? name : "NULL");
+    pqx_result_error_msg(ctx, msg);
+    return;
+  }
+  if (argc == 2 && pqx_guard_call(ctx, fn)) return;
+  sqlite3 *db = sqlite3_context_db_handle(ctx);
+  pqx_http_opts o;
+  pqx_http_opts_of(db, &o);
+  long long old = http_get(&o, i);
+  if (argc == 2) {
+    long long v = sqlite3_value_int64(argv[1]);
+    if (sqlite3_value_type(argv[1]) != SQLITE_INTEGER ||
+        v < http_names[i].lo || v > http_names[i].hi) {
+      char *msg = sqlite3_mprintf("%s: '%s' is an INTEGER from %lld to %lld",
+                                  fn, name, http_names[i].lo,
+                                  http_names[i].hi);
+      pqx_result_error_msg(ctx, msg);
+      return;
+    }
+    http_put(&o, i, v);
+    if (pqx_http_opts_set(db, &o)) {
+      sqlite3_result_error(ctx, "parquet_http_option: the extension's "
+                                "settings are gone from this connection",
+                           -1);
+      return;
+    }
+  }
+  sqlite3_result_int64(ctx, old);
+}
+
+int pqx_register_remote(sqlite3 *db) {
+#if defined(PQX_HAVE_CURL) && !defined(PARQUET_OMIT_FILES)
+  /* libcurl's own start, once: counted, so a second call does nothing */
+  if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) return SQLITE_ERROR;
+#endif
+  int rc = SQLITE_OK;
+  for (int argc = 1; argc <= 2 && rc == SQLITE_OK; argc++)
+    rc = sqlite3_create_function(db, "parquet_http_option", argc,
+                                 SQLITE_UTF8 | SQLITE_DIRECTONLY, NULL,
+                                 httpOptionFunc, NULL, NULL);
+  return rc;
+}
