@@ -225,7 +225,7 @@ FUZZ_ENCS   = plain:0 group_var_int:1 plain_dictionary:2 rle:3 bit_packed:4 \
 FUZZ_NAMES  = $(foreach e,$(FUZZ_ENCS),$(firstword $(subst :, ,$(e))))
 FUZZ_TARGETS = $(FUZZ_NAMES:%=decode_%) $(FUZZ_NAMES:%=roundtrip_%) \
                explain file thrift page write order variant wkb \
-               explain_variant lab_options
+               explain_variant lab_options http
 FUZZ_TIME  ?= 60
 FUZZ_RUNS  ?=
 FUZZ_DEPS   = clang libclang-rt-14-dev

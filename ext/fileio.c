@@ -177,8 +177,11 @@ int pqx_file_check(const pqx_file *pf, const char *fn, int *same,
 }
 
 void pqx_file_close(pqx_file *pf) {
-  pqx_remote_free(pf->rem);
-  pf->rem = NULL;
+  if (pf->rem) { /* no descriptor of its own */
+    pqx_remote_free(pf->rem);
+    pf->rem = NULL;
+    pf->open = 0;
+  }
   pqx_file_park(pf);
   memset(pf, 0, sizeof *pf);
 }

@@ -394,8 +394,8 @@ static int rem_open_tail(pqx_remote *r, const char *fn, char **msg) {
   if (rc == PQ_IO && q.overflow && q.status == 200) {
     *msg = sqlite3_mprintf(
         "%s: '%s': the server sent the whole object (HTTP 200): it does not "
-        "serve ranges, and the object is larger than %zu bytes",
-        fn, r->url, guess);
+        "serve ranges, and the object is larger than %lld bytes",
+        fn, r->url, (long long)guess);
     return SQLITE_ERROR;
   }
   if (rc) {
@@ -420,9 +420,9 @@ static int rem_open_tail(pqx_remote *r, const char *fn, char **msg) {
       q.got != q.last - q.first + 1 || q.got > guess ||
       (q.got < guess && q.first != 0)) {
     *msg = sqlite3_mprintf(
-        "%s: '%s': the response to the range of the last %zu bytes has no "
-        "Content-Range that matches its body",
-        fn, r->url, guess);
+        "%s: '%s': the response to the range of the last %lld bytes has "
+        "no Content-Range that matches its body",
+        fn, r->url, (long long)guess);
     return SQLITE_ERROR;
   }
   r->size = q.total;

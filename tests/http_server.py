@@ -173,6 +173,9 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
+    def handle_error(self, request, client_address):
+        pass  # a client that hangs up (a timeout, a body cut short) is fine
+
 
 def main():
     srv = Server(("127.0.0.1", 0), Handler)

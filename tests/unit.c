@@ -1518,6 +1518,61 @@ static void test_json_ints(void) {
   pq_buf_free(&out);
 }
 
+/* What src/util/http.c makes of a server's lines. */
+static void test_http(void) {
+  static const struct {
+    const char *s;
+    int ok;
+    uint64_t a, b, t;
+  } ranges[] = {
+      {"bytes 0-99/1000", 1, 0, 99, 1000},
+      {"bytes 5-5/6", 1, 5, 5, 6},
+      {"bytes  7-9/*", 1, 7, 9, UINT64_MAX},
+      {"bytes */1000", 1, UINT64_MAX, UINT64_MAX, 1000},
+      {"bytes 0-99/99", 0, 0, 0, 0},     /* last past the total */
+      {"bytes 9-8/100", 0, 0, 0, 0},     /* last before first */
+      {"bytes */*", 0, 0, 0, 0},
+      {"bytes 0-99/1000 ", 0, 0, 0, 0},  /* trailing bytes */
+      {"bits 0-99/1000", 0, 0, 0, 0},
+      {"bytes 0-/1000", 0, 0, 0, 0},
+      {"bytes -1-5/10", 0, 0, 0, 0},
+      {"bytes 0-99999999999999999999/100000000000000000000", 0, 0, 0, 0},
+      {"bytes 0-9223372036854775806/9223372036854775807", 1, 0,
+       9223372036854775806u, 9223372036854775807u},
+      {"bytes 0-9/9223372036854775808", 0, 0, 0, 0}, /* 2^63: too large */
+  };
+  for (size_t i = 0; i < sizeof ranges / sizeof *ranges; i++) {
+    uint64_t a = 0, b = 0, t = 0;
+    int ok = pq_http_content_range(ranges[i].s, strlen(ranges[i].s), &a, &b,
+                                   &t) == 0;
+    CHECK(ok == ranges[i].ok &&
+              (!ok || (a == ranges[i].a && b == ranges[i].b &&
+                       t == ranges[i].t)),
+          "http: Content-Range '%s'", ranges[i].s);
+  }
+  int code = 0;
+  CHECK(pq_http_status("HTTP/1.1 206 Partial Content\r\n", 30, &code) == 0 &&
+            code == 206,
+        "http: status line");
+  CHECK(pq_http_status("HTTP/2 404\r\n", 12, &code) == 0 && code == 404,
+        "http: HTTP/2 status line");
+  CHECK(pq_http_status("HTTP/1.1 2000 x", 15, &code) != 0 &&
+            pq_http_status("HTTP/1.1 20", 11, &code) != 0 &&
+            pq_http_status("ETag: x", 7, &code) != 0,
+        "http: bad status lines");
+  const char *name, *val;
+  size_t nl, vl;
+  const char *h = "ETag:  \"abc\" \r\n";
+  CHECK(pq_http_header(h, strlen(h), &name, &nl, &val, &vl) == 0 &&
+            nl == 4 && pq_http_name_is(name, nl, "etag") &&
+            vl == 5 && memcmp(val, "\"abc\"", 5) == 0,
+        "http: header line");
+  CHECK(pq_http_header(": x", 3, &name, &nl, &val, &vl) != 0 &&
+            pq_http_header("no colon", 8, &name, &nl, &val, &vl) != 0 &&
+            pq_http_header("a b: c", 6, &name, &nl, &val, &vl) != 0,
+        "http: bad header lines");
+}
+
 int main(void) {
   setvbuf(stdout, NULL, _IONBF, 0);
   vals_a = malloc(MAXN * 24);
@@ -1538,6 +1593,7 @@ int main(void) {
   test_corruption();
   test_misc();
   test_json_ints();
+  test_http();
   free(vals_a);
   free(vals_b);
   free(arena);

@@ -61,8 +61,9 @@ static int http_number(const char *s, size_t n, size_t *i, uint64_t *v) {
   size_t b = *i;
   uint64_t x = 0;
   while (*i < n && http_digit(s[*i])) {
-    if (x > (UINT64_MAX / 2 - 9) / 10) return -1;
-    x = x * 10 + (uint64_t)(s[*i] - '0');
+    uint64_t d = (uint64_t)(s[*i] - '0');
+    if (x > ((uint64_t)INT64_MAX - d) / 10) return -1;
+    x = x * 10 + d;
     (*i)++;
   }
   if (*i == b || *i - b > 19) return -1;

@@ -451,6 +451,25 @@ static void lab_options_seeds(void) {
   }
 }
 
+/* What a server sends (fuzz_http.c): status lines, headers, ranges. */
+static void http_seeds(void) {
+  static const char *const seeds[] = {
+      "HTTP/1.1 206 Partial Content\r\n",
+      "HTTP/2 200\r\n",
+      "Content-Range: bytes 0-99/1000\r\n",
+      "ETag: \"5f-1a-2b\"\r\n",
+      "bytes 0-99/1000",
+      "bytes */1000",
+      "bytes 10-20/*",
+      "bytes 9223372036854775806-9223372036854775806/9223372036854775807",
+  };
+  char name[32];
+  for (size_t i = 0; i < sizeof seeds / sizeof *seeds; i++) {
+    snprintf(name, sizeof name, "http_%zu", i);
+    put("http", name, (const uint8_t *)seeds[i], strlen(seeds[i]), NULL, 0);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: seeds DIR [PARQUET_TESTING]\n");
@@ -463,6 +482,7 @@ int main(int argc, char **argv) {
   write_seeds();
   wkb_seeds();
   lab_options_seeds();
+  http_seeds();
   if (argc > 2) {
     char sub[2048];
     snprintf(sub, sizeof sub, "%s/data", argv[2]);
