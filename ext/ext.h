@@ -182,10 +182,16 @@ typedef struct pqx_http_opts {
   int retries;              /* of a failed connection, a 5xx or 429 */
   size_t footer_guess;      /* the first request: the last bytes */
   size_t read_min;          /* a shorter read fetches this many */
+  /* s3:// URLs: empty strings for none (the environment's, or AWS's) */
+  char s3_region[64];
+  char s3_endpoint[512];
+  char s3_key_id[256];      /* parquet_s3_credentials: never read back */
+  char s3_secret[256];
+  char s3_token[4096];
 } pqx_http_opts;
 #define PQX_NO_URLS_MSG \
   "%s: '%s': this build reads no URLs (it was built without libcurl)"
-/* 1 when path is a URL of a scheme read here (http, https). */
+/* 1 when path is a URL of a scheme read here (http, https, s3). */
 int pqx_is_url(const char *path);
 /* db's settings (the defaults for a NULL db), and setting them (limits.c
 ** keeps them with the connection's other settings). */

@@ -18,7 +18,7 @@
 ** carries If-Match with a strong ETag (If-Unmodified-Since without one),
 ** and a response whose ETag, date or total size differs is the error "it
 ** changed while it was read", never bytes of two versions.  Checking a
-** URL again (a table's next scan) is one request for its first byte.
+** URL again (a table's next scan) is one request for its first bytes.
 **
 ** Every byte the server sends is checked: the status, a Content-Range that
 ** must be the range asked for, a body of exactly that length (a longer
@@ -36,13 +36,14 @@
 
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "ext.h"
 
 int pqx_is_url(const char *path) {
-  static const char *const schemes[] = {"http://", "https://"};
+  static const char *const schemes[] = {"http://", "https://", "s3://"};
   for (size_t i = 0; i < sizeof schemes / sizeof *schemes; i++) {
     size_t k = strlen(schemes[i]);
     if (sqlite3_strnicmp(path, schemes[i], (int)k) == 0) return 1;
@@ -59,7 +60,8 @@ int pqx_is_url(const char *path) {
 #define MAX_REDIRECTS 5L
 
 struct pqx_remote {
-  char *url;
+  char *url;                /* as given */
+  char *http;               /* what is fetched: url, or an s3:// URL's */
   CURL *h;
   pthread_mutex_t mu;
   pqx_http_opts o;
@@ -72,7 +74,8 @@ struct pqx_remote {
   uint8_t *blk;             /* the last short read's block */
   uint64_t blk_at;
   size_t blk_len, blk_cap;
-  struct curl_slist *hdr;   /* the request's own headers */
+  struct curl_slist *base;  /* the headers of every request (S3's) */
+  struct curl_slist *hdr;   /* ... and a range request's validator */
 };
 
 /* One response: what its headers said, and its body's bytes. */
@@ -89,6 +92,8 @@ typedef struct rem_resp {
   int overflow;      /* the body was longer than asked */
   int refused;       /* ... or of a status whose body is not wanted */
   uint64_t skipped;  /* bytes of such a body */
+  char err[1024];    /* its first bytes (an S3 error's XML) */
+  size_t nerr;
 } rem_resp;
 
 static void resp_reset(rem_resp *q) {
@@ -135,7 +140,12 @@ static size_t on_body(char *p, size_t size, size_t n, void *ctx) {
   rem_resp *q = ctx;
   size_t len = size * n;
   if (q->status != 200 && q->status != 206) {
-    /* an error page: not kept, and not read on past a little */
+    /* an error page: its first bytes kept, not read on past a little */
+    size_t k = sizeof q->err - 1 - q->nerr;
+    if (k > len) k = len;
+    memcpy(q->err + q->nerr, p, k);
+    q->nerr += k;
+    q->err[q->nerr] = 0;
     q->skipped += len;
     if (q->skipped > 65536) {
       q->refused = 1;
@@ -190,7 +200,7 @@ static int rem_setup(pqx_remote *r) {
   do {                                                \
     if (c == CURLE_OK) c = curl_easy_setopt(h, opt, v); \
   } while (0)
-  SET(CURLOPT_URL, r->url);
+  SET(CURLOPT_URL, r->http);
   SET(CURLOPT_NOSIGNAL, 1L);
   SET(CURLOPT_FOLLOWLOCATION, 1L);
   SET(CURLOPT_MAXREDIRS, MAX_REDIRECTS);
@@ -219,6 +229,11 @@ static int rem_setup(pqx_remote *r) {
 static int rem_validators(pqx_remote *r) {
   curl_slist_free_all(r->hdr);
   r->hdr = NULL;
+  for (struct curl_slist *l = r->base; l; l = l->next) {
+    struct curl_slist *n = curl_slist_append(r->hdr, l->data);
+    if (!n) return -1;
+    r->hdr = n;
+  }
   char line[ETAG_MAX + 32];
   if (r->etag[0] && strncmp(r->etag, "W/", 2) != 0) {
     snprintf(line, sizeof line, "If-Match: %s", r->etag);
@@ -227,17 +242,132 @@ static int rem_validators(pqx_remote *r) {
   } else {
     return 0;
   }
-  r->hdr = curl_slist_append(NULL, line);
-  return r->hdr ? 0 : -1;
+  struct curl_slist *n = curl_slist_append(r->hdr, line);
+  if (!n) return -1;
+  r->hdr = n;
+  return 0;
+}
+
+/* ---- s3:// URLs ----------------------------------------------------------
+** s3://bucket/key is fetched from the endpoint set (s3_endpoint, else
+** AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL) as ENDPOINT/bucket/key, else
+** from AWS's https://bucket.s3.REGION.amazonaws.com/key; signed with
+** SigV4 (libcurl's) when there are credentials: those set by
+** parquet_s3_credentials, else AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY
+** and AWS_SESSION_TOKEN; without any, the request is anonymous (a public
+** bucket).  The region: s3_region, else AWS_REGION, AWS_DEFAULT_REGION,
+** else us-east-1. */
+
+static const char *rem_env(const char *a, const char *b) {
+  const char *v = getenv(a);
+  if ((!v || !*v) && b) v = getenv(b);
+  return v && *v ? v : NULL;
+}
+
+/* The key's bytes as a URL path: all but the unreserved and '/' escaped
+** (SigV4's canonical form of an S3 path). */
+static char *rem_s3_path(const char *key) {
+  static const char hex[] = "0123456789ABCDEF";
+  size_t n = strlen(key);
+  char *out = sqlite3_malloc64(3 * n + 1);
+  if (!out) return NULL;
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)key[i];
+    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+        (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' ||
+        c == '~' || c == '/') {
+      out[k++] = (char)c;
+    } else {
+      out[k++] = '%';
+      out[k++] = hex[c >> 4];
+      out[k++] = hex[c & 15];
+    }
+  }
+  out[k] = 0;
+  return out;
+}
+
+/* Whether b (n bytes) is a bucket's name: 3 to 63 of a-z, 0-9, '.', '-'. */
+static int rem_s3_bucket_ok(const char *b, size_t n) {
+  if (n < 3 || n > 63) return 0;
+  for (size_t i = 0; i < n; i++) {
+    char c = b[i];
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
+          c == '-'))
+      return 0;
+  }
+  return 1;
+}
+
+/* r->http, and the signing, for r->url, an s3:// URL. */
+static int rem_s3_setup(pqx_remote *r, const char *fn, char **msg) {
+  const char *b = r->url + 5, *slash = strchr(b, '/');
+  size_t bn = slash ? (size_t)(slash - b) : strlen(b);
+  if (!rem_s3_bucket_ok(b, bn) || !slash || !slash[1]) {
+    *msg = sqlite3_mprintf(
+        "%s: '%s': an s3:// URL is s3://BUCKET/KEY (a bucket's name is 3 to "
+        "63 of a-z, 0-9, '.' and '-'; the key is not empty)",
+        fn, r->url);
+    return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
+  }
+  char *path = rem_s3_path(slash + 1);
+  if (!path) return SQLITE_NOMEM;
+  const char *region = r->o.s3_region[0]
+                           ? r->o.s3_region
+                           : rem_env("AWS_REGION", "AWS_DEFAULT_REGION");
+  if (!region) region = "us-east-1";
+  const char *ep = r->o.s3_endpoint[0]
+                       ? r->o.s3_endpoint
+                       : rem_env("AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL");
+  if (ep) {
+    size_t en = strlen(ep);
+    while (en > 0 && ep[en - 1] == '/') en--;
+    r->http = sqlite3_mprintf("%.*s/%.*s/%s", (int)en, ep, (int)bn, b, path);
+  } else {
+    r->http = sqlite3_mprintf("https://%.*s.s3.%s.amazonaws.com/%s", (int)bn,
+                              b, region, path);
+  }
+  sqlite3_free(path);
+  if (!r->http) return SQLITE_NOMEM;
+  const char *id = r->o.s3_key_id, *secret = r->o.s3_secret,
+             *token = r->o.s3_token;
+  if (!id[0]) {
+    id = rem_env("AWS_ACCESS_KEY_ID", NULL);
+    secret = rem_env("AWS_SECRET_ACCESS_KEY", NULL);
+    token = rem_env("AWS_SESSION_TOKEN", NULL);
+    if (!id || !secret) return SQLITE_OK; /* anonymous */
+    if (!token) token = "";
+  }
+  char sig[128];
+  snprintf(sig, sizeof sig, "aws:amz:%s:s3", region);
+  CURLcode c = curl_easy_setopt(r->h, CURLOPT_AWS_SIGV4, sig);
+  if (c == CURLE_OK) c = curl_easy_setopt(r->h, CURLOPT_USERNAME, id);
+  if (c == CURLE_OK) c = curl_easy_setopt(r->h, CURLOPT_PASSWORD, secret);
+  if (c != CURLE_OK) return SQLITE_NOMEM;
+  /* S3 wants the payload's hash named; a GET has none to sign */
+  r->base = curl_slist_append(NULL, "x-amz-content-sha256: UNSIGNED-PAYLOAD");
+  if (!r->base) return SQLITE_NOMEM;
+  if (token[0]) {
+    char *t = sqlite3_mprintf("x-amz-security-token: %s", token);
+    struct curl_slist *n = t ? curl_slist_append(r->base, t) : NULL;
+    sqlite3_free(t);
+    if (!n) return SQLITE_NOMEM;
+    r->base = n;
+  }
+  return rem_validators(r) ? SQLITE_NOMEM : SQLITE_OK;
 }
 
 /* One range request, retried as the header says: the range (or, with
-** suffix, the last `n` bytes) into q->dst.  Checks the status only;
+** REQ_SUFFIX, the last `n` bytes) into q->dst.  Checks the status only;
 ** PQ_OK with q filled, or the error. */
-static int rem_request(pqx_remote *r, uint64_t at, uint64_t n, int suffix,
+#define REQ_CHECKED 0 /* [at, at + n), with the validators */
+#define REQ_SUFFIX 1  /* the last n bytes, without them */
+#define REQ_PLAIN 2   /* [at, at + n), without them */
+static int rem_request(pqx_remote *r, uint64_t at, uint64_t n, int how,
                        rem_resp *q, pq_error *err) {
   char range[64];
-  if (suffix) {
+  if (how == REQ_SUFFIX) {
     snprintf(range, sizeof range, "-%llu", (unsigned long long)n);
   } else {
     snprintf(range, sizeof range, "%llu-%llu", (unsigned long long)at,
@@ -250,7 +380,8 @@ static int rem_request(pqx_remote *r, uint64_t at, uint64_t n, int suffix,
     if (c == CURLE_OK) c = curl_easy_setopt(r->h, CURLOPT_HEADERDATA, q);
     if (c == CURLE_OK) c = curl_easy_setopt(r->h, CURLOPT_WRITEDATA, q);
     if (c == CURLE_OK)
-      c = curl_easy_setopt(r->h, CURLOPT_HTTPHEADER, suffix ? NULL : r->hdr);
+      c = curl_easy_setopt(r->h, CURLOPT_HTTPHEADER,
+                           how == REQ_CHECKED ? r->hdr : r->base);
     if (c == CURLE_OUT_OF_MEMORY) return rem_fail(err, PQ_NOMEM, "out of memory");
     if (c == CURLE_OK) c = curl_easy_perform(r->h);
     if (c == CURLE_OUT_OF_MEMORY) return rem_fail(err, PQ_NOMEM, "out of memory");
@@ -277,8 +408,14 @@ static int rem_request(pqx_remote *r, uint64_t at, uint64_t n, int suffix,
                       attempt ? " (after retries)" : "");
     }
     if (q->status != 206 && q->status != 200) {
-      return rem_fail(err, PQ_IO, "bytes %s: HTTP %d%s", range, q->status,
-                      attempt ? " (after retries)" : "");
+      /* an S3 error names itself: <Code>NoSuchKey</Code> */
+      const char *c0 = strstr(q->err, "<Code>"), *c1;
+      int cn = 0;
+      if (c0 && (c1 = strstr(c0 + 6, "</Code>")) != NULL && c1 - c0 - 6 < 64)
+        cn = (int)(c1 - c0 - 6);
+      return rem_fail(err, PQ_IO, "bytes %s: HTTP %d%s%.*s%s%s", range,
+                      q->status, cn ? " (" : "", cn, cn ? c0 + 6 : "",
+                      cn ? ")" : "", attempt ? " (after retries)" : "");
     }
     return PQ_OK;
   }
@@ -298,7 +435,7 @@ static int rem_fetch(pqx_remote *r, uint64_t at, size_t n, uint8_t *dst,
   memset(&q, 0, sizeof q);
   q.dst = dst;
   q.cap = n;
-  int rc = rem_request(r, at, n, 0, &q, err);
+  int rc = rem_request(r, at, n, REQ_CHECKED, &q, err);
   if (rc) return rc;
   unsigned long long a = at, b = at + n - 1;
   if (q.status == 200) {
@@ -383,13 +520,14 @@ static char *rem_error(const char *fn, const char *url, const pq_error *e) {
 static int rem_open_tail(pqx_remote *r, const char *fn, char **msg) {
   pq_error err;
   size_t guess = r->o.footer_guess;
-  r->tail = sqlite3_malloc64(guess);
+  /* (a byte more than asked: a server that reads "-N" as "0-N" sends it) */
+  r->tail = sqlite3_malloc64(guess + 1);
   if (!r->tail) return SQLITE_NOMEM;
   rem_resp q;
   memset(&q, 0, sizeof q);
   q.dst = r->tail;
-  q.cap = guess;
-  int rc = rem_request(r, 0, guess, 1, &q, &err);
+  q.cap = guess + 1;
+  int rc = rem_request(r, 0, guess, REQ_SUFFIX, &q, &err);
   if (rc == PQ_NOMEM) return SQLITE_NOMEM;
   if (rc == PQ_IO && q.overflow && q.status == 200) {
     *msg = sqlite3_mprintf(
@@ -414,6 +552,22 @@ static int rem_open_tail(pqx_remote *r, const char *fn, char **msg) {
     r->tail_at = 0;
     r->tail_len = q.got;
     return SQLITE_OK;
+  }
+  if (q.has_range && !q.bad_range && q.total != UINT64_MAX && q.first == 0 &&
+      q.last + 1 < q.total && q.got == q.last + 1 && q.got <= guess + 1) {
+    /* The file's start for its end (a server that reads "-N" as "0-N"):
+    ** the size is known now, so the end by its offsets. */
+    r->size = q.total;
+    uint64_t from = q.total > guess ? q.total - guess : 0;
+    rc = rem_fetch(r, from, (size_t)(q.total - from), r->tail, &err);
+    if (rc == PQ_NOMEM) return SQLITE_NOMEM;
+    if (rc) {
+      *msg = rem_error(fn, r->url, &err);
+      return SQLITE_ERROR;
+    }
+    q.first = from;
+    q.last = q.total - 1;
+    q.got = (size_t)(q.total - from);
   }
   if (!q.has_range || q.bad_range || q.total == UINT64_MAX ||
       q.first == UINT64_MAX || q.last + 1 != q.total ||
@@ -475,11 +629,19 @@ int pqx_remote_open(pqx_remote **out, const pqx_http_opts *o, const char *fn,
   }
   r->url = sqlite3_mprintf("%s", url);
   r->h = r->url ? curl_easy_init() : NULL;
-  if (!r->h || rem_setup(r)) {
+  if (!r->h) {
     pqx_remote_free(r);
     return SQLITE_NOMEM;
   }
-  int rc = rem_open_tail(r, fn, msg);
+  int rc = SQLITE_OK;
+  if (sqlite3_strnicmp(url, "s3://", 5) == 0) {
+    rc = rem_s3_setup(r, fn, msg);
+  } else {
+    r->http = sqlite3_mprintf("%s", url);
+    if (!r->http) rc = SQLITE_NOMEM;
+  }
+  if (rc == SQLITE_OK && rem_setup(r)) rc = SQLITE_NOMEM;
+  if (rc == SQLITE_OK) rc = rem_open_tail(r, fn, msg);
   if (rc) {
     pqx_remote_free(r);
     return rc;
@@ -491,14 +653,15 @@ int pqx_remote_open(pqx_remote **out, const pqx_http_opts *o, const char *fn,
 int pqx_remote_check(pqx_remote *r, const char *fn, int *same, char **msg) {
   *same = 0;
   *msg = NULL;
-  uint8_t one;
+  uint8_t two[2];
   rem_resp q;
   memset(&q, 0, sizeof q);
-  q.dst = &one;
-  q.cap = 1;
+  q.dst = two;
+  q.cap = 2;
   pq_error err;
   pthread_mutex_lock(&r->mu);
-  int rc = rem_request(r, 0, 1, 1, &q, &err);
+  /* its first two bytes (some servers read "0-0" as "0-1") */
+  int rc = rem_request(r, 0, 2, REQ_PLAIN, &q, &err);
   pthread_mutex_unlock(&r->mu);
   if (rc == PQ_NOMEM) return SQLITE_NOMEM;
   if (rc) {
@@ -518,6 +681,11 @@ void pqx_remote_free(pqx_remote *r) {
   if (!r) return;
   if (r->h) curl_easy_cleanup(r->h);
   curl_slist_free_all(r->hdr);
+  curl_slist_free_all(r->base);
+  sqlite3_free(r->http);
+  /* the credentials are not left in freed memory */
+  volatile char *v = (volatile char *)&r->o;
+  for (size_t i = 0; i < sizeof r->o; i++) v[i] = 0;
   pthread_mutex_destroy(&r->mu);
   sqlite3_free(r->url);
   sqlite3_free(r->tail);
@@ -571,18 +739,23 @@ int pqx_remote_available(void) { return 0; }
 
 #endif
 
-/* ---- parquet_http_option(name [, value]) ------------------------------- */
+/* ---- parquet_http_option(name [, value]), parquet_s3_credentials ------- */
 
+/* The settings: numbers (lo to hi), or strings (hi: their room). */
 static const struct {
   const char *name;
   long long lo, hi;
+  int text;
 } http_names[] = {
-    {"connect_timeout_ms", 1, 3600000},
-    {"timeout_ms", 0, 86400000},
-    {"retries", 0, 10},
-    {"footer_guess", 8, 64 << 20},
-    {"read_min", 0, 64 << 20},
+    {"connect_timeout_ms", 1, 3600000, 0},
+    {"timeout_ms", 0, 86400000, 0},
+    {"retries", 0, 10, 0},
+    {"footer_guess", 8, 64 << 20, 0},
+    {"read_min", 0, 64 << 20, 0},
+    {"s3_region", 0, 63, 1},
+    {"s3_endpoint", 0, 511, 1},
 };
+#define HTTP_NAMES ((int)(sizeof http_names / sizeof *http_names))
 
 static long long http_get(const pqx_http_opts *o, int i) {
   switch (i) {
@@ -604,49 +777,147 @@ static void http_put(pqx_http_opts *o, int i, long long v) {
   }
 }
 
+static char *http_text(pqx_http_opts *o, int i) {
+  return i == 5 ? o->s3_region : o->s3_endpoint;
+}
+
 /* parquet_http_option(name): the setting; (name, value): sets it for the
 ** connection (not a schema's: DIRECTONLY, and guarded) and returns the
-** one it replaces. */
+** one it replaces (a string setting: NULL for none). */
 static void httpOptionFunc(sqlite3_context *ctx, int argc,
                            sqlite3_value **argv) {
   static const char fn[] = "parquet_http_option";
   const char *name = (const char *)sqlite3_value_text(argv[0]);
   int i = -1;
-  for (int k = 0; name && k < (int)(sizeof http_names / sizeof *http_names);
-       k++)
+  for (int k = 0; name && k < HTTP_NAMES; k++)
     if (!strcmp(name, http_names[k].name)) i = k;
   if (i < 0) {
     char *msg = sqlite3_mprintf(
         "%s: no setting '%s' (connect_timeout_ms, timeout_ms, retries, "
-        "footer_guess, read_min)",
+        "footer_guess, read_min, s3_region, s3_endpoint)",
         fn, name ? name : "NULL");
     pqx_result_error_msg(ctx, msg);
     return;
   }
   if (argc == 2 && pqx_guard_call(ctx, fn)) return;
   sqlite3 *db = sqlite3_context_db_handle(ctx);
-  pqx_http_opts o;
-  pqx_http_opts_of(db, &o);
-  long long old = http_get(&o, i);
+  pqx_http_opts *o = sqlite3_malloc(sizeof *o);
+  if (!o) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  pqx_http_opts_of(db, o);
+  long long old = 0;
+  char was[512];
+  if (http_names[i].text) {
+    snprintf(was, sizeof was, "%s", http_text(o, i));
+  } else {
+    old = http_get(o, i);
+  }
   if (argc == 2) {
-    long long v = sqlite3_value_int64(argv[1]);
-    if (sqlite3_value_type(argv[1]) != SQLITE_INTEGER ||
-        v < http_names[i].lo || v > http_names[i].hi) {
-      char *msg = sqlite3_mprintf("%s: '%s' is an INTEGER from %lld to %lld",
-                                  fn, name, http_names[i].lo,
-                                  http_names[i].hi);
-      pqx_result_error_msg(ctx, msg);
+    sqlite3_value *v = argv[1];
+    char *bad = NULL;
+    if (http_names[i].text) {
+      const char *t = (const char *)sqlite3_value_text(v);
+      int vt = sqlite3_value_type(v);
+      if (vt != SQLITE_NULL && vt != SQLITE_TEXT) {
+        bad = sqlite3_mprintf("%s: '%s' is TEXT (or NULL for none)", fn, name);
+      } else if (t && (long long)strlen(t) > http_names[i].hi) {
+        bad = sqlite3_mprintf("%s: '%s' is at most %lld bytes", fn, name,
+                              http_names[i].hi);
+      } else if (vt == SQLITE_TEXT && !t) {
+        sqlite3_free(o);
+        sqlite3_result_error_nomem(ctx);
+        return;
+      } else {
+        snprintf(http_text(o, i), (size_t)http_names[i].hi + 1, "%s",
+                 t ? t : "");
+      }
+    } else {
+      long long n = sqlite3_value_int64(v);
+      if (sqlite3_value_type(v) != SQLITE_INTEGER || n < http_names[i].lo ||
+          n > http_names[i].hi) {
+        bad = sqlite3_mprintf("%s: '%s' is an INTEGER from %lld to %lld", fn,
+                              name, http_names[i].lo, http_names[i].hi);
+      } else {
+        http_put(o, i, n);
+      }
+    }
+    if (bad) {
+      sqlite3_free(o);
+      pqx_result_error_msg(ctx, bad);
       return;
     }
-    http_put(&o, i, v);
-    if (pqx_http_opts_set(db, &o)) {
+    if (pqx_http_opts_set(db, o)) {
+      sqlite3_free(o);
       sqlite3_result_error(ctx, "parquet_http_option: the extension's "
                                 "settings are gone from this connection",
                            -1);
       return;
     }
   }
-  sqlite3_result_int64(ctx, old);
+  sqlite3_free(o);
+  if (!http_names[i].text) {
+    sqlite3_result_int64(ctx, old);
+  } else if (was[0]) {
+    sqlite3_result_text(ctx, was, -1, SQLITE_TRANSIENT);
+  } else {
+    sqlite3_result_null(ctx);
+  }
+}
+
+/* parquet_s3_credentials(key_id, secret [, session_token]): the
+** credentials s3:// URLs are signed with on this connection, in place of
+** the environment's; NULL, NULL forgets them.  They are never read back
+** nor put in a message. */
+static void s3CredentialsFunc(sqlite3_context *ctx, int argc,
+                              sqlite3_value **argv) {
+  static const char fn[] = "parquet_s3_credentials";
+  if (pqx_guard_call(ctx, fn)) return;
+  const char *id = (const char *)sqlite3_value_text(argv[0]);
+  const char *secret = (const char *)sqlite3_value_text(argv[1]);
+  const char *token = argc > 2 ? (const char *)sqlite3_value_text(argv[2]) : NULL;
+  int clear = sqlite3_value_type(argv[0]) == SQLITE_NULL &&
+              sqlite3_value_type(argv[1]) == SQLITE_NULL;
+  pqx_http_opts *o = sqlite3_malloc(sizeof *o);
+  if (!o) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3 *db = sqlite3_context_db_handle(ctx);
+  pqx_http_opts_of(db, o);
+  char *bad = NULL;
+  if (clear) {
+    o->s3_key_id[0] = o->s3_secret[0] = o->s3_token[0] = 0;
+  } else if (!id || !secret || !*id || !*secret) {
+    bad = sqlite3_mprintf("%s: the key id and the secret are TEXT, not "
+                          "empty (NULL, NULL forgets them)", fn);
+  } else if (strlen(id) >= sizeof o->s3_key_id ||
+             strlen(secret) >= sizeof o->s3_secret ||
+             (token && strlen(token) >= sizeof o->s3_token)) {
+    bad = sqlite3_mprintf("%s: a credential is longer than this build keeps "
+                          "(key id %d, secret %d, token %d bytes)",
+                          fn, (int)sizeof o->s3_key_id - 1,
+                          (int)sizeof o->s3_secret - 1,
+                          (int)sizeof o->s3_token - 1);
+  } else {
+    snprintf(o->s3_key_id, sizeof o->s3_key_id, "%s", id);
+    snprintf(o->s3_secret, sizeof o->s3_secret, "%s", secret);
+    snprintf(o->s3_token, sizeof o->s3_token, "%s", token ? token : "");
+  }
+  int rc = bad ? SQLITE_OK : pqx_http_opts_set(db, o);
+  volatile char *v = (volatile char *)o;
+  for (size_t i = 0; i < sizeof *o; i++) v[i] = 0;
+  sqlite3_free(o);
+  if (bad) {
+    pqx_result_error_msg(ctx, bad);
+  } else if (rc) {
+    sqlite3_result_error(ctx, "parquet_s3_credentials: the extension's "
+                              "settings are gone from this connection",
+                         -1);
+  } else {
+    sqlite3_result_int(ctx, !clear);
+  }
 }
 
 int pqx_register_remote(sqlite3 *db) {
@@ -659,5 +930,9 @@ int pqx_register_remote(sqlite3 *db) {
     rc = sqlite3_create_function(db, "parquet_http_option", argc,
                                  SQLITE_UTF8 | SQLITE_DIRECTONLY, NULL,
                                  httpOptionFunc, NULL, NULL);
+  for (int argc = 2; argc <= 3 && rc == SQLITE_OK; argc++)
+    rc = sqlite3_create_function(db, "parquet_s3_credentials", argc,
+                                 SQLITE_UTF8 | SQLITE_DIRECTONLY, NULL,
+                                 s3CredentialsFunc, NULL, NULL);
   return rc;
 }
