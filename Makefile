@@ -92,11 +92,13 @@ test-deps:
 
 # The other readers of the interop tests, from npm, pinned, once, into a
 # cache folder outside the repository (tools/npm_cache.sh): DuckDB
-# (@duckdb/node-api), arrow-rs (parquet-wasm) and hyparquet.
+# (@duckdb/node-api), arrow-rs (parquet-wasm) and hyparquet; and s3rver,
+# the S3 server of tests/remote.test.
 interop-deps:
 	@sh tools/duckdb.sh
 	@sh tools/parquet_wasm.sh
 	@sh tools/hyparquet.sh
+	@sh tools/npm_cache.sh s3rver 3.7.1
 
 # The clients of tests/clients.test (doc/clients.md) besides the sqlite3
 # shell and Tcl: Debian's python3 with APSW, sqlite-utils, and Node's
