@@ -183,6 +183,7 @@ typedef struct pqx_http_opts {
   size_t footer_guess;      /* the first request: the last bytes */
   size_t read_min;          /* a shorter read fetches this many */
   /* s3:// URLs: empty strings for none (the environment's, or AWS's) */
+  int s3_max_keys;          /* a listing page's objects: 1 to 1000 */
   char s3_region[64];
   char s3_endpoint[512];
   char s3_key_id[256];      /* parquet_s3_credentials: never read back */
@@ -193,6 +194,18 @@ typedef struct pqx_http_opts {
   "%s: '%s': this build reads no URLs (it was built without libcurl)"
 /* 1 when path is a URL of a scheme read here (http, https, s3). */
 int pqx_is_url(const char *path);
+/* 1 when path is an s3:// URL that names many objects: a key with a glob
+** character, or one that ends with '/' (every *.parquet below). */
+int pqx_is_s3_glob(const char *path);
+/* The objects such a URL names, by S3's ListObjectsV2 (every page of
+** it), as s3:// URLs, sorted; none is an error naming the pattern unless
+** lenient.  As pqx_paths_expand. */
+int pqx_remote_list(const pqx_http_opts *o, const char *fn,
+                    const char *pattern, int lenient, char ***paths, int *n,
+                    char **msg);
+/* 1 when key (a path of segments split by '/') matches pattern, whose
+** segments are matched as a glob's (glob.c): `**` any number of them. */
+int pqx_glob_key_match(const char *pattern, const char *key);
 /* db's settings (the defaults for a NULL db), and setting them (limits.c
 ** keeps them with the connection's other settings). */
 void pqx_http_opts_of(sqlite3 *db, pqx_http_opts *o);
@@ -269,8 +282,8 @@ void pqx_spare_give(sqlite3 *db, pq_encoder *e);
 ** deep or reads more than 100000 names.  Only regular files are results;
 ** links to folders are entered only where the pattern names them.  In a
 ** build with PARQUET_OMIT_FILES every pattern is an error. */
-int pqx_paths_expand(const char *fn, const char *pattern, char ***paths,
-                     int *n, char **msg);
+int pqx_paths_expand(sqlite3 *db, const char *fn, const char *pattern,
+                     char ***paths, int *n, char **msg);
 void pqx_paths_free(char **paths, int n);
 /* A folder a walk listed or looked names up in, and what it was then: a
 ** name added, removed or renamed in it changes its modification time.
@@ -285,7 +298,8 @@ typedef struct pqx_folder {
 /* pqx_paths_expand, and the folders the walk went through (*dirs, *ndirs;
 ** none for a path that names a file, or nothing).  lenient: a pattern that
 ** matches nothing, or a path that names nothing, is no error but no file. */
-int pqx_paths_watch(const char *fn, const char *pattern, int lenient,
+int pqx_paths_watch(sqlite3 *db, const char *fn, const char *pattern,
+                    int lenient,
                     char ***paths, int *n, pqx_folder **dirs, int *ndirs,
                     char **msg);
 /* 1 when every folder is still what it was (and none was racy), so that

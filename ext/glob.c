@@ -173,6 +173,43 @@ static int glob_match(const char *pat, const char *name) {
   return *p == 0;
 }
 
+/* Whether the segments of key from k on match those of pattern from p on
+** (`**`: any number of them, none included).  depth bounds the calls. */
+static int glob_key_from(const char *p, const char *k, int depth) {
+  if (depth > 64) return 0;
+  char seg[1024];
+  for (;;) {
+    const char *pe = strchr(p, '/');
+    size_t pn = pe ? (size_t)(pe - p) : strlen(p);
+    if (pn == 2 && p[0] == '*' && p[1] == '*') {
+      const char *rest = pe ? pe + 1 : p + pn;
+      if (!*rest) return 1; /* a last `**`: anything below */
+      for (const char *at = k;;) {
+        if (glob_key_from(rest, at, depth + 1)) return 1;
+        const char *s = strchr(at, '/');
+        if (!s) return 0;
+        at = s + 1;
+      }
+    }
+    const char *ke = strchr(k, '/');
+    size_t kn = ke ? (size_t)(ke - k) : strlen(k);
+    if (pn >= sizeof seg || kn >= sizeof seg) return 0;
+    char name[1024];
+    memcpy(seg, p, pn);
+    seg[pn] = 0;
+    memcpy(name, k, kn);
+    name[kn] = 0;
+    if (!glob_match(seg, name)) return 0;
+    if (!pe || !ke) return !pe && !ke;
+    p = pe + 1;
+    k = ke + 1;
+  }
+}
+
+int pqx_glob_key_match(const char *pattern, const char *key) {
+  return glob_key_from(pattern, key, 0);
+}
+
 /* ---- Sets of segments --------------------------------------------------- */
 
 /* Adds segment i to the set (out, *n): and the one after when i is a
@@ -576,14 +613,14 @@ static int glob_plain(GlobWalk *w, const char *pattern, int lenient) {
 
 #endif /* PARQUET_OMIT_FILES */
 
-int pqx_paths_expand(const char *fn, const char *pattern, char ***paths,
-                     int *n, char **msg) {
-  return pqx_paths_watch(fn, pattern, 0, paths, n, NULL, NULL, msg);
+int pqx_paths_expand(sqlite3 *db, const char *fn, const char *pattern,
+                     char ***paths, int *n, char **msg) {
+  return pqx_paths_watch(db, fn, pattern, 0, paths, n, NULL, NULL, msg);
 }
 
-int pqx_paths_watch(const char *fn, const char *pattern, int lenient,
-                    char ***paths, int *n, pqx_folder **dirs, int *ndirs,
-                    char **msg) {
+int pqx_paths_watch(sqlite3 *db, const char *fn, const char *pattern,
+                    int lenient, char ***paths, int *n, pqx_folder **dirs,
+                    int *ndirs, char **msg) {
   *paths = NULL;
   *n = 0;
   *msg = NULL;
@@ -592,11 +629,17 @@ int pqx_paths_watch(const char *fn, const char *pattern, int lenient,
     *ndirs = 0;
   }
 #ifdef PARQUET_OMIT_FILES
+  (void)db;
   (void)pattern;
   (void)lenient;
   *msg = sqlite3_mprintf(PQX_OMIT_FILES_MSG, fn);
   return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
 #else
+  if (pqx_is_s3_glob(pattern)) { /* a listing, each time */
+    pqx_http_opts o;
+    pqx_http_opts_of(db, &o);
+    return pqx_remote_list(&o, fn, pattern, lenient, paths, n, msg);
+  }
   if (pqx_is_url(pattern)) { /* one object: a URL is never expanded */
     *paths = sqlite3_malloc64(sizeof **paths);
     if (!*paths) return SQLITE_NOMEM;

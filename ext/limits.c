@@ -155,6 +155,7 @@ static void http_defaults(pqx_http_opts *o) {
   o->retries = 3;
   o->footer_guess = 64 << 10;
   o->read_min = 0;
+  o->s3_max_keys = 1000;
 }
 
 void pqx_http_opts_of(sqlite3 *db, pqx_http_opts *o) {

@@ -51,6 +51,14 @@ int pqx_is_url(const char *path) {
   return 0;
 }
 
+int pqx_is_s3_glob(const char *path) {
+  if (sqlite3_strnicmp(path, "s3://", 5) != 0) return 0;
+  const char *slash = strchr(path + 5, '/');
+  if (!slash) return 0;
+  size_t n = strlen(slash + 1);
+  return strpbrk(slash + 1, "*?[") != NULL || n == 0 || slash[n] == '/';
+}
+
 #if defined(PQX_HAVE_CURL) && !defined(PARQUET_OMIT_FILES)
 
 #include <curl/curl.h>
@@ -300,36 +308,69 @@ static int rem_s3_bucket_ok(const char *b, size_t n) {
   return 1;
 }
 
-/* r->http, and the signing, for r->url, an s3:// URL. */
-static int rem_s3_setup(pqx_remote *r, const char *fn, char **msg) {
-  const char *b = r->url + 5, *slash = strchr(b, '/');
-  size_t bn = slash ? (size_t)(slash - b) : strlen(b);
-  if (!rem_s3_bucket_ok(b, bn) || !slash || !slash[1]) {
+static const char *rem_s3_region(const pqx_remote *r) {
+  const char *region = r->o.s3_region[0]
+                           ? r->o.s3_region
+                           : rem_env("AWS_REGION", "AWS_DEFAULT_REGION");
+  return region ? region : "us-east-1";
+}
+
+/* The bucket of r->url (*b, *bn) and its key (*key, after the '/'); an
+** error unless the bucket's name is one and, with need_key, a key
+** follows. */
+static int rem_s3_parts(const pqx_remote *r, const char *fn, int need_key,
+                        const char **b, size_t *bn, const char **key,
+                        char **msg) {
+  *b = r->url + 5;
+  const char *slash = strchr(*b, '/');
+  *bn = slash ? (size_t)(slash - *b) : strlen(*b);
+  *key = slash ? slash + 1 : "";
+  if (!rem_s3_bucket_ok(*b, *bn) || !slash || (need_key && !**key)) {
     *msg = sqlite3_mprintf(
         "%s: '%s': an s3:// URL is s3://BUCKET/KEY (a bucket's name is 3 to "
         "63 of a-z, 0-9, '.' and '-'; the key is not empty)",
         fn, r->url);
     return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
   }
-  char *path = rem_s3_path(slash + 1);
-  if (!path) return SQLITE_NOMEM;
-  const char *region = r->o.s3_region[0]
-                           ? r->o.s3_region
-                           : rem_env("AWS_REGION", "AWS_DEFAULT_REGION");
-  if (!region) region = "us-east-1";
+  return SQLITE_OK;
+}
+
+/* The URL of the bucket's `rest` (a path, escaped; or "?query"). */
+static char *rem_s3_url(const pqx_remote *r, const char *b, size_t bn,
+                        const char *rest) {
   const char *ep = r->o.s3_endpoint[0]
                        ? r->o.s3_endpoint
                        : rem_env("AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL");
+  const char *sep = rest[0] == '?' ? "" : "/";
   if (ep) {
     size_t en = strlen(ep);
     while (en > 0 && ep[en - 1] == '/') en--;
-    r->http = sqlite3_mprintf("%.*s/%.*s/%s", (int)en, ep, (int)bn, b, path);
-  } else {
-    r->http = sqlite3_mprintf("https://%.*s.s3.%s.amazonaws.com/%s", (int)bn,
-                              b, region, path);
+    return sqlite3_mprintf("%.*s/%.*s%s%s", (int)en, ep, (int)bn, b, sep,
+                           rest);
   }
+  return sqlite3_mprintf("https://%.*s.s3.%s.amazonaws.com/%s%s", (int)bn, b,
+                         rem_s3_region(r), rest[0] == '?' ? "" : "", rest);
+}
+
+static int rem_s3_sign(pqx_remote *r);
+
+/* r->http, and the signing, for r->url, an s3:// URL. */
+static int rem_s3_setup(pqx_remote *r, const char *fn, char **msg) {
+  const char *b, *key;
+  size_t bn;
+  int rc = rem_s3_parts(r, fn, 1, &b, &bn, &key, msg);
+  if (rc) return rc;
+  char *path = rem_s3_path(key);
+  if (!path) return SQLITE_NOMEM;
+  r->http = rem_s3_url(r, b, bn, path);
   sqlite3_free(path);
   if (!r->http) return SQLITE_NOMEM;
+  return rem_s3_sign(r);
+}
+
+/* The signing of r's requests, when there are credentials. */
+static int rem_s3_sign(pqx_remote *r) {
+  const char *region = rem_s3_region(r);
   const char *id = r->o.s3_key_id, *secret = r->o.s3_secret,
              *token = r->o.s3_token;
   if (!id[0]) {
@@ -364,19 +405,26 @@ static int rem_s3_setup(pqx_remote *r, const char *fn, char **msg) {
 #define REQ_CHECKED 0 /* [at, at + n), with the validators */
 #define REQ_SUFFIX 1  /* the last n bytes, without them */
 #define REQ_PLAIN 2   /* [at, at + n), without them */
+#define REQ_WHOLE 3   /* no range: the whole response (a listing) */
 static int rem_request(pqx_remote *r, uint64_t at, uint64_t n, int how,
                        rem_resp *q, pq_error *err) {
-  char range[64];
+  char range[64], what[80];
   if (how == REQ_SUFFIX) {
     snprintf(range, sizeof range, "-%llu", (unsigned long long)n);
   } else {
     snprintf(range, sizeof range, "%llu-%llu", (unsigned long long)at,
              (unsigned long long)(at + n - 1));
   }
+  if (how == REQ_WHOLE) {
+    snprintf(what, sizeof what, "the listing");
+  } else {
+    snprintf(what, sizeof what, "bytes %s", range);
+  }
   long wait = 100;
   for (int attempt = 0;; attempt++) {
     resp_reset(q);
-    CURLcode c = curl_easy_setopt(r->h, CURLOPT_RANGE, range);
+    CURLcode c = curl_easy_setopt(r->h, CURLOPT_RANGE,
+                                  how == REQ_WHOLE ? NULL : range);
     if (c == CURLE_OK) c = curl_easy_setopt(r->h, CURLOPT_HEADERDATA, q);
     if (c == CURLE_OK) c = curl_easy_setopt(r->h, CURLOPT_WRITEDATA, q);
     if (c == CURLE_OK)
@@ -387,15 +435,15 @@ static int rem_request(pqx_remote *r, uint64_t at, uint64_t n, int how,
     if (c == CURLE_OUT_OF_MEMORY) return rem_fail(err, PQ_NOMEM, "out of memory");
     if (c == CURLE_WRITE_ERROR && q->overflow) {
       return rem_fail(err, PQ_IO,
-                      "bytes %s: the response is longer than the range "
-                      "(HTTP %d)",
-                      range, q->status);
+                      "%s: the response is longer than %s (HTTP %d)", what,
+                      how == REQ_WHOLE ? "this build takes" : "the range",
+                      q->status);
     }
     if (c == CURLE_OK && q->status == 412) {
       return rem_fail(err, PQ_IO,
-                      "it changed while it was read (bytes %s: HTTP 412, "
-                      "the object is no longer the one opened)",
-                      range);
+                      "it changed while it was read (%s: HTTP 412, the "
+                      "object is no longer the one opened)",
+                      what);
     }
     if (attempt < r->o.retries && rem_retryable(c, q->status)) {
       rem_sleep_ms(wait);
@@ -403,8 +451,7 @@ static int rem_request(pqx_remote *r, uint64_t at, uint64_t n, int how,
       continue;
     }
     if (c != CURLE_OK && !(c == CURLE_WRITE_ERROR && q->refused)) {
-      return rem_fail(err, PQ_IO, "bytes %s: %s%s", range,
-                      curl_easy_strerror(c),
+      return rem_fail(err, PQ_IO, "%s: %s%s", what, curl_easy_strerror(c),
                       attempt ? " (after retries)" : "");
     }
     if (q->status != 206 && q->status != 200) {
@@ -413,9 +460,9 @@ static int rem_request(pqx_remote *r, uint64_t at, uint64_t n, int how,
       int cn = 0;
       if (c0 && (c1 = strstr(c0 + 6, "</Code>")) != NULL && c1 - c0 - 6 < 64)
         cn = (int)(c1 - c0 - 6);
-      return rem_fail(err, PQ_IO, "bytes %s: HTTP %d%s%.*s%s%s", range,
-                      q->status, cn ? " (" : "", cn, cn ? c0 + 6 : "",
-                      cn ? ")" : "", attempt ? " (after retries)" : "");
+      return rem_fail(err, PQ_IO, "%s: HTTP %d%s%.*s%s%s", what, q->status,
+                      cn ? " (" : "", cn, cn ? c0 + 6 : "", cn ? ")" : "",
+                      attempt ? " (after retries)" : "");
     }
     return PQ_OK;
   }
@@ -650,6 +697,191 @@ int pqx_remote_open(pqx_remote **out, const pqx_http_opts *o, const char *fn,
   return SQLITE_OK;
 }
 
+/* ---- Listing an s3:// prefix ------------------------------------------- */
+
+#define LIST_PAGE_MAX ((size_t)4 << 20) /* a listing page's bytes */
+#define LIST_KEYS_MAX 100000            /* objects a pattern may name */
+#define LIST_KEY_MAX 1024               /* S3's longest key */
+
+/* Escaped as a query's value is for SigV4: all but the unreserved. */
+static char *rem_query_value(const char *v) {
+  static const char hex[] = "0123456789ABCDEF";
+  size_t n = strlen(v);
+  char *out = sqlite3_malloc64(3 * n + 1);
+  if (!out) return NULL;
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)v[i];
+    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+        (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' ||
+        c == '~') {
+      out[k++] = (char)c;
+    } else {
+      out[k++] = '%';
+      out[k++] = hex[c >> 4];
+      out[k++] = hex[c & 15];
+    }
+  }
+  out[k] = 0;
+  return out;
+}
+
+typedef struct ListOut {
+  char **paths;
+  int n, cap;
+} ListOut;
+
+static int list_add(ListOut *l, const char *b, size_t bn, const char *key) {
+  if (l->n == l->cap) {
+    int cap = l->cap ? 2 * l->cap : 16;
+    char **p = sqlite3_realloc64(l->paths, (size_t)cap * sizeof *p);
+    if (!p) return SQLITE_NOMEM;
+    l->paths = p;
+    l->cap = cap;
+  }
+  l->paths[l->n] = sqlite3_mprintf("s3://%.*s/%s", (int)bn, b, key);
+  if (!l->paths[l->n]) return SQLITE_NOMEM;
+  l->n++;
+  return SQLITE_OK;
+}
+
+static int list_cmp(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* One page of the listing of prefix (after the token in next, when not
+** empty) into l: the keys that match pat; next becomes the token of the
+** page after, or empty. */
+static int list_page(pqx_remote *r, const char *fn, const char *b, size_t bn,
+                     const char *prefix, const char *pat, char *next,
+                     size_t next_cap, uint8_t *buf, ListOut *l, char **msg) {
+  char *pv = rem_query_value(prefix);
+  char *tv = next[0] ? rem_query_value(next) : sqlite3_mprintf("%s", "");
+  char *q = NULL;
+  if (pv && tv) {
+    /* the parameters in SigV4's order (sorted by name) */
+    q = sqlite3_mprintf("?%s%s%slist-type=2&max-keys=%d&prefix=%s",
+                        tv[0] ? "continuation-token=" : "", tv,
+                        tv[0] ? "&" : "", r->o.s3_max_keys, pv);
+  }
+  sqlite3_free(pv);
+  sqlite3_free(tv);
+  if (!q) return SQLITE_NOMEM;
+  sqlite3_free(r->http);
+  r->http = rem_s3_url(r, b, bn, q);
+  sqlite3_free(q);
+  if (!r->http) return SQLITE_NOMEM;
+  if (curl_easy_setopt(r->h, CURLOPT_URL, r->http) != CURLE_OK)
+    return SQLITE_NOMEM;
+  rem_resp resp;
+  memset(&resp, 0, sizeof resp);
+  resp.dst = buf;
+  resp.cap = LIST_PAGE_MAX;
+  pq_error err;
+  int rc = rem_request(r, 0, 0, REQ_WHOLE, &resp, &err);
+  if (rc == PQ_NOMEM) return SQLITE_NOMEM;
+  if (rc == PQ_OK && resp.status != 200) {
+    rc = rem_fail(&err, PQ_IO, "the listing: HTTP %d", resp.status);
+  }
+  if (rc) {
+    *msg = rem_error(fn, r->url, &err);
+    return SQLITE_ERROR;
+  }
+  const char *x = (const char *)buf;
+  size_t xn = resp.got, pos = 0, len;
+  char key[LIST_KEY_MAX + 1];
+  int got;
+  while ((got = pq_s3_list_key(x, xn, &pos, key, sizeof key, &len)) == 0) {
+    if (strlen(key) != len || !pqx_glob_key_match(pat, key)) continue;
+    if (l->n >= LIST_KEYS_MAX) {
+      *msg = sqlite3_mprintf("%s: '%s' names more than %d objects", fn,
+                             r->url, LIST_KEYS_MAX);
+      return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
+    }
+    rc = list_add(l, b, bn, key);
+    if (rc) return rc;
+  }
+  char flag[16];
+  int t = got < 0 ? -1 : pq_s3_list_field(x, xn, "IsTruncated", flag,
+                                          sizeof flag, &len);
+  int more = t == 0 && !strcmp(flag, "true");
+  next[0] = 0;
+  if (more && pq_s3_list_field(x, xn, "NextContinuationToken", next,
+                               next_cap, &len) != 0)
+    t = -1;
+  if (t < 0 || (more && !next[0])) {
+    *msg = sqlite3_mprintf("%s: '%s': the listing is not S3's "
+                           "ListObjectsV2 XML",
+                           fn, r->url);
+    return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
+  }
+  return SQLITE_OK;
+}
+
+int pqx_remote_list(const pqx_http_opts *o, const char *fn,
+                    const char *pattern, int lenient, char ***paths, int *n,
+                    char **msg) {
+  *paths = NULL;
+  *n = 0;
+  *msg = NULL;
+  pqx_remote *r = sqlite3_malloc(sizeof *r);
+  if (!r) return SQLITE_NOMEM;
+  memset(r, 0, sizeof *r);
+  r->o = *o;
+  if (pthread_mutex_init(&r->mu, NULL) != 0) {
+    sqlite3_free(r);
+    return SQLITE_NOMEM;
+  }
+  ListOut l = {NULL, 0, 0};
+  char *pat = NULL, *prefix = NULL, *next = NULL;
+  uint8_t *buf = NULL;
+  const char *b = NULL, *key = NULL;
+  size_t bn = 0;
+  r->url = sqlite3_mprintf("%s", pattern);
+  r->h = r->url ? curl_easy_init() : NULL;
+  int rc = r->h ? SQLITE_OK : SQLITE_NOMEM;
+  if (rc == SQLITE_OK) rc = rem_s3_parts(r, fn, 0, &b, &bn, &key, msg);
+  if (rc == SQLITE_OK) {
+    /* a folder ("dir/", or the bucket): every *.parquet below */
+    size_t kn = strlen(key);
+    pat = kn == 0 || key[kn - 1] == '/'
+              ? sqlite3_mprintf("%s**/*.parquet", key)
+              : sqlite3_mprintf("%s", key);
+    prefix = sqlite3_mprintf("%.*s", (int)strcspn(key, "*?["), key);
+    r->http = sqlite3_mprintf("%s", "");
+    next = sqlite3_malloc(LIST_KEY_MAX * 2);
+    buf = sqlite3_malloc64(LIST_PAGE_MAX);
+    if (!pat || !prefix || !r->http || !next || !buf) rc = SQLITE_NOMEM;
+  }
+  if (rc == SQLITE_OK) rc = rem_s3_sign(r);
+  if (rc == SQLITE_OK && rem_setup(r)) rc = SQLITE_NOMEM;
+  if (rc == SQLITE_OK) {
+    next[0] = 0;
+    do {
+      rc = list_page(r, fn, b, bn, prefix, pat, next, LIST_KEY_MAX * 2, buf,
+                     &l, msg);
+    } while (rc == SQLITE_OK && next[0]);
+  }
+  if (rc == SQLITE_OK && l.n == 0 && !lenient) {
+    *msg = sqlite3_mprintf("%s: no object matches '%s'", fn, pattern);
+    rc = *msg ? SQLITE_ERROR : SQLITE_NOMEM;
+  }
+  sqlite3_free(pat);
+  sqlite3_free(prefix);
+  sqlite3_free(next);
+  sqlite3_free(buf);
+  pqx_remote_free(r);
+  if (rc) {
+    for (int i = 0; i < l.n; i++) sqlite3_free(l.paths[i]);
+    sqlite3_free(l.paths);
+    return rc;
+  }
+  if (l.n > 1) qsort(l.paths, (size_t)l.n, sizeof *l.paths, list_cmp);
+  *paths = l.paths;
+  *n = l.n;
+  return SQLITE_OK;
+}
+
 int pqx_remote_check(pqx_remote *r, const char *fn, int *same, char **msg) {
   *same = 0;
   *msg = NULL;
@@ -720,6 +952,17 @@ int pqx_remote_open(pqx_remote **out, const pqx_http_opts *o, const char *fn,
   return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
 }
 
+int pqx_remote_list(const pqx_http_opts *o, const char *fn,
+                    const char *pattern, int lenient, char ***paths, int *n,
+                    char **msg) {
+  (void)o;
+  (void)lenient;
+  *paths = NULL;
+  *n = 0;
+  *msg = sqlite3_mprintf(PQX_NO_URLS_MSG, fn, pattern);
+  return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
+}
+
 int pqx_remote_check(pqx_remote *r, const char *fn, int *same, char **msg) {
   (void)r;
   (void)fn;
@@ -752,6 +995,7 @@ static const struct {
     {"retries", 0, 10, 0},
     {"footer_guess", 8, 64 << 20, 0},
     {"read_min", 0, 64 << 20, 0},
+    {"s3_max_keys", 1, 1000, 0},
     {"s3_region", 0, 63, 1},
     {"s3_endpoint", 0, 511, 1},
 };
@@ -763,7 +1007,8 @@ static long long http_get(const pqx_http_opts *o, int i) {
     case 1: return o->timeout_ms;
     case 2: return o->retries;
     case 3: return (long long)o->footer_guess;
-    default: return (long long)o->read_min;
+    case 4: return (long long)o->read_min;
+    default: return o->s3_max_keys;
   }
 }
 
@@ -773,12 +1018,13 @@ static void http_put(pqx_http_opts *o, int i, long long v) {
     case 1: o->timeout_ms = (long)v; break;
     case 2: o->retries = (int)v; break;
     case 3: o->footer_guess = (size_t)v; break;
-    default: o->read_min = (size_t)v; break;
+    case 4: o->read_min = (size_t)v; break;
+    default: o->s3_max_keys = (int)v; break;
   }
 }
 
 static char *http_text(pqx_http_opts *o, int i) {
-  return i == 5 ? o->s3_region : o->s3_endpoint;
+  return i == 6 ? o->s3_region : o->s3_endpoint;
 }
 
 /* parquet_http_option(name): the setting; (name, value): sets it for the
@@ -794,7 +1040,7 @@ static void httpOptionFunc(sqlite3_context *ctx, int argc,
   if (i < 0) {
     char *msg = sqlite3_mprintf(
         "%s: no setting '%s' (connect_timeout_ms, timeout_ms, retries, "
-        "footer_guess, read_min, s3_region, s3_endpoint)",
+        "footer_guess, read_min, s3_max_keys, s3_region, s3_endpoint)",
         fn, name ? name : "NULL");
     pqx_result_error_msg(ctx, msg);
     return;

@@ -108,6 +108,7 @@ void pqx_source_close(pqx_source *s) {
 ** is written: a file whose name has a glob character is still that file,
 ** as it was before globs. */
 static int source_is_many(const char *path) {
+  if (pqx_is_s3_glob(path)) return 1;
   if (pqx_is_url(path)) return 0; /* a URL's '?' begins its query */
 #ifndef PARQUET_OMIT_FILES
   struct stat st;
@@ -141,7 +142,7 @@ int pqx_sources_open(pqx_sources *ss, sqlite3 *db, sqlite3_value *v,
   int rc = source_path(db, v, fn, &path, msg);
   if (rc) return rc;
   if (source_is_many(path)) {
-    return pqx_paths_expand(fn, path, &ss->paths, &ss->n, msg);
+    return pqx_paths_expand(db, fn, path, &ss->paths, &ss->n, msg);
   }
   ss->paths = sqlite3_malloc64(sizeof *ss->paths);
   if (!ss->paths) return SQLITE_NOMEM;

@@ -853,7 +853,8 @@ static int tbl_expand(TblTable *t, int i, int lenient, char **msg) {
   char **paths;
   pqx_folder *dirs;
   int n, nd;
-  int rc = pqx_paths_watch("parquet", t->patterns[i], lenient, &paths, &n,
+  int rc = pqx_paths_watch(t->db, "parquet", t->patterns[i], lenient,
+                           &paths, &n,
                            &dirs, &nd, msg);
   if (rc) return rc;
   pqx_paths_free(w->paths, w->npaths);

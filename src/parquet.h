@@ -1783,6 +1783,16 @@ PQ_API int pq_http_name_is(const char *name, size_t n, const char *want);
 ** UINT64_MAX.  Numbers are below 2^63. */
 PQ_API int pq_http_content_range(const char *s, size_t n, uint64_t *first,
                                  uint64_t *last, uint64_t *total);
+/* S3's ListObjectsV2 response, x[0..n): pq_s3_list_field gives the text of
+** the first <tag> (IsTruncated, NextContinuationToken), pq_s3_list_key the
+** <Key> of the next <Contents> from *pos on (*pos moved past it); both
+** with XML's entities decoded, into out (room cap, a NUL after, *len
+** bytes before it).  0: found; 1: none; -1: not well-formed, or longer
+** than cap. */
+PQ_API int pq_s3_list_field(const char *x, size_t n, const char *tag,
+                            char *out, size_t cap, size_t *len);
+PQ_API int pq_s3_list_key(const char *x, size_t n, size_t *pos, char *out,
+                          size_t cap, size_t *len);
 
 #ifdef __cplusplus
 }

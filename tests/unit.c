@@ -1571,6 +1571,45 @@ static void test_http(void) {
             pq_http_header("no colon", 8, &name, &nl, &val, &vl) != 0 &&
             pq_http_header("a b: c", 6, &name, &nl, &val, &vl) != 0,
         "http: bad header lines");
+  /* S3's listing: keys with their entities decoded, then none */
+  const char *x = "<ListBucketResult><IsTruncated>true</IsTruncated>"
+                  "<Contents><Key>a/x&amp;y&#x263A;&#65;.parquet</Key>"
+                  "</Contents><Contents><Key>b</Key></Contents>"
+                  "<NextContinuationToken>t&lt;1</NextContinuationToken>"
+                  "</ListBucketResult>";
+  char out[64];
+  size_t pos = 0, len;
+  int r1 = pq_s3_list_key(x, strlen(x), &pos, out, sizeof out, &len);
+  CHECK(r1 == 0 && !strcmp(out, "a/x&y\xE2\x98\xBA" "A.parquet") &&
+            len == strlen(out),
+        "s3 listing: first key '%s'", out);
+  r1 = pq_s3_list_key(x, strlen(x), &pos, out, sizeof out, &len);
+  CHECK(r1 == 0 && !strcmp(out, "b"), "s3 listing: second key");
+  CHECK(pq_s3_list_key(x, strlen(x), &pos, out, sizeof out, &len) == 1,
+        "s3 listing: no third key");
+  CHECK(pq_s3_list_field(x, strlen(x), "NextContinuationToken", out,
+                         sizeof out, &len) == 0 && !strcmp(out, "t<1"),
+        "s3 listing: token");
+  CHECK(pq_s3_list_field(x, strlen(x), "IsTruncated", out, sizeof out,
+                         &len) == 0 && !strcmp(out, "true"),
+        "s3 listing: truncated");
+  CHECK(pq_s3_list_field(x, strlen(x), "Nope", out, sizeof out, &len) == 1,
+        "s3 listing: a field it lacks");
+  const char *bad[] = {"<Contents><Key>a&bogus;</Key></Contents>",
+                       "<Contents><Key>a&#0;</Key></Contents>",
+                       "<Contents><Key>a&#xD800;</Key></Contents>",
+                       "<Contents><Key>a</Contents>",
+                       "<Contents><Key>a<b</Key></Contents>"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    pos = 0;
+    CHECK(pq_s3_list_key(bad[i], strlen(bad[i]), &pos, out, sizeof out,
+                         &len) == -1,
+          "s3 listing: bad %s", bad[i]);
+  }
+  char small[4];
+  pos = 0;
+  CHECK(pq_s3_list_key(x, strlen(x), &pos, small, sizeof small, &len) == -1,
+        "s3 listing: a key longer than the room");
 }
 
 int main(void) {

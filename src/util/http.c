@@ -5,6 +5,8 @@
 ** binding's (ext/remote.c); these are here so that every byte a server
 ** controls goes through code the fuzzers reach (tests/fuzz/http.c).
 */
+#include <stdio.h>
+
 #include "util.h"
 
 static int http_blank(char c) { return c == ' ' || c == '\t'; }
@@ -105,4 +107,129 @@ int pq_http_content_range(const char *s, size_t n, uint64_t *first,
   }
   if (*total != UINT64_MAX && *last >= *total) return -1;
   return 0;
+}
+
+/* ---- S3's ListObjectsV2 --------------------------------------------------- */
+
+/* The first "<tag>" in [p, end): where it begins, or NULL. */
+static const char *xml_find(const char *p, const char *end, const char *tag) {
+  size_t k = strlen(tag);
+  while (p && (size_t)(end - p) >= k) {
+    const char *q = memchr(p, tag[0], (size_t)(end - p) - k + 1);
+    if (!q) return NULL;
+    if (memcmp(q, tag, k) == 0) return q;
+    p = q + 1;
+  }
+  return NULL;
+}
+
+/* Appends code point c as UTF-8 to out (room cap): -1 past the room. */
+static int xml_put(char *out, size_t cap, size_t *len, uint32_t c) {
+  char b[4];
+  size_t n;
+  if (c < 0x80) {
+    b[0] = (char)c;
+    n = 1;
+  } else if (c < 0x800) {
+    b[0] = (char)(0xC0 | c >> 6);
+    b[1] = (char)(0x80 | (c & 0x3F));
+    n = 2;
+  } else if (c < 0x10000) {
+    b[0] = (char)(0xE0 | c >> 12);
+    b[1] = (char)(0x80 | (c >> 6 & 0x3F));
+    b[2] = (char)(0x80 | (c & 0x3F));
+    n = 3;
+  } else {
+    b[0] = (char)(0xF0 | c >> 18);
+    b[1] = (char)(0x80 | (c >> 12 & 0x3F));
+    b[2] = (char)(0x80 | (c >> 6 & 0x3F));
+    b[3] = (char)(0x80 | (c & 0x3F));
+    n = 4;
+  }
+  if (n > cap - 1 - *len) return -1;
+  memcpy(out + *len, b, n);
+  *len += n;
+  return 0;
+}
+
+/* The text [p, end) with its entities decoded, into out (room cap, a NUL
+** after): -1 for an entity XML does not have, a NUL, or too long. */
+static int xml_text(const char *p, const char *end, char *out, size_t cap,
+                    size_t *len) {
+  static const struct {
+    const char *name;
+    char c;
+  } named[] = {{"amp;", '&'}, {"lt;", '<'}, {"gt;", '>'}, {"quot;", '"'},
+               {"apos;", '\''}};
+  *len = 0;
+  if (cap == 0) return -1;
+  while (p < end) {
+    uint32_t c = (unsigned char)*p++;
+    if (c == 0 || c == '<') return -1;
+    if (c == '&') {
+      size_t left = (size_t)(end - p), i;
+      for (i = 0; i < sizeof named / sizeof *named; i++) {
+        size_t k = strlen(named[i].name);
+        if (left >= k && memcmp(p, named[i].name, k) == 0) {
+          c = (unsigned char)named[i].c;
+          p += k;
+          break;
+        }
+      }
+      if (i == sizeof named / sizeof *named) {
+        if (left < 3 || *p != '#') return -1;
+        int hex = p[1] == 'x';
+        const char *q = p + 1 + hex;
+        uint32_t v = 0;
+        int digits = 0;
+        for (; q < end && *q != ';'; q++, digits++) {
+          int d = *q >= '0' && *q <= '9'   ? *q - '0'
+                  : hex && *q >= 'a' && *q <= 'f' ? *q - 'a' + 10
+                  : hex && *q >= 'A' && *q <= 'F' ? *q - 'A' + 10
+                                                  : -1;
+          if (d < 0 || digits >= 8) return -1;
+          v = v * (hex ? 16u : 10u) + (uint32_t)d;
+        }
+        if (q >= end || digits == 0 || v == 0 || v > 0x10FFFF ||
+            (v >= 0xD800 && v <= 0xDFFF))
+          return -1;
+        p = q + 1;
+        c = v;
+      }
+    }
+    if (xml_put(out, cap, len, c)) return -1;
+  }
+  out[*len] = 0;
+  return 0;
+}
+
+int pq_s3_list_field(const char *x, size_t n, const char *tag, char *out,
+                     size_t cap, size_t *len) {
+  char open[64], close[64];
+  if (strlen(tag) > 60) return -1;
+  snprintf(open, sizeof open, "<%s>", tag);
+  snprintf(close, sizeof close, "</%s>", tag);
+  const char *end = x + n, *a = xml_find(x, end, open);
+  if (!a) return 1;
+  a += strlen(open);
+  const char *b = xml_find(a, end, close);
+  if (!b) return -1;
+  return xml_text(a, b, out, cap, len);
+}
+
+int pq_s3_list_key(const char *x, size_t n, size_t *pos, char *out,
+                   size_t cap, size_t *len) {
+  const char *end = x + n;
+  if (*pos > n) return -1;
+  const char *c = xml_find(x + *pos, end, "<Contents>");
+  if (!c) return 1;
+  const char *ce = xml_find(c, end, "</Contents>");
+  if (!ce) return -1;
+  const char *k = xml_find(c, ce, "<Key>");
+  if (!k) return -1;
+  k += 5;
+  const char *ke = xml_find(k, ce, "</Key>");
+  if (!ke) return -1;
+  *pos = (size_t)(ce - x) + 11;
+  return xml_text(k, ke, out, cap, len);
 }

@@ -4,7 +4,8 @@
 ** value.  A parse that succeeds must describe the bytes it was given: the
 ** name and value lie inside the line, a range's last byte is not before
 ** its first nor past the total, and the range printed back parses to the
-** same numbers.
+** same numbers.  Then the input is read as S3's ListObjectsV2 XML: each
+** key decoded stays in its room, and the keys come in order.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         abort();
     }
   }
+  /* as a listing: every key and field decoded stays in its room, and
+  ** the keys come in order of their place, each further on */
+  char out[64];
+  size_t pos = 0, len, last = 0;
+  int got, keys = 0;
+  while ((got = pq_s3_list_key(s, size, &pos, out, sizeof out, &len)) == 0) {
+    if (len >= sizeof out || out[len] != 0 || pos <= last || pos > size)
+      abort();
+    last = pos;
+    if (++keys > 100000) abort();
+  }
+  if (pq_s3_list_field(s, size, "IsTruncated", out, sizeof out, &len) == 0 &&
+      (len >= sizeof out || out[len] != 0))
+    abort();
   free(s);
   return 0;
 }

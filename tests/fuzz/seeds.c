@@ -462,6 +462,10 @@ static void http_seeds(void) {
       "bytes */1000",
       "bytes 10-20/*",
       "bytes 9223372036854775806-9223372036854775806/9223372036854775807",
+      "<ListBucketResult><IsTruncated>true</IsTruncated><Contents><Key>a/"
+      "x&amp;y&#x263A;.parquet</Key><Size>3</Size></Contents><Contents>"
+      "<Key>b&#65;</Key></Contents><NextContinuationToken>t&lt;"
+      "</NextContinuationToken></ListBucketResult>",
   };
   char name[32];
   for (size_t i = 0; i < sizeof seeds / sizeof *seeds; i++) {
