@@ -80,7 +80,7 @@ endif
 BUILD_DEPS = libsqlite3-dev $(foreach c,$(WITH),$(DEB_$(c))) $(CURL_DEB)
 TEST_DEPS  = sqlite3 tcl libsqlite3-tcl pkg-config strace
 
-.PHONY: bench-against bench-lab wasm test-wasm wasm-deps all deps test-deps interop-deps clients-deps fuzz-deps tsan-deps demo test test-asan test-tsan test-oom test-valgrind bench fuzz fuzz-build gen install uninstall dist clean FORCE
+.PHONY: bench-against bench-lab bench-remote wasm test-wasm wasm-deps all deps test-deps interop-deps clients-deps fuzz-deps tsan-deps demo test test-asan test-tsan test-oom test-valgrind bench fuzz fuzz-build gen install uninstall dist clean FORCE
 
 all: deps $(BUILD)/$(EXT) $(BUILD)/libpqcore.a $(if $(SAN),,$(EXT))
 
@@ -208,6 +208,11 @@ $(BUILD)/bench/lab: bench/lab.c bench/shell.h bench/stats.h
 	$(CC) $(CFLAGS) $(WARN) -o $@ bench/lab.c
 
 # The encoding lab's benchmark alone (bench/lab.c; also part of make bench).
+# Files over HTTP on loopback against the same files read locally
+# (bench/remote.sh, doc/remote.md); FILE= another file than the bench's.
+bench-remote: $(BUILD)/$(EXT)
+	sh bench/remote.sh $(BUILD)/$(EXT) $(BUILD)/bench $(FILE)
+
 bench-lab: $(BUILD)/$(EXT) $(BUILD)/bench/lab
 	$(BUILD)/bench/lab --extension $(BUILD)/$(EXT) --work $(BUILD)/bench \
 	  $(if $(BENCH_ARGS),$(BENCH_ARGS),--results bench/RESULTS.md)

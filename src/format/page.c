@@ -229,8 +229,14 @@ int pq_page_header_read(pq_page *p, const uint8_t *buf, size_t len,
 }
 
 /* The bytes of the page at pos, header included, when the offset index
-** lists a page there; else 0. */
+** lists a page there, or when it is the chunk's dictionary page, before
+** the data page its chunk names; else 0. */
 static size_t listed_size(const pq_page_reader *r, size_t pos) {
+  const pq_column_meta *m = r->meta;
+  if (m->dictionary_page_offset >= 0 &&
+      (int64_t)pos == m->dictionary_page_offset &&
+      m->data_page_offset > m->dictionary_page_offset)
+    return (size_t)(m->data_page_offset - m->dictionary_page_offset);
   const pq_offset_index *oi = r->oi;
   if (!oi || !oi->n_pages) return 0;
   uint32_t lo = 0, hi = oi->n_pages;
