@@ -1303,7 +1303,9 @@
   // table `file`): its rows as a table that sorts by any column, and a chart
   // per column of size against decode speed, a point per encoding and codec.
   // A point (or a row) explains the first page of that column as
-  // parquet_write writes it with that encoding and codec.
+  // parquet_write writes it with that encoding, codec and level, and the
+  // lab's other options. The form's fields are the lab's options of their
+  // names.
   window.pqLabCount = 0;        // lab runs that finished
   window.pqLabExplainCount = 0; // explains of a point that finished
 
