@@ -1233,6 +1233,12 @@ static void test_by_hand(void) {
     if (i % 17 == 0) memcpy(a + 5, "02-30", 5); /* days past the month */
     if (i % 19 == 0) memcpy(b + 8, "31", 2);
     if (i % 23 == 0) memcpy(a + 11, "24", 2);
+    if (i % 29 == 0) { /* a byte that is no digit, or not its separator */
+      static const char odd[] = ":;?/ a-.\x7f";
+      size_t at = (size_t)between(0, (int64_t)strlen(a) - 1);
+      a[at] = odd[between(0, (int64_t)sizeof odd - 2)];
+    }
+    if (i % 31 == 0) strcpy(b, a); /* the same text */
     snprintf(az, sizeof az, " %s", a);
     snprintf(bz, sizeof bz, " %s", b);
     int x = pq_instant_compare(a, strlen(a), b, strlen(b));
