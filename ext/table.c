@@ -1333,6 +1333,29 @@ typedef struct TblDict {
 
 #define TBL_DICT_AT(d) ((size_t *)(void *)((d) + 1))
 
+/* The texts and blobs of a chunk read ahead (below), handed to SQLite
+** without a copy too: each is preceded by a pointer back to the block
+** (its low bit set when the text holds no NUL and SQLite may be told it
+** ends at its NUL), and followed by a NUL.  refs counts the values SQLite
+** holds of it, plus one for the ring or the cursor that has it; like a
+** dictionary block's, it is counted on the connection's thread only. */
+typedef struct TblBytes {
+  sqlite3_int64 refs;
+  size_t cap, len;          /* of the bytes after the header */
+} TblBytes;
+
+#define TBL_BYTES_DATA(b) ((uint8_t *)((b) + 1))
+
+static void tbl_bytes_unref(TblBytes *b) {
+  if (b && --b->refs == 0) sqlite3_free(b);
+}
+
+static void tbl_bytes_free(void *p) {
+  uintptr_t back;
+  memcpy(&back, (const char *)p - sizeof back, sizeof back);
+  tbl_bytes_unref((TblBytes *)(back & ~(uintptr_t)1));
+}
+
 typedef struct TblReader {
   int col;                  /* table column */
   pq_field_reader *r;
@@ -1341,6 +1364,7 @@ typedef struct TblReader {
   int32_t *entry;           /* the dictionary entry of each cell, or -1 */
   pq_cell own_cells[TBL_BATCH];
   int32_t own_entry[TBL_BATCH];
+  int bytes;                /* the cells' other texts are in TblBytes blocks */
   int64_t start;            /* row (in the row group) of cells[0] */
   size_t n;
   /* the reader's dictionary as SQLite takes it: made once the rows given
@@ -2103,6 +2127,7 @@ static int tbl_load(TblCursor *c, TblReader *r) {
   if (rc == PQ_OK) {
     r->cells = r->own_cells;
     r->entry = r->own_entry;
+    r->bytes = 0;
     rc = pq_field_reader_read_entries(r->r, r->cells, r->entry, want, &r->n,
                                       &err);
   }
@@ -2243,7 +2268,7 @@ typedef struct TblAheadCol {
   int32_t *entry;           /* entries of dict, or -1 */
   TblDict *dict;            /* the block the cells' entries are of, or NULL */
   int dict_new;             /* this chunk hands over its first reference */
-  pq_buf bytes;             /* the text of the other cells */
+  TblBytes *bytes;          /* the text of the other cells, or NULL */
 } TblAheadCol;
 
 typedef struct TblChunk {
@@ -2267,6 +2292,8 @@ typedef struct TblAhead {
   int taken;                /* the cursor reads ring[head] */
   int open_upto;            /* the worker may read the files before it */
   TblChunk ring[TBL_AHEAD_SLOTS];
+  TblBytes **pool;          /* blocks no value holds, for the worker */
+  int npool, maxpool;
   /* set before the worker starts, then read only */
   TblSnap **snaps;
   int nsnaps;
@@ -2285,6 +2312,9 @@ typedef struct TblAhead {
   uint8_t *dict_handed;     /* a chunk carries dict's first reference */
   /* the cursor's own */
   int held;                 /* file + 1 opened for the worker, or 0 */
+  TblBytes **retired;       /* blocks of chunks given back that SQLite still
+                            ** held values of, for the pool once it does not */
+  int nretired;
 } TblAhead;
 
 /* The next file after f that a scan without constraints reads a row of,
@@ -2355,13 +2385,46 @@ static int tbl_ahead_open(TblAhead *a, int f, uint32_t g, TblChunk *k) {
   return 0;
 }
 
+/* Cell v's bytes into the column's block (grown as needed: no value holds
+** it yet), after room for the pointer back and before a NUL; v->p NULL
+** and v->i their offset, until the block is where it stays.  1: no
+** memory. */
+static int tbl_ahead_put(TblAheadCol *ac, pq_cell *v) {
+  size_t need = sizeof(uintptr_t) + ((v->n + 8) & ~(size_t)7);
+  TblBytes *b = ac->bytes;
+  if (!b || b->cap - b->len < need) {
+    size_t len = b ? b->len : 0, cap = b ? 2 * b->cap : 65536;
+    if (cap < len + need) cap = len + need;
+    b = sqlite3_realloc64(b, sizeof *b + cap);
+    if (!b) return 1;
+    if (!ac->bytes) {
+      b->refs = 1;
+      b->len = 0;
+    }
+    b->cap = cap;
+    ac->bytes = b;
+  }
+  uint8_t *at = TBL_BYTES_DATA(b) + b->len + sizeof(uintptr_t);
+  memcpy(at, v->p, v->n);
+  memset(at + v->n, 0, need - sizeof(uintptr_t) - v->n);
+  v->i = (int64_t)(b->len + sizeof(uintptr_t));
+  v->p = NULL;
+  b->len += need;
+  return 0;
+}
+
 /* Reads rows [lo, lo + n) of the open row group into chunk k; 0, or k made
 ** the failure. */
 static int tbl_ahead_fill(TblAhead *a, TblChunk *k, size_t want) {
   const TblSnap *sn = a->snaps[k->file];
   for (int i = 0; i < a->ncols; i++) {
     TblAheadCol *ac = &k->cols[i];
-    ac->bytes.len = 0;
+    if (!ac->bytes) { /* a block from the pool, if any */
+      pthread_mutex_lock(&a->mu);
+      if (a->npool) ac->bytes = a->pool[--a->npool];
+      pthread_mutex_unlock(&a->mu);
+    }
+    if (ac->bytes) ac->bytes->len = 0;
     ac->dict = NULL;
     ac->dict_new = 0;
     if (!a->rd[i]) {
@@ -2418,24 +2481,26 @@ static int tbl_ahead_fill(TblAhead *a, TblChunk *k, size_t want) {
           continue;
         }
         ac->entry[j] = -1;
-        if (v->n) { /* its offset in bytes for now */
-          size_t off = ac->bytes.len;
-          pq_buf_append(&ac->bytes, v->p, v->n);
-          if (ac->bytes.oom) {
+        if (v->n) { /* into the block, its offset for now */
+          if (tbl_ahead_put(ac, v)) {
             tbl_ahead_fail(k, SQLITE_NOMEM, NULL);
             return 1;
           }
-          v->p = NULL;
-          v->i = (int64_t)off;
         }
       }
       got += n;
     }
-    for (size_t j = 0; j < want; j++) {
+    for (size_t j = 0; j < want; j++) { /* where the block now is */
       pq_cell *v = &ac->cells[j];
-      if ((v->kind == PQ_CELL_TEXT || v->kind == PQ_CELL_BLOB) && v->n &&
-          !v->p)
-        v->p = ac->bytes.data + v->i;
+      if ((v->kind != PQ_CELL_TEXT && v->kind != PQ_CELL_BLOB) || !v->n ||
+          v->p)
+        continue;
+      uint8_t *at = TBL_BYTES_DATA(ac->bytes) + v->i;
+      uintptr_t back = (uintptr_t)ac->bytes;
+      if (v->kind == PQ_CELL_TEXT && v->n <= 0x7fffffff && !memchr(at, 0, v->n))
+        back |= 1;
+      memcpy(at - sizeof back, &back, sizeof back);
+      v->p = at;
     }
   }
   k->n = want;
@@ -2522,7 +2587,7 @@ static void tbl_ahead_free(TblCursor *c, TblAhead *a) {
       if (k->cols[i].dict_new) tbl_dict_unref(k->cols[i].dict);
       sqlite3_free(k->cols[i].cells);
       sqlite3_free(k->cols[i].entry);
-      pq_buf_free(&k->cols[i].bytes);
+      tbl_bytes_unref(k->cols[i].bytes);
     }
     sqlite3_free(k->cols);
   }
@@ -2542,6 +2607,10 @@ static void tbl_ahead_free(TblCursor *c, TblAhead *a) {
     pq_buf_free(&room->page);
   }
   if (a->held) tbl_snap_done(a->snaps[a->held - 1]);
+  for (int i = 0; i < a->npool; i++) tbl_bytes_unref(a->pool[i]);
+  for (int i = 0; i < a->nretired; i++) tbl_bytes_unref(a->retired[i]);
+  sqlite3_free(a->pool);
+  sqlite3_free(a->retired);
   sqlite3_free(a->rooms);
   sqlite3_free(a->rd);
   sqlite3_free(a->dict);
@@ -2570,6 +2639,7 @@ static void tbl_ahead_stop(TblCursor *c) {
     if (r->cells != r->own_cells) {
       r->cells = r->own_cells;
       r->entry = r->own_entry;
+      r->bytes = 0;
       r->n = 0;
       r->start = 0;
     }
@@ -2599,8 +2669,11 @@ static void tbl_ahead_start(TblCursor *c, TblTable *t, int64_t g) {
   a->dict_id = sqlite3_malloc64((size_t)n * sizeof *a->dict_id);
   a->dict_handed = sqlite3_malloc64((size_t)n);
   if (a->rooms) memset(a->rooms, 0, (size_t)n * sizeof *a->rooms);
+  a->maxpool = n * (TBL_AHEAD_SLOTS + 2);
+  a->pool = sqlite3_malloc64((size_t)a->maxpool * sizeof *a->pool);
+  a->retired = sqlite3_malloc64((size_t)a->maxpool * sizeof *a->retired);
   ok = a->col && a->names && a->rd && a->rooms && a->dict && a->dict_id &&
-       a->dict_handed;
+       a->dict_handed && a->pool && a->retired;
   for (int i = 0; ok && i < n; i++) {
     a->col[i] = c->readers[i].col;
     a->names[i] = t->cols[a->col[i]].name;
@@ -2626,7 +2699,6 @@ static void tbl_ahead_start(TblCursor *c, TblTable *t, int64_t g) {
     memset(k->cols, 0, (size_t)n * sizeof *k->cols);
     for (int i = 0; i < n; i++) {
       TblAheadCol *ac = &k->cols[i];
-      pq_buf_init(&ac->bytes);
       ac->cells = sqlite3_malloc64(TBL_AHEAD_ROWS * sizeof *ac->cells);
       ac->entry = sqlite3_malloc64(TBL_AHEAD_ROWS * sizeof *ac->entry);
       if (!ac->cells || !ac->entry) ok = 0;
@@ -2679,6 +2751,35 @@ static void tbl_ahead_open_next(TblCursor *c, TblAhead *a, const TblChunk *k) {
   pthread_mutex_unlock(&a->mu);
 }
 
+/* Chunk k given back to the ring (under the mutex): a block SQLite still
+** holds values of leaves it for the cursor's retired blocks, and those
+** SQLite no longer holds go to the pool. */
+static void tbl_ahead_give_back(TblAhead *a, TblChunk *k) {
+  for (int i = 0; i < a->nretired;) {
+    TblBytes *b = a->retired[i];
+    if (b->refs > 1) {
+      i++;
+      continue;
+    }
+    a->retired[i] = a->retired[--a->nretired];
+    if (a->npool < a->maxpool) {
+      a->pool[a->npool++] = b;
+    } else {
+      tbl_bytes_unref(b);
+    }
+  }
+  for (int i = 0; i < a->ncols; i++) {
+    TblBytes *b = k->cols[i].bytes;
+    if (!b || b->refs == 1) continue;
+    k->cols[i].bytes = NULL;
+    if (a->nretired < a->maxpool) {
+      a->retired[a->nretired++] = b;
+    } else {
+      tbl_bytes_unref(b); /* the last value frees it */
+    }
+  }
+}
+
 /* The cursor's readers on the chunk that holds its row: the chunks before
 ** it given back.  When there is none (the worker is not where the cursor
 ** is), the worker is stopped and the cursor reads on itself, from the row
@@ -2689,6 +2790,7 @@ static int tbl_ahead_take(TblCursor *c) {
   for (;;) {
     pthread_mutex_lock(&a->mu);
     if (a->taken) { /* the chunk in hand, given back */
+      tbl_ahead_give_back(a, &a->ring[a->head]);
       a->head = (a->head + 1) % TBL_AHEAD_SLOTS;
       a->count--;
       a->taken = 0;
@@ -2718,6 +2820,7 @@ static int tbl_ahead_take(TblCursor *c) {
         TblAheadCol *ac = &k->cols[i];
         r->cells = ac->cells;
         r->entry = ac->entry;
+        r->bytes = 1;
         r->start = k->lo;
         r->n = k->n;
         if (ac->dict_new) { /* the block's first reference, taken */
@@ -3090,9 +3193,23 @@ static inline void tbl_result(sqlite3_context *ctx, const pq_cell *v) {
 /* Cell i of reader r's batch as the result. */
 static void tbl_reader_result(sqlite3_context *ctx, TblReader *r, size_t i) {
   const pq_cell *v = &r->cells[i];
-  if (r->entry[i] >= 0 && (v->kind == PQ_CELL_TEXT || v->kind == PQ_CELL_BLOB) &&
-      tbl_entry_result(ctx, r, r->entry[i], v))
-    return;
+  if ((v->kind == PQ_CELL_TEXT || v->kind == PQ_CELL_BLOB) && v->n) {
+    if (r->entry[i] >= 0 && tbl_entry_result(ctx, r, r->entry[i], v)) return;
+    if (r->bytes) { /* a chunk's block: a reference, not a copy */
+      uintptr_t back;
+      memcpy(&back, v->p - sizeof back, sizeof back);
+      ((TblBytes *)(back & ~(uintptr_t)1))->refs++;
+      if (v->kind == PQ_CELL_BLOB) {
+        sqlite3_result_blob64(ctx, v->p, v->n, tbl_bytes_free);
+      } else if (back & 1) {
+        sqlite3_result_text(ctx, (const char *)v->p, -1, tbl_bytes_free);
+      } else {
+        sqlite3_result_text64(ctx, (const char *)v->p, v->n, tbl_bytes_free,
+                              SQLITE_UTF8);
+      }
+      return;
+    }
+  }
   tbl_result(ctx, v);
 }
 
