@@ -50,13 +50,16 @@
 ** first scan, which then fails unless the files still have those columns,
 ** and fails at every scan while PRAGMA trusted_schema is off.
 */
-#define _POSIX_C_SOURCE 200809L /* stat */
+#define _GNU_SOURCE /* stat; sched_getcpu, CPU affinity (Linux) */
 
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "ext.h"
 
@@ -123,6 +126,7 @@ typedef struct TblTable {
                            ** them may be hive keys too) */
   int nhive;
   int binary_as_string, pushdown, union_by_name, hive_partitioning;
+  int threads;             /* 2: scans read ahead on a worker thread; 1: not */
   int64_t total_rows;
   int filename_col, file_row_col;
   /* the memory readers of the table's cursors read into, given back when
@@ -379,6 +383,15 @@ static int tbl_option(TblTable *t, const char *a, char **msg) {
   key[kn] = 0;
   memcpy(val, v, vn);
   val[vn] = 0;
+  if (!sqlite3_stricmp(key, "threads")) {
+    if (strcmp(val, "1") && strcmp(val, "2")) {
+      *msg = sqlite3_mprintf("parquet: option threads takes 1 or 2, not '%s'",
+                             val);
+      return SQLITE_ERROR;
+    }
+    t->threads = val[0] - '0';
+    return SQLITE_OK;
+  }
   int *opt = !sqlite3_stricmp(key, "hive_partitioning") ? &t->hive_partitioning
              : !sqlite3_stricmp(key, "union_by_name")   ? &t->union_by_name
              : !sqlite3_stricmp(key, "binary_as_string") ? &t->binary_as_string
@@ -387,7 +400,7 @@ static int tbl_option(TblTable *t, const char *a, char **msg) {
   if (!opt) {
     *msg = sqlite3_mprintf(
         "parquet: unknown option '%s' (hive_partitioning, union_by_name, "
-        "binary_as_string, pushdown)",
+        "binary_as_string, pushdown, threads)",
         key);
     return SQLITE_ERROR;
   }
@@ -1076,6 +1089,7 @@ static int tbl_init(sqlite3 *db, int create, int argc,
   memset(t, 0, sizeof *t);
   t->db = db;
   t->pushdown = 1;
+  t->threads = 2;
   t->schema = sqlite3_mprintf("%s", argv[1]);
   t->name = sqlite3_mprintf("%s", argv[2]);
   int rc = t->schema && t->name ? SQLITE_OK : SQLITE_NOMEM;
@@ -1322,11 +1336,38 @@ typedef struct TblDict {
 
 #define TBL_DICT_AT(d) ((size_t *)(void *)((d) + 1))
 
+/* The texts and blobs of a chunk read ahead (below), handed to SQLite
+** without a copy too: each is preceded by a pointer back to the block
+** (its low bit set when the text holds no NUL and SQLite may be told it
+** ends at its NUL), and followed by a NUL.  refs counts the values SQLite
+** holds of it, plus one for the ring or the cursor that has it; like a
+** dictionary block's, it is counted on the connection's thread only. */
+typedef struct TblBytes {
+  sqlite3_int64 refs;
+  size_t cap, len;          /* of the bytes after the header */
+} TblBytes;
+
+#define TBL_BYTES_DATA(b) ((uint8_t *)((b) + 1))
+
+static void tbl_bytes_unref(TblBytes *b) {
+  if (b && --b->refs == 0) sqlite3_free(b);
+}
+
+static void tbl_bytes_free(void *p) {
+  uintptr_t back;
+  memcpy(&back, (const char *)p - sizeof back, sizeof back);
+  tbl_bytes_unref((TblBytes *)(back & ~(uintptr_t)1));
+}
+
 typedef struct TblReader {
   int col;                  /* table column */
   pq_field_reader *r;
-  pq_cell cells[TBL_BATCH];
-  int32_t entry[TBL_BATCH]; /* the dictionary entry of each cell, or -1 */
+  /* the cells in hand: own_cells, or a chunk the worker read ahead */
+  pq_cell *cells;
+  int32_t *entry;           /* the dictionary entry of each cell, or -1 */
+  pq_cell own_cells[TBL_BATCH];
+  int32_t own_entry[TBL_BATCH];
+  int bytes;                /* the cells' other texts are in TblBytes blocks */
   int64_t start;            /* row (in the row group) of cells[0] */
   size_t n;
   /* the reader's dictionary as SQLite takes it: made once the rows given
@@ -1370,7 +1411,12 @@ typedef struct TblCursor {
   int64_t *first;
   int nsnaps;
   int reading;              /* file + 1 whose row groups it reads, or 0 */
+  struct TblAhead *ahead;   /* the worker reading ahead, or NULL */
+  int ahead_tried;          /* the worker was considered for this scan */
 } TblCursor;
+
+static void tbl_ahead_stop(TblCursor *c);
+static int tbl_ahead_take(TblCursor *c);
 
 static int tblOpen(sqlite3_vtab *v, sqlite3_vtab_cursor **pp) {
   (void)v;
@@ -1438,6 +1484,7 @@ static __attribute__((noinline)) int tbl_entry_result(sqlite3_context *ctx,
   if (!r->dict) {
     size_t n;
     uint64_t id;
+    if (!r->r) return 0;
     const pq_cell *ent = pq_field_reader_entries(r->r, &n, &id);
     if (!ent || r->dict_rows++ < (int64_t)n) return 0;
     r->dict = tbl_dict_make(ent, n);
@@ -1558,6 +1605,7 @@ static void tbl_drop_snaps(TblCursor *c) {
 
 static int tblClose(sqlite3_vtab_cursor *cur) {
   TblCursor *c = (TblCursor *)cur;
+  tbl_ahead_stop(c);
   tbl_readers_close(c);
   tbl_drop_snaps(c);
   sqlite3_free(c->readers);
@@ -2061,6 +2109,15 @@ static int tbl_open_readers(TblCursor *c, TblTable *t, const TblSnap *f,
 ** reads a batch from it. */
 static int tbl_load(TblCursor *c, TblReader *r) {
   if (c->row >= r->start && c->row < r->start + (int64_t)r->n) return SQLITE_OK;
+  if (c->ahead) {
+    int rc = tbl_ahead_take(c);
+    if (rc || c->ahead) return rc;
+    /* the worker stopped: this reader goes on from the row itself */
+  }
+  if (!r->r) { /* a column this file lacks */
+    r->n = 0;
+    return SQLITE_OK;
+  }
   TblTable *t = (TblTable *)c->base.pVtab;
   pq_error err;
   int64_t next = r->start + (int64_t)r->n;
@@ -2071,6 +2128,9 @@ static int tbl_load(TblCursor *c, TblReader *r) {
   if (left < (int64_t)want) want = (size_t)left;
   if (c->limit >= 0 && c->limit + 1 < (int64_t)want) want = (size_t)c->limit + 1;
   if (rc == PQ_OK) {
+    r->cells = r->own_cells;
+    r->entry = r->own_entry;
+    r->bytes = 0;
     rc = pq_field_reader_read_entries(r->r, r->cells, r->entry, want, &r->n,
                                       &err);
   }
@@ -2175,6 +2235,632 @@ static int tbl_row_filtered(TblCursor *c, int *fails) {
   return SQLITE_OK;
 }
 
+/* ---- Reading ahead -------------------------------------------------------------
+** A scan that has read one whole row group in order, with no constraint,
+** rowid range or OFFSET to prune by, reads on with a worker thread (unless
+** the table says threads=1, SQLite is built without threads or the machine
+** has one CPU): while SQLite takes the rows of one row group, the worker
+** reads, decompresses and decodes the used columns of the next ones (and
+** the next file's), into chunks of TBL_AHEAD_ROWS rows in a ring of
+** TBL_AHEAD_SLOTS.  Each chunk holds every used column's cells for its
+** rows, their text in the chunk's own bytes or in the dictionary block of
+** the column chunk (tbl_dict_make, which the worker makes): nothing in a
+** chunk points into a reader, so the worker closes each row group's
+** readers once it has read them.  The cursor takes the chunks in order
+** (tbl_ahead_take), its readers' cells pointing into the one it reads, and
+** gives each back when it takes the next: at most TBL_AHEAD_SLOTS chunks
+** of the used columns, with the pages of one row group the worker reads.
+**
+** The worker reads only files the cursor opened for it (a snapshot's
+** descriptor is the cursor's to open and close): the next file, when the
+** cursor takes the last row group of one.  A fault of the worker is a
+** chunk that ends the scan with the message the cursor would give (the
+** file, the column, the row group and page).  The cursor stops the worker
+** at xClose and xFilter (a LIMIT met, an error, the statement reset or
+** finalized); when anything is not as the worker read it, it stops it and
+** goes on reading itself.  Nothing shared is written by the worker but
+** the ring, under the mutex; the dictionary blocks' counts are touched
+** by the cursor only: the first chunk to carry a block hands its first
+** reference over. */
+
+#define TBL_AHEAD_ROWS 8192
+#define TBL_AHEAD_SLOTS 4
+
+typedef struct TblAheadCol {
+  pq_cell *cells;           /* TBL_AHEAD_ROWS */
+  int32_t *entry;           /* entries of dict, or -1 */
+  TblDict *dict;            /* the block the cells' entries are of, or NULL */
+  int dict_new;             /* this chunk hands over its first reference */
+  TblBytes *bytes;          /* the text of the other cells, or NULL */
+} TblAheadCol;
+
+typedef struct TblChunk {
+  int file;
+  int64_t group;
+  int64_t lo;               /* rows [lo, lo + n) of the row group */
+  size_t n;
+  int rc;                   /* not SQLITE_OK: the scan fails here */
+  char *msg;
+  TblAheadCol *cols;        /* per reader of the cursor */
+} TblChunk;
+
+typedef struct TblAhead {
+  pthread_t th;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  /* under mu */
+  int stop;                 /* the cursor wants the worker to end */
+  int done;                 /* the worker has ended */
+  int head, count;          /* ring[head] the oldest of count filled */
+  int taken;                /* the cursor reads ring[head] */
+  int open_upto;            /* the worker may read the files before it */
+  TblChunk ring[TBL_AHEAD_SLOTS];
+  TblBytes **pool;          /* blocks no value holds, for the worker */
+  int npool, maxpool;
+  /* set before the worker starts, then read only */
+  TblSnap **snaps;
+  int nsnaps;
+  int ncols;                /* the cursor's readers */
+  int *col;                 /* table column of each */
+  const char **names;       /* their names */
+  int first_file;
+  int64_t first_group;
+  int binary_as_string;
+  size_t limit;
+  /* the worker's own */
+  pq_field_reader **rd;     /* per column, of the row group it reads */
+  pq_read_room *rooms;      /* per column: the memory its readers reuse */
+  TblDict **dict;           /* per column: the block of its dictionary */
+  uint64_t *dict_id;        /* of pq_field_reader_entries, for dict */
+  uint8_t *dict_handed;     /* a chunk carries dict's first reference */
+  /* the cursor's own */
+  int held;                 /* file + 1 opened for the worker, or 0 */
+  TblBytes **retired;       /* blocks of chunks given back that SQLite still
+                            ** held values of, for the pool once it does not */
+  int nretired;
+} TblAhead;
+
+/* The next file after f that a scan without constraints reads a row of,
+** or -1. */
+static int tbl_ahead_next_file(TblSnap **snaps, int nsnaps, int f) {
+  for (int i = f + 1; i < nsnaps; i++) {
+    if (snaps[i]->num_rows > 0 &&
+        pq_file_metadata(snaps[i]->src.file)->n_row_groups > 0)
+      return i;
+  }
+  return -1;
+}
+
+static void tbl_dict_unref(TblDict *d) {
+  if (d && --d->refs == 0) sqlite3_free(d);
+}
+
+/* Lets go of the worker's readers of column i, keeping their memory. */
+static void tbl_ahead_close_col(TblAhead *a, int i) {
+  if (a->rd[i]) {
+    pq_read_room *room = &a->rooms[i];
+    pq_buf_free(&room->window); /* empty: the room was given over */
+    pq_buf_free(&room->page);
+    memset(room, 0, sizeof *room);
+    pq_buf_init(&room->window);
+    pq_buf_init(&room->page);
+    pq_field_reader_take_room(a->rd[i], room);
+    pq_field_reader_free(a->rd[i]);
+    a->rd[i] = NULL;
+  }
+  if (a->dict[i] && !a->dict_handed[i]) sqlite3_free(a->dict[i]);
+  a->dict[i] = NULL;
+  a->dict_id[i] = 0;
+  a->dict_handed[i] = 0;
+}
+
+/* A failure as the chunk that ends the scan: rc, and msg (NULL: no
+** memory). */
+static void tbl_ahead_fail(TblChunk *k, int rc, char *msg) {
+  k->n = 0;
+  k->rc = msg ? rc : SQLITE_NOMEM;
+  k->msg = msg;
+}
+
+/* Opens the readers of row group g of file f; 0, or the chunk k made the
+** failure. */
+static int tbl_ahead_open(TblAhead *a, int f, uint32_t g, TblChunk *k) {
+  const TblSnap *sn = a->snaps[f];
+  const pq_file *pf = sn->src.file;
+  for (int i = 0; i < a->ncols; i++) {
+    tbl_ahead_close_col(a, i);
+    int fi = sn->field[a->col[i]];
+    if (fi < 0) continue; /* a column the file lacks (or a hive key) */
+    const pq_schema_node *node = pq_file_schema(pf)->children[fi];
+    pq_error err;
+    int rc = pq_field_reader_open(&a->rd[i], pf, g, node, a->binary_as_string,
+                                  a->limit, &err);
+    if (rc) {
+      tbl_ahead_fail(k, SQLITE_ERROR,
+                     rc == PQ_NOMEM ? NULL
+                                    : pqx_source_error("parquet", sn->path, &err));
+      return 1;
+    }
+    if (node->leaf >= 0) {
+      pq_field_reader_give_room(a->rd[i], &a->rooms[i]);
+    }
+  }
+  return 0;
+}
+
+/* Cell v's bytes into the column's block (grown as needed: no value holds
+** it yet), after room for the pointer back and before a NUL; v->p NULL
+** and v->i their offset, until the block is where it stays.  1: no
+** memory. */
+static int tbl_ahead_put(TblAheadCol *ac, pq_cell *v) {
+  size_t need = sizeof(uintptr_t) + ((v->n + 8) & ~(size_t)7);
+  TblBytes *b = ac->bytes;
+  if (!b || b->cap - b->len < need) {
+    size_t len = b ? b->len : 0, cap = b ? 2 * b->cap : 65536;
+    if (cap < len + need) cap = len + need;
+    b = sqlite3_realloc64(b, sizeof *b + cap);
+    if (!b) return 1;
+    if (!ac->bytes) {
+      b->refs = 1;
+      b->len = 0;
+    }
+    b->cap = cap;
+    ac->bytes = b;
+  }
+  uint8_t *at = TBL_BYTES_DATA(b) + b->len + sizeof(uintptr_t);
+  memcpy(at, v->p, v->n);
+  memset(at + v->n, 0, need - sizeof(uintptr_t) - v->n);
+  v->i = (int64_t)(b->len + sizeof(uintptr_t));
+  v->p = NULL;
+  b->len += need;
+  return 0;
+}
+
+/* Reads rows [lo, lo + n) of the open row group into chunk k; 0, or k made
+** the failure. */
+static int tbl_ahead_fill(TblAhead *a, TblChunk *k, size_t want) {
+  const TblSnap *sn = a->snaps[k->file];
+  for (int i = 0; i < a->ncols; i++) {
+    TblAheadCol *ac = &k->cols[i];
+    if (!ac->bytes) { /* a block from the pool, if any */
+      pthread_mutex_lock(&a->mu);
+      if (a->npool) ac->bytes = a->pool[--a->npool];
+      pthread_mutex_unlock(&a->mu);
+    }
+    if (ac->bytes) ac->bytes->len = 0;
+    ac->dict = NULL;
+    ac->dict_new = 0;
+    if (!a->rd[i]) {
+      for (size_t j = 0; j < want; j++) {
+        memset(&ac->cells[j], 0, sizeof ac->cells[j]);
+        ac->cells[j].kind = PQ_CELL_NULL;
+        ac->entry[j] = -1;
+      }
+      continue;
+    }
+    size_t got = 0;
+    while (got < want) {
+      size_t n = 0;
+      pq_error err;
+      int rc = pq_field_reader_read_entries(a->rd[i], ac->cells + got,
+                                            ac->entry + got, want - got, &n,
+                                            &err);
+      if (rc == PQ_OK && n == 0) {
+        rc = PQ_CORRUPT;
+        snprintf(err.msg, sizeof err.msg, "column '%s' ends early",
+                 a->names[i]);
+        err.code = rc;
+      }
+      if (rc) {
+        tbl_ahead_fail(k, SQLITE_ERROR,
+                       rc == PQ_NOMEM ? NULL
+                                      : pqx_source_error("parquet", sn->path, &err));
+        return 1;
+      }
+      size_t ne;
+      uint64_t id;
+      const pq_cell *ent = pq_field_reader_entries(a->rd[i], &ne, &id);
+      for (size_t j = got; j < got + n; j++) {
+        pq_cell *v = &ac->cells[j];
+        if (v->kind != PQ_CELL_TEXT && v->kind != PQ_CELL_BLOB) continue;
+        int32_t e = ac->entry[j];
+        if (e >= 0 && ent && id != a->dict_id[i]) { /* a new dictionary */
+          if (a->dict[i] && !a->dict_handed[i]) sqlite3_free(a->dict[i]);
+          a->dict[i] = tbl_dict_make(ent, ne); /* NULL: copied instead */
+          a->dict_id[i] = id;
+          a->dict_handed[i] = 0;
+        }
+        TblDict *d = a->dict[i];
+        size_t at = e >= 0 && d && (size_t)e < d->n ? TBL_DICT_AT(d)[e] : 0;
+        if (at && (!ac->dict || ac->dict == d)) {
+          if (!ac->dict) {
+            ac->dict = d;
+            if (!a->dict_handed[i]) {
+              ac->dict_new = 1;
+              a->dict_handed[i] = 1;
+            }
+          }
+          v->p = (const uint8_t *)d + (at & ~(size_t)1);
+          continue;
+        }
+        ac->entry[j] = -1;
+        if (v->n) { /* into the block, its offset for now */
+          if (tbl_ahead_put(ac, v)) {
+            tbl_ahead_fail(k, SQLITE_NOMEM, NULL);
+            return 1;
+          }
+        }
+      }
+      got += n;
+    }
+    for (size_t j = 0; j < want; j++) { /* where the block now is */
+      pq_cell *v = &ac->cells[j];
+      if ((v->kind != PQ_CELL_TEXT && v->kind != PQ_CELL_BLOB) || !v->n ||
+          v->p)
+        continue;
+      uint8_t *at = TBL_BYTES_DATA(ac->bytes) + v->i;
+      uintptr_t back = (uintptr_t)ac->bytes;
+      if (v->kind == PQ_CELL_TEXT && v->n <= 0x7fffffff && !memchr(at, 0, v->n))
+        back |= 1;
+      memcpy(at - sizeof back, &back, sizeof back);
+      v->p = at;
+    }
+  }
+  k->n = want;
+  return 0;
+}
+
+/* The free slot the worker fills next, or NULL when told to stop. */
+static TblChunk *tbl_ahead_slot(TblAhead *a) {
+  pthread_mutex_lock(&a->mu);
+  while (!a->stop && a->count == TBL_AHEAD_SLOTS)
+    pthread_cond_wait(&a->cv, &a->mu);
+  TblChunk *k = a->stop ? NULL : &a->ring[(a->head + a->count) % TBL_AHEAD_SLOTS];
+  pthread_mutex_unlock(&a->mu);
+  return k;
+}
+
+static void tbl_ahead_post(TblAhead *a) {
+  pthread_mutex_lock(&a->mu);
+  a->count++;
+  pthread_cond_broadcast(&a->cv);
+  pthread_mutex_unlock(&a->mu);
+}
+
+static void *tbl_ahead_main(void *arg) {
+  TblAhead *a = arg;
+  int f = a->first_file;
+  int64_t g = a->first_group;
+  for (int failed = 0; f >= 0 && !failed;
+       f = tbl_ahead_next_file(a->snaps, a->nsnaps, f), g = 0) {
+    const TblSnap *sn = a->snaps[f];
+    const pq_file_meta *m = pq_file_metadata(sn->src.file);
+    pthread_mutex_lock(&a->mu); /* the cursor opens the file for it */
+    while (!a->stop && f >= a->open_upto) pthread_cond_wait(&a->cv, &a->mu);
+    int stop = a->stop;
+    pthread_mutex_unlock(&a->mu);
+    if (stop) break;
+    for (; g < (int64_t)m->n_row_groups && !failed; g++) {
+      int64_t rows = sn->rg_first[g + 1] - sn->rg_first[g];
+      if (rows == 0) continue;
+      int opened = 0;
+      for (int64_t lo = 0; lo < rows && !failed; lo += TBL_AHEAD_ROWS) {
+        TblChunk *k = tbl_ahead_slot(a);
+        if (!k) {
+          failed = 1;
+          break;
+        }
+        k->file = f;
+        k->group = g;
+        k->lo = lo;
+        k->n = 0;
+        k->rc = SQLITE_OK;
+        k->msg = NULL;
+        if (!opened) {
+          failed = tbl_ahead_open(a, f, (uint32_t)g, k);
+          opened = 1;
+        }
+        if (!failed) {
+          int64_t want = rows - lo < TBL_AHEAD_ROWS ? rows - lo : TBL_AHEAD_ROWS;
+          failed = tbl_ahead_fill(a, k, (size_t)want);
+        }
+        tbl_ahead_post(a);
+      }
+    }
+  }
+  for (int i = 0; i < a->ncols; i++) tbl_ahead_close_col(a, i);
+  pthread_mutex_lock(&a->mu);
+  a->done = 1;
+  pthread_cond_broadcast(&a->cv);
+  pthread_mutex_unlock(&a->mu);
+  return NULL;
+}
+
+static int tbl_cpus(void) {
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? (int)n : 1;
+}
+
+static void tbl_ahead_free(TblCursor *c, TblAhead *a) {
+  TblTable *t = (TblTable *)c->base.pVtab;
+  for (int s = 0; s < TBL_AHEAD_SLOTS; s++) {
+    TblChunk *k = &a->ring[s];
+    sqlite3_free(k->msg);
+    for (int i = 0; k->cols && i < a->ncols; i++) {
+      if (k->cols[i].dict_new) tbl_dict_unref(k->cols[i].dict);
+      sqlite3_free(k->cols[i].cells);
+      sqlite3_free(k->cols[i].entry);
+      tbl_bytes_unref(k->cols[i].bytes);
+    }
+    sqlite3_free(k->cols);
+  }
+  for (int i = 0; a->rooms && i < a->ncols; i++) {
+    pq_read_room *room = &a->rooms[i];
+    /* back to the table's rooms, as tbl_room_back keeps them */
+    if (t->nrooms < TBL_ROOMS && room->window.cap <= TBL_ROOM_MOST &&
+        room->page.cap <= TBL_ROOM_MOST && !room->window.oom &&
+        !room->page.oom && (room->window.data || room->page.data)) {
+      if (!t->rooms) t->rooms = sqlite3_malloc64(TBL_ROOMS * sizeof *t->rooms);
+      if (t->rooms) {
+        t->rooms[t->nrooms++] = *room;
+        continue;
+      }
+    }
+    pq_buf_free(&room->window);
+    pq_buf_free(&room->page);
+  }
+  if (a->held) tbl_snap_done(a->snaps[a->held - 1]);
+  for (int i = 0; i < a->npool; i++) tbl_bytes_unref(a->pool[i]);
+  for (int i = 0; i < a->nretired; i++) tbl_bytes_unref(a->retired[i]);
+  sqlite3_free(a->pool);
+  sqlite3_free(a->retired);
+  sqlite3_free(a->rooms);
+  sqlite3_free(a->rd);
+  sqlite3_free(a->dict);
+  sqlite3_free(a->dict_id);
+  sqlite3_free(a->dict_handed);
+  sqlite3_free(a->col);
+  sqlite3_free(a->names);
+  sqlite3_free(a);
+}
+
+/* Stops the worker, if any, and lets go of all it holds; the readers
+** hold no cells of it after. */
+static void tbl_ahead_stop(TblCursor *c) {
+  TblAhead *a = c->ahead;
+  if (!a) return;
+  pthread_mutex_lock(&a->mu);
+  a->stop = 1;
+  pthread_cond_broadcast(&a->cv);
+  pthread_mutex_unlock(&a->mu);
+  pthread_join(a->th, NULL);
+  pthread_cond_destroy(&a->cv);
+  pthread_mutex_destroy(&a->mu);
+  c->ahead = NULL;
+  for (int i = 0; i < c->nreaders; i++) {
+    TblReader *r = &c->readers[i];
+    if (r->cells != r->own_cells) {
+      r->cells = r->own_cells;
+      r->entry = r->own_entry;
+      r->bytes = 0;
+      r->n = 0;
+      r->start = 0;
+    }
+  }
+  tbl_ahead_free(c, a);
+}
+
+/* Starts the worker on row group g of the cursor's file (the one it goes
+** to next) when the scan is one to read ahead; a worker that cannot be had
+** is none. */
+static void tbl_ahead_start(TblCursor *c, TblTable *t, int64_t g) {
+  c->ahead_tried = 1;
+  if (t->threads < 2 || c->ncons || c->offset > 0 ||
+      c->rowid_lo != INT64_MIN || c->rowid_hi != INT64_MAX ||
+      c->nreaders == 0 || !sqlite3_threadsafe() || tbl_cpus() < 2)
+    return;
+  TblAhead *a = sqlite3_malloc(sizeof *a);
+  if (!a) return;
+  memset(a, 0, sizeof *a);
+  int n = c->nreaders, ok = 1;
+  a->ncols = n;
+  a->col = sqlite3_malloc64((size_t)n * sizeof *a->col);
+  a->names = sqlite3_malloc64((size_t)n * sizeof *a->names);
+  a->rd = sqlite3_malloc64((size_t)n * sizeof *a->rd);
+  a->rooms = sqlite3_malloc64((size_t)n * sizeof *a->rooms);
+  a->dict = sqlite3_malloc64((size_t)n * sizeof *a->dict);
+  a->dict_id = sqlite3_malloc64((size_t)n * sizeof *a->dict_id);
+  a->dict_handed = sqlite3_malloc64((size_t)n);
+  if (a->rooms) memset(a->rooms, 0, (size_t)n * sizeof *a->rooms);
+  a->maxpool = n * (TBL_AHEAD_SLOTS + 2);
+  a->pool = sqlite3_malloc64((size_t)a->maxpool * sizeof *a->pool);
+  a->retired = sqlite3_malloc64((size_t)a->maxpool * sizeof *a->retired);
+  ok = a->col && a->names && a->rd && a->rooms && a->dict && a->dict_id &&
+       a->dict_handed && a->pool && a->retired;
+  for (int i = 0; ok && i < n; i++) {
+    a->col[i] = c->readers[i].col;
+    a->names[i] = t->cols[a->col[i]].name;
+    a->rd[i] = NULL;
+    a->dict[i] = NULL;
+    a->dict_id[i] = 0;
+    a->dict_handed[i] = 0;
+    memset(&a->rooms[i], 0, sizeof a->rooms[i]);
+    pq_buf_init(&a->rooms[i].window);
+    pq_buf_init(&a->rooms[i].page);
+    if (t->nrooms > 0) { /* a room the table kept */
+      a->rooms[i] = t->rooms[--t->nrooms];
+      a->rooms[i].owner = NULL;
+    }
+  }
+  for (int s = 0; ok && s < TBL_AHEAD_SLOTS; s++) {
+    TblChunk *k = &a->ring[s];
+    k->cols = sqlite3_malloc64((size_t)n * sizeof *k->cols);
+    if (!k->cols) {
+      ok = 0;
+      break;
+    }
+    memset(k->cols, 0, (size_t)n * sizeof *k->cols);
+    for (int i = 0; i < n; i++) {
+      TblAheadCol *ac = &k->cols[i];
+      ac->cells = sqlite3_malloc64(TBL_AHEAD_ROWS * sizeof *ac->cells);
+      ac->entry = sqlite3_malloc64(TBL_AHEAD_ROWS * sizeof *ac->entry);
+      if (!ac->cells || !ac->entry) ok = 0;
+    }
+  }
+  a->snaps = c->snaps;
+  a->nsnaps = c->nsnaps;
+  a->first_file = c->file;
+  a->first_group = g;
+  a->binary_as_string = t->binary_as_string;
+  a->limit = pqx_db_limit(t->db);
+  a->open_upto = c->file + 1;
+  if (ok && pthread_mutex_init(&a->mu, NULL)) ok = 0;
+  if (ok && pthread_cond_init(&a->cv, NULL)) {
+    pthread_mutex_destroy(&a->mu);
+    ok = 0;
+  }
+  if (ok && pthread_create(&a->th, NULL, tbl_ahead_main, a)) {
+    pthread_cond_destroy(&a->cv);
+    pthread_mutex_destroy(&a->mu);
+    ok = 0;
+  }
+  if (!ok) { /* read on without it */
+    tbl_ahead_free(c, a);
+    return;
+  }
+  c->ahead = a;
+#if defined(__linux__) && defined(CPU_SET)
+  /* Off the cursor's CPU, as parquet_write's worker: the cursor wakes the
+  ** worker at each chunk it gives back, and the scheduler, waking it where
+  ** the cursor runs, can keep both on one CPU taking turns. */
+  cpu_set_t set;
+  int cpu = sched_getcpu();
+  if (cpu >= 0 && sched_getaffinity(0, sizeof set, &set) == 0 &&
+      CPU_ISSET(cpu, &set) && CPU_COUNT(&set) > 1) {
+    CPU_CLR(cpu, &set);
+    pthread_setaffinity_np(a->th, sizeof set, &set);
+  }
+#endif
+}
+
+/* Opens the next file for the worker when the chunk it takes is of the
+** last row group of its file; a file that cannot be opened is left to the
+** cursor, which fails on it as it would without the worker. */
+static void tbl_ahead_open_next(TblCursor *c, TblAhead *a, const TblChunk *k) {
+  if (a->held || k->file + 1 < a->open_upto) return;
+  const TblSnap *sn = c->snaps[k->file];
+  uint32_t groups = pq_file_metadata(sn->src.file)->n_row_groups;
+  for (uint32_t g = (uint32_t)k->group + 1; g < groups; g++)
+    if (sn->rg_first[g + 1] > sn->rg_first[g]) return; /* more to read */
+  int nf = tbl_ahead_next_file(c->snaps, c->nsnaps, k->file);
+  if (nf < 0) return;
+  char *msg;
+  if (tbl_snap_read(c->snaps[nf], &msg)) {
+    sqlite3_free(msg);
+    return;
+  }
+  a->held = nf + 1;
+  pthread_mutex_lock(&a->mu);
+  a->open_upto = nf + 1;
+  pthread_cond_broadcast(&a->cv);
+  pthread_mutex_unlock(&a->mu);
+}
+
+/* Chunk k given back to the ring (under the mutex): a block SQLite still
+** holds values of leaves it for the cursor's retired blocks, and those
+** SQLite no longer holds go to the pool. */
+static void tbl_ahead_give_back(TblAhead *a, TblChunk *k) {
+  for (int i = 0; i < a->nretired;) {
+    TblBytes *b = a->retired[i];
+    if (b->refs > 1) {
+      i++;
+      continue;
+    }
+    a->retired[i] = a->retired[--a->nretired];
+    if (a->npool < a->maxpool) {
+      a->pool[a->npool++] = b;
+    } else {
+      tbl_bytes_unref(b);
+    }
+  }
+  for (int i = 0; i < a->ncols; i++) {
+    TblBytes *b = k->cols[i].bytes;
+    if (!b || b->refs == 1) continue;
+    k->cols[i].bytes = NULL;
+    if (a->nretired < a->maxpool) {
+      a->retired[a->nretired++] = b;
+    } else {
+      tbl_bytes_unref(b); /* the last value frees it */
+    }
+  }
+}
+
+/* The cursor's readers on the chunk that holds its row: the chunks before
+** it given back.  When there is none (the worker is not where the cursor
+** is), the worker is stopped and the cursor reads on itself, from the row
+** it is at. */
+static int tbl_ahead_take(TblCursor *c) {
+  TblAhead *a = c->ahead;
+  TblTable *t = (TblTable *)c->base.pVtab;
+  for (;;) {
+    pthread_mutex_lock(&a->mu);
+    if (a->taken) { /* the chunk in hand, given back */
+      tbl_ahead_give_back(a, &a->ring[a->head]);
+      a->head = (a->head + 1) % TBL_AHEAD_SLOTS;
+      a->count--;
+      a->taken = 0;
+      pthread_cond_broadcast(&a->cv);
+    }
+    while (a->count == 0 && !a->done) pthread_cond_wait(&a->cv, &a->mu);
+    TblChunk *k = a->count ? &a->ring[a->head] : NULL;
+    if (k) a->taken = 1;
+    pthread_mutex_unlock(&a->mu);
+    int before = k && (k->file < c->file ||
+                       (k->file == c->file && (k->group < c->group ||
+                                               (k->group == c->group &&
+                                                k->lo + (int64_t)k->n <= c->row &&
+                                                k->rc == SQLITE_OK))));
+    if (before) continue; /* rows SQLite did not ask for */
+    if (k && k->file == c->file && k->group == c->group && k->lo <= c->row &&
+        (k->rc || c->row < k->lo + (int64_t)k->n)) {
+      if (k->rc) {
+        int rc = k->rc;
+        char *msg = k->msg;
+        k->msg = NULL;
+        if (rc == SQLITE_NOMEM) return SQLITE_NOMEM;
+        return tbl_error(c, msg);
+      }
+      for (int i = 0; i < c->nreaders; i++) {
+        TblReader *r = &c->readers[i];
+        TblAheadCol *ac = &k->cols[i];
+        r->cells = ac->cells;
+        r->entry = ac->entry;
+        r->bytes = 1;
+        r->start = k->lo;
+        r->n = k->n;
+        if (ac->dict_new) { /* the block's first reference, taken */
+          tbl_dict_drop(r);
+          r->dict = ac->dict;
+          r->dict_gen++;
+          ac->dict_new = 0;
+        }
+      }
+      tbl_ahead_open_next(c, a, k);
+      return SQLITE_OK;
+    }
+    /* Not where the cursor is: it reads on itself. */
+    tbl_ahead_stop(c);
+    if (c->file >= c->nsnaps || c->group < 0) return SQLITE_OK;
+    if (!c->reading) {
+      char *msg;
+      int rc = tbl_snap_read(tbl_snap(c), &msg);
+      if (rc) return tbl_error(c, msg);
+      c->reading = c->file + 1;
+    }
+    return tbl_open_readers(c, t, tbl_snap(c), (uint32_t)c->group);
+  }
+}
+
 /* Moves to the next range of rows to read, from the current position, and
 ** in it to the next row that tbl_row_filtered lets through. */
 static int tbl_advance(TblCursor *c) {
@@ -2195,7 +2881,11 @@ static int tbl_advance(TblCursor *c) {
       continue;
     }
     /* the next row group, or file */
-    if (c->file < c->nsnaps && c->group >= 0) tbl_readers_close(c);
+    if (c->file < c->nsnaps && c->group >= 0) {
+      tbl_readers_close(c);
+      /* a row group read to its end: the scan reads on in order */
+      if (!c->ahead && !c->ahead_tried) tbl_ahead_start(c, t, c->group + 1);
+    }
     if (c->file >= c->nsnaps) {
       tbl_leave_file(c);
       c->eof = 1;
@@ -2213,11 +2903,21 @@ static int tbl_advance(TblCursor *c) {
       c->nranges = c->range = 0;
       continue;
     }
+    if (!c->reading && c->ahead && c->ahead->held == c->file + 1) {
+      c->reading = c->file + 1; /* opened for the worker */
+      c->ahead->held = 0;
+    }
     if (!c->reading) { /* its first row group read: the file is opened */
       char *msg;
       int rc = tbl_snap_read(tbl_snap(c), &msg);
       if (rc) return tbl_error(c, msg);
       c->reading = c->file + 1;
+    }
+    if (c->ahead && c->ahead->open_upto <= c->file) { /* it may read it */
+      pthread_mutex_lock(&c->ahead->mu);
+      c->ahead->open_upto = c->file + 1;
+      pthread_cond_broadcast(&c->ahead->cv);
+      pthread_mutex_unlock(&c->ahead->mu);
     }
     uint32_t g = (uint32_t)c->group;
     c->nranges = c->range = 0;
@@ -2238,6 +2938,7 @@ static int tbl_advance(TblCursor *c) {
       }
     }
     if (c->range >= c->nranges) continue;
+    if (c->ahead) continue; /* its chunks, as the rows are asked for */
     rc = tbl_open_readers(c, t, f, g);
     if (rc) return rc;
   }
@@ -2404,10 +3105,12 @@ static int tblFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   (void)argc;
   TblCursor *c = (TblCursor *)cur;
   TblTable *t = (TblTable *)cur->pVtab;
+  tbl_ahead_stop(c);
   tbl_readers_close(c);
   tbl_drop_snaps(c);
   tbl_cons_free(c);
   c->eof = 0;
+  c->ahead_tried = 0;
   c->file = 0;
   c->group = -1;
   c->nranges = c->range = 0;
@@ -2438,6 +3141,10 @@ static int tblFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   for (int i = 0; i < t->ncols; i++) {
     if (t->cols[i].hive < 0 && (c->used >> (i < 63 ? i : 63)) & 1)
       c->readers[c->nreaders++].col = i;
+  }
+  for (int i = 0; i < c->nreaders; i++) {
+    c->readers[i].cells = c->readers[i].own_cells;
+    c->readers[i].entry = c->readers[i].own_entry;
   }
   sqlite3_free(c->colmap);
   c->colmap = sqlite3_malloc64((size_t)(t->ncols ? t->ncols : 1) *
@@ -2501,9 +3208,23 @@ static inline void tbl_result(sqlite3_context *ctx, const pq_cell *v) {
 /* Cell i of reader r's batch as the result. */
 static void tbl_reader_result(sqlite3_context *ctx, TblReader *r, size_t i) {
   const pq_cell *v = &r->cells[i];
-  if (r->entry[i] >= 0 && (v->kind == PQ_CELL_TEXT || v->kind == PQ_CELL_BLOB) &&
-      tbl_entry_result(ctx, r, r->entry[i], v))
-    return;
+  if ((v->kind == PQ_CELL_TEXT || v->kind == PQ_CELL_BLOB) && v->n) {
+    if (r->entry[i] >= 0 && tbl_entry_result(ctx, r, r->entry[i], v)) return;
+    if (r->bytes) { /* a chunk's block: a reference, not a copy */
+      uintptr_t back;
+      memcpy(&back, v->p - sizeof back, sizeof back);
+      ((TblBytes *)(back & ~(uintptr_t)1))->refs++;
+      if (v->kind == PQ_CELL_BLOB) {
+        sqlite3_result_blob64(ctx, v->p, v->n, tbl_bytes_free);
+      } else if (back & 1) {
+        sqlite3_result_text(ctx, (const char *)v->p, -1, tbl_bytes_free);
+      } else {
+        sqlite3_result_text64(ctx, (const char *)v->p, v->n, tbl_bytes_free,
+                              SQLITE_UTF8);
+      }
+      return;
+    }
+  }
   tbl_result(ctx, v);
 }
 
@@ -2535,10 +3256,12 @@ static __attribute__((noinline)) int tbl_column(TblCursor *c,
     return SQLITE_OK;
   }
   TblReader *r = tbl_reader(c, col);
-  if (!r || !r->r) return SQLITE_OK; /* a column this file lacks: NULL */
+  if (!r || (!r->r && !c->ahead)) return SQLITE_OK; /* a column this file
+                                                    ** lacks: NULL */
   int rc = tbl_load(c, r);
   if (rc) return rc;
-  tbl_reader_result(ctx, r, (size_t)(c->row - r->start));
+  if (c->row >= r->start && c->row < r->start + (int64_t)r->n)
+    tbl_reader_result(ctx, r, (size_t)(c->row - r->start));
   return SQLITE_OK;
 }
 
@@ -2546,7 +3269,7 @@ static int tblColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col) {
   TblCursor *c = (TblCursor *)cur;
   /* Most calls: a column of the files whose batch holds the row. */
   TblReader *r = tbl_reader(c, col);
-  if (r && r->r && c->row >= r->start && c->row < r->start + (int64_t)r->n) {
+  if (r && c->row >= r->start && c->row < r->start + (int64_t)r->n) {
     tbl_reader_result(ctx, r, (size_t)(c->row - r->start));
     return SQLITE_OK;
   }

@@ -236,6 +236,16 @@ static const Job JOBS[] = {
      "SELECT a, b, a -> '$[0][1]' FROM nested;\n"
      "SELECT count(*), min(c_customer_id), max(c_customer_id) FROM dba;\n"
      "SELECT * FROM dba WHERE c_customer_id LIKE 'AAAAAAAAB%'"},
+    /* Scans of many row groups, whole or stopped by a LIMIT: the table's
+    ** worker reads ahead beside each (files written before the run). */
+    {"table read ahead", 0,
+     "SELECT count(*), sum(id), max(t), min(u), sum(length(b)), max(ts) "
+     "FROM ahead;\n"
+     "SELECT id, t, u, hex(b), ts, rowid, file_row_number FROM ahead WHERE "
+     "id % 997 = 0;\n"
+     "SELECT * FROM ahead LIMIT 9000;\n"
+     "SELECT a.id, b.u FROM ahead a, (SELECT u FROM ahead LIMIT 1 OFFSET "
+     "45000) b WHERE a.id % 4999 = 0"},
     {"table lz4, files by a glob", 0,
      "SELECT count(*), count(DISTINCT a), max(a) FROM lz4;\n"
      "SELECT * FROM lz4 WHERE rowid % 499 = 0;\n"
@@ -319,7 +329,20 @@ static const char SETUP[] =
     "parquet('@D/lz4_raw_compressed_larger.parquet');\n"
     "CREATE VIRTUAL TABLE temp.plain USING "
     "parquet('@D/alltypes_plain*.parquet', "
-    "'@D/alltypes_dictionary.parquet', binary_as_string=1)";
+    "'@D/alltypes_dictionary.parquet', binary_as_string=1);\n"
+    "CREATE VIRTUAL TABLE temp.ahead USING parquet('@W/ahead-*.parquet')";
+
+/* The files of the table `ahead`: two of 30 000 rows in row groups of
+** 4000, written once before the run. */
+static const char AHEAD_FILES[] =
+    "SELECT parquet_write('@W/ahead-' || f || '.parquet', 'WITH RECURSIVE "
+    "s(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM s WHERE x < 29999) "
+    "SELECT x + ' || f || ' * 30000 AS id, ''t'' || (x % 41) AS t, "
+    "printf(''u%07d'', x * 7919 % 1000003) AS u, CASE WHEN x % 3 THEN "
+    "randomblob(x % 7) END AS b, datetime(1700000000 + x * 61, "
+    "''unixepoch'') AS ts FROM s', '{\"row_group_size\":4000,\"codec\":"
+    "\"SNAPPY\",\"columns\":{\"ts\":{\"type\":\"TIMESTAMP(ms)\"}}}') FROM "
+    "(SELECT 1 AS f UNION ALL SELECT 2)";
 
 /* ---- Running SQL ------------------------------------------------------- */
 
@@ -454,7 +477,7 @@ static sqlite3 *open_loaded(void) {
   sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1, NULL);
   if (sqlite3_load_extension(db, g_ext, NULL, &err) != SQLITE_OK)
     die("sqlite3_load_extension", err);
-  char *sql = expand(SETUP, "");
+  char *sql = expand(SETUP, g_work);
   if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK)
     die("making the tables", err);
   free(sql);
@@ -579,6 +602,21 @@ int main(int argc, char **argv) {
   g_data = argc > 3 ? argv[3] : "../shared/parquet-testing/data";
   int show = getenv("PQ_THREADS_SHOW") != NULL;
   if (!sqlite3_threadsafe()) die("this SQLite is built without threads", NULL);
+
+  /* The files the table `ahead` reads. */
+  {
+    sqlite3 *db;
+    char *err = NULL;
+    if (sqlite3_open(":memory:", &db) != SQLITE_OK) die("sqlite3_open", NULL);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1, NULL);
+    if (sqlite3_load_extension(db, g_ext, NULL, &err) != SQLITE_OK)
+      die("sqlite3_load_extension", err);
+    char *sql = expand(AHEAD_FILES, g_work);
+    if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK)
+      die("writing the files of `ahead`", err);
+    free(sql);
+    sqlite3_close(db);
+  }
 
   /* The first loads, on several threads at the same moment. */
   Worker early[NEARLY];

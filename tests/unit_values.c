@@ -18,6 +18,10 @@
 **      bit; text with exponents, integers, reals rounded half away from
 **      zero; the limits of precision and scale, the checks of the type
 **   6. UUIDs: random ones, both cases, with and without dashes
+**   7. the texts made by hand (dates, times, timestamps with the date's
+**      text kept from one value to the next) against the printf forms they
+**      stand for, and the byte comparison of the instant collation's
+**      common form against its parse (the same texts after a space)
 **
 ** Every error is checked by its code and its whole message.  Prints a
 ** line per failure starting with "!" and ends with "N passed, N failed".
@@ -1166,7 +1170,89 @@ static void test_uuids(void) {
   }
 }
 
+/* The forms pq_text_date and pq_text_time print with snprintf. */
+static void printf_date(char *s, size_t cap, int64_t days) {
+  char t[40];
+  pq_text_date(t, sizeof t, days); /* the fields, read back */
+  long long y;
+  int m, d;
+  sscanf(t, "%lld-%d-%d", &y, &m, &d);
+  snprintf(s, cap, "%04lld-%02d-%02d", y, m, d);
+}
+
+static void test_by_hand(void) {
+  int64_t bad = 0;
+  char got[PQ_CELL_SCRATCH], want[PQ_CELL_SCRATCH];
+  pq_day_text day;
+  memset(&day, 0, sizeof day);
+  for (int i = 0; i < 200000; i++) {
+    int unit = 1 + i % 3;
+    int64_t per = unit == 1 ? 1000 : unit == 2 ? 1000000 : 1000000000;
+    int digits = unit == 1 ? 3 : unit == 2 ? 6 : 9;
+    /* times of day, and past it (durations), some whole seconds */
+    int64_t t = between(-3 * 86400 * per, 200 * 3600 * per);
+    if (i % 5 == 0) t -= t % per;
+    uint64_t mag = t < 0 ? (uint64_t)-t : (uint64_t)t;
+    uint64_t secs = mag / (uint64_t)per, frac = mag % (uint64_t)per;
+    int k = snprintf(want, sizeof want, "%s%02llu:%02d:%02d", t < 0 ? "-" : "",
+                     (unsigned long long)(secs / 3600), (int)(secs / 60 % 60),
+                     (int)(secs % 60));
+    if (frac)
+      snprintf(want + k, sizeof want - (size_t)k, ".%0*llu", digits,
+               (unsigned long long)frac);
+    size_t n = pq_text_time(got, sizeof got, t, per, digits);
+    if (n != strlen(want) || strcmp(got, want)) bad++;
+    /* dates of every year, and far ones */
+    int64_t days = i % 7 ? between(-719528 - 400, 2932897 + 400)
+                         : between(-4000000000LL, 4000000000LL);
+    printf_date(want, sizeof want, days);
+    n = pq_text_date(got, sizeof got, days);
+    if (n != strlen(want) || strcmp(got, want)) bad++;
+    /* timestamps, runs of one day with the date kept, against none */
+    int64_t v = i % 4 ? between(-719162, 2932896) * 86400 * 1000 +
+                            between(0, 86400 * 1000 - 1)
+                      : between(-400LL * 365 * 86400 * 1000, 400LL * 365 * 86400 * 1000);
+    if (i % 3) v = (int64_t)i * 7919; /* near 1970, many of one day */
+    pq_text_timestamp(want, sizeof want, v, 1);
+    n = pq_text_timestamp_in(got, sizeof got, v, 1, &day);
+    if (n != strlen(want) || strcmp(got, want)) bad++;
+  }
+  CHECK(bad == 0, "%lld texts by hand differ from printf's", (long long)bad);
+  /* Instants: the plain form's byte order is the parsed order. */
+  int64_t wrong = 0, fast = 0;
+  for (int i = 0; i < 200000; i++) {
+    char a[64], b[64], az[66], bz[66];
+    int64_t va = between(-2LL * 365 * 86400, 2LL * 365 * 86400) * 1000000;
+    int64_t vb = i % 2 ? va + between(-5000000, 5000000)
+                       : between(-2LL * 365 * 86400, 2LL * 365 * 86400) * 1000000;
+    if (i % 3 == 0) vb -= vb % 1000000; /* no fraction */
+    pq_text_timestamp(a, sizeof a, va, 2);
+    pq_text_timestamp(b, sizeof b, vb, 2);
+    if (i % 11 == 0) a[10] = 0; /* dates alone */
+    if (i % 13 == 0) b[10] = 0;
+    if (i % 17 == 0) memcpy(a + 5, "02-30", 5); /* days past the month */
+    if (i % 19 == 0) memcpy(b + 8, "31", 2);
+    if (i % 23 == 0) memcpy(a + 11, "24", 2);
+    if (i % 29 == 0) { /* a byte that is no digit, or not its separator */
+      static const char odd[] = ":;?/ a-.\x7f";
+      size_t at = (size_t)between(0, (int64_t)strlen(a) - 1);
+      a[at] = odd[between(0, (int64_t)sizeof odd - 2)];
+    }
+    if (i % 31 == 0) strcpy(b, a); /* the same text */
+    snprintf(az, sizeof az, " %s", a);
+    snprintf(bz, sizeof bz, " %s", b);
+    int x = pq_instant_compare(a, strlen(a), b, strlen(b));
+    int y = pq_instant_compare(az, strlen(az), bz, strlen(bz));
+    fast += strlen(a) == strlen(b);
+    if (x != y) wrong++;
+  }
+  CHECK(wrong == 0 && fast > 50000,
+        "%lld instant comparisons differ from the parsed ones (%lld fast)",
+        (long long)wrong, (long long)fast);
+}
+
 int main(void) {
+  test_by_hand();
   test_dates();
   test_times();
   test_timestamps();

@@ -46,9 +46,10 @@ set scripts {}
 foreach path [concat sql/demo.sql [lsort [glob sql/tutorial/*.sql]]] {
   lappend scripts [list [file rootname [file tail $path]] [doc_read $path]]
 }
-# The encoding lab over columns of each kind, codecs and levels:
-# parquet_lab's bytes, page counts and auto's pick must be the native
-# build's (its speeds are left out: they differ from run to run).  LZ4,
+# The encoding lab over columns of each kind, codecs and levels, and with
+# the options the playground's lab page sets (page sizes, page version,
+# row groups, a sample): parquet_lab's bytes, page counts and auto's pick
+# must be the native build's (its speeds are left out: they differ from run to run).  LZ4,
 # LZ4_RAW, and ZSTD at levels 5 to 10, are left out: on long inputs the
 # WebAssembly build's liblz4 and libzstd (32-bit, without SIMD) may find
 # other matches than the native build's, a few bytes apart
@@ -66,6 +67,10 @@ SELECT "column", physical_type, logical_type, encoding, codec, level, bytes, val
 SELECT "column", encoding, codec, bytes, pages
   FROM parquet_lab('SELECT url, price FROM t',
                    '{"min_time":0,"page_size":4096,"codecs":["UNCOMPRESSED","SNAPPY","GZIP","BROTLI","ZSTD"]}');
+SELECT "column", encoding, codec, level, bytes, pages, auto
+  FROM parquet_lab('SELECT url, word, n, d FROM t',
+                   '{"min_time":0,"codecs":["GZIP","BROTLI","ZSTD"],"levels":[1,19],"page_size":2048,
+                     "dictionary_page_size":1024,"page_version":2,"row_group_size":1000,"sample":0.5}');
 }]
 # A transcript fenced ```sqlite-3.40 shows what the system's SQLite (3.40)
 # answers where the playground's later SQLite answers otherwise

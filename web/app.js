@@ -1303,7 +1303,9 @@
   // table `file`): its rows as a table that sorts by any column, and a chart
   // per column of size against decode speed, a point per encoding and codec.
   // A point (or a row) explains the first page of that column as
-  // parquet_write writes it with that encoding and codec.
+  // parquet_write writes it with that encoding, codec and level, and the
+  // lab's other options. The form's fields are the lab's options of their
+  // names.
   window.pqLabCount = 0;        // lab runs that finished
   window.pqLabExplainCount = 0; // explains of a point that finished
 
@@ -1329,9 +1331,10 @@
 
   var lab = {
     source: null,               // the opened file the table `file` reads, or null
-    sql: '', query: '', options: null, setup: '',
+    sql: '', query: '', options: null, optionsText: '', setup: '',
     columns: [], rows: [], order: [], sortCol: -1, sortDir: 1,
-    codecs: [], selected: null
+    codecs: [], selected: null,
+    ranges: []                  // the codecs with levels: {name, min, max, def}
   };
 
   function labNum(v) {
@@ -1367,19 +1370,135 @@
     return out;
   }
 
+  // The build's codecs, and the levels of those that have them, as
+  // parquet_codecs gives them.
   function renderLabCodecs() {
-    var names = [];
+    var names = [], ranges = [];
     try {
-      var a = execSql('SELECT name FROM parquet_codecs WHERE available ORDER BY codec;');
-      (a.results[0].rows || []).forEach(function (r) { names.push(cellText(r[0])); });
+      var a = execSql('SELECT name, min_level, max_level, default_level FROM parquet_codecs\n' +
+                      ' WHERE available ORDER BY codec;');
+      (a.results[0].rows || []).forEach(function (r) {
+        var n = cellText(r[0]);
+        names.push(n);
+        if (r[1] !== null && r[2] !== null) {
+          ranges.push({name: n, min: labNum(r[1]), max: labNum(r[2]), def: labNum(r[3])});
+        }
+      });
     } catch (e) { /* none: the lab's own default, every codec */ }
     lab.codecs = names;
+    lab.ranges = ranges;
     var html = '<span class="lab-label">codecs</span>';
     names.forEach(function (n) {
       html += '<label class="lab-codec"><input type="checkbox" value="' + esc(n) + '"' +
               (LAB_DEFAULT_CODECS.indexOf(n) >= 0 ? ' checked' : '') + '> ' + esc(n) + '</label>';
     });
     $('lab-codecs').innerHTML = html;
+    renderLabLevels();
+  }
+
+  // The words of the levels field: "1, 19", "1 19" and "[1, 19]" alike.
+  function labLevelWords() {
+    return $('lab-levels').value.trim().replace(/^\[|\]$/g, '').split(/[\s,]+/)
+      .filter(function (w) { return w !== ''; });
+  }
+
+  function labLevelsChosen() {
+    var out = [];
+    labLevelWords().forEach(function (w) {
+      if (/^-?\d{1,7}$/.test(w)) out.push(parseInt(w, 10));
+    });
+    return out;
+  }
+
+  // The level picker: each codec with levels, its range and default (each a
+  // button that adds the level to the field, or takes it out), and which
+  // of the levels asked for it has rows for.
+  function renderLabLevels() {
+    var box = $('lab-level-ranges');
+    if (!box) return;
+    var chosen = labLevelsChosen();
+    var ticked = labCheckedCodecs();
+    var html = '';
+    lab.ranges.forEach(function (g) {
+      var lv = function (v, what) {
+        return '<button type="button" class="lv' + (chosen.indexOf(v) >= 0 ? ' on' : '') + '" data-level="' +
+               v + '" title="' + esc(what + ' level of ' + g.name + ': ' + (chosen.indexOf(v) >= 0 ?
+               'take it out of' : 'add it to') + ' the levels') + '">' + v + '</button>';
+      };
+      var mine = chosen.filter(function (v) { return v >= g.min && v <= g.max; });
+      var use = '';
+      if (chosen.length) {
+        use = mine.length ? '<span class="lv-use">: ' + esc(mine.join(', ')) + '</span>'
+                          : '<span class="lv-use none">: no rows</span>';
+      }
+      html += '<span class="lab-range' + (ticked.length && ticked.indexOf(g.name) < 0 ? ' off' : '') +
+              '" data-codec="' + esc(g.name) + '" data-min="' + g.min + '" data-max="' + g.max +
+              '" data-default="' + (g.def === null ? '' : g.def) + '"><b>' + esc(g.name) + '</b> ' +
+              lv(g.min, 'the least') + '\u2026' + lv(g.max, 'the greatest') +
+              (g.def === null ? '' : ' default ' + lv(g.def, 'the default')) + use + '</span>';
+    });
+    box.innerHTML = html;
+  }
+
+  // Adds level v to the levels field, or takes it out.
+  function labToggleLevel(v) {
+    var words = labLevelWords();
+    var k = -1;
+    words.forEach(function (w, i) { if (/^-?\d+$/.test(w) && parseInt(w, 10) === v) k = i; });
+    if (k >= 0) words.splice(k, 1);
+    else words.push(String(v));
+    var nums = words.every(function (w) { return /^-?\d+$/.test(w); });
+    if (nums) words.sort(function (a, b) { return parseInt(a, 10) - parseInt(b, 10); });
+    $('lab-levels').value = words.join(', ');
+    renderLabLevels();
+  }
+
+  // A number field's text as a JSON value: the number as typed (".5" as
+  // 0.5), or a JSON string of anything else, for the lab to refuse in its
+  // own words; null when empty.
+  function labNumberJson(text) {
+    var t = String(text).trim();
+    if (t === '') return null;
+    if (/^-?\.\d/.test(t)) t = t.replace('.', '0.');
+    return /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(t) ? t : JSON.stringify(t);
+  }
+
+  // The options the form asks for, as the JSON text the lab is given: the
+  // fields' members, in this order, then the text of the "more options"
+  // field, whose keys win over the fields' (the fields' members it names
+  // are left out). That text goes in as it is written, so that a mistake
+  // in it is the lab's error, not the page's.
+  function labOptionsText() {
+    var members = [];
+    var add = function (k, v) { if (v !== null && v !== undefined && v !== '') members.push([k, v]); };
+    var codecs = labCheckedCodecs();
+    if (codecs.length) add('codecs', JSON.stringify(codecs));
+    var words = labLevelWords();
+    if (words.length) {
+      add('levels', '[' + words.map(function (w) {
+        return /^-?\d{1,7}$/.test(w) ? String(parseInt(w, 10)) : JSON.stringify(w);
+      }).join(',') + ']');
+    }
+    add('min_time', labNumberJson($('lab-min-time').value));
+    add('sample', labNumberJson($('lab-sample').value));
+    add('page_size', labNumberJson($('lab-page-size').value));
+    add('dictionary_page_size', labNumberJson($('lab-dict-page-size').value));
+    add('page_version', labNumberJson($('lab-page-version').value));
+    add('row_group_size', labNumberJson($('lab-row-group-size').value));
+    var more = $('lab-json').value.trim();
+    if (/^\{[\s\S]*\}$/.test(more)) more = more.slice(1, -1).trim();
+    var theirs = {};
+    if (more) {
+      try {
+        var o = JSON.parse('{' + more + '}');
+        Object.keys(o).forEach(function (k) { theirs[k] = true; });
+      } catch (e) { /* the lab says what is wrong with it */ }
+    }
+    var parts = members.filter(function (m) { return !theirs[m[0]]; }).map(function (m) {
+      return JSON.stringify(m[0]) + ':' + m[1];
+    });
+    if (more) parts.push(more);
+    return '{' + parts.join(',') + '}';
   }
 
   function renderLabSource() {
@@ -1414,15 +1533,14 @@
     if (!M) return;
     if (running) { setTimeout(runLab, 50); return; }
     var query = $('lab-query').value.trim().replace(/;\s*$/, '');
-    var minTime = Number($('lab-min-time').value);
-    if (!(minTime >= 0)) minTime = 0.01;
-    var options = {codecs: labCheckedCodecs(), min_time: minTime};
-    if (!options.codecs.length) delete options.codecs;
+    var text = labOptionsText();
+    renderLabLevels();
     lab.query = query;
-    lab.options = options;
+    lab.optionsText = text;
+    try { lab.options = JSON.parse(text); } catch (e) { lab.options = null; }
     lab.setup = labSetupSql();
     lab.sql = lab.setup + 'SELECT * FROM parquet_lab(' + sqlQuote(query) + ',\n                          ' +
-              sqlQuote(JSON.stringify(options)) + ');';
+              sqlQuote(text) + ');';
     running = true;
     $('lab-run').disabled = true;
     $('run').disabled = true;
@@ -1458,6 +1576,8 @@
           renderLab(last.truncated);
           labStatus(plural(lab.rows.length, 'row') + ' in ' + s.toFixed(2) + ' s');
         }
+        // (The detail box may be in the explain that goes: it is kept.)
+        if ($('lab-explain').contains($('detail'))) parkDetail();
         $('lab-explain').textContent = '';
         labExplains = [];
       } catch (e) {
@@ -1583,6 +1703,11 @@
       s += '<path class="lab-pt' + (auto ? ' auto' : '') + '" data-i="' + i + '" tabindex="0" d="' +
            shapePath(labShapeOf(codec), px, py, 5) + '" fill="' + labColourOf(enc) + '"><title>' +
            esc(tip) + '</title></path>';
+      var level = labValue(i, 'level');
+      if (level !== null && level !== undefined) {
+        s += '<text class="lab-lv" x="' + (px + 6).toFixed(1) + '" y="' + (py - 5).toFixed(1) + '" fill="' +
+             labColourOf(enc) + '" aria-hidden="true">' + esc(cellText(level)) + '</text>';
+      }
     });
     s += '</svg>';
     var type = cellText(labValue(ids[0], 'physical_type'));
@@ -1610,7 +1735,11 @@
            '" fill="#57606a"/></svg>' + esc(c) + '</span>';
     });
     h += '<span class="lg-auto"><svg width="14" height="14"><circle cx="7" cy="7" r="5" fill="#fff" ' +
-         'stroke="#1f2328" stroke-width="2"/></svg>outlined: what "encoding":"auto" picks</span></div>';
+         'stroke="#1f2328" stroke-width="2"/></svg>outlined: what "encoding":"auto" picks</span>';
+    if (lab.rows.some(function (r, i) { var l = labValue(i, 'level'); return l !== null && l !== undefined; })) {
+      h += '<span class="lg-level">a number beside a point: its level</span>';
+    }
+    h += '</div>';
     return h;
   }
 
@@ -1701,11 +1830,32 @@
 
   // ---- A point's page, explained
 
+  // The lab's options that are parquet_write's: all but its own keys.
   function labOwnOptions() {
     var o = {};
-    var skip = {columns: 1, encodings: 1, codecs: 1, levels: 1, min_time: 1};
+    var skip = {columns: 1, encodings: 1, codecs: 1, levels: 1, min_time: 1, sample: 1};
     Object.keys(lab.options || {}).forEach(function (k) { if (!skip[k]) o[k] = lab.options[k]; });
     return o;
+  }
+
+  // The rows the lab measured, as a query of column col: all of them, or
+  // those of its "sample" (read from the options' text, as the lab reads
+  // it: digits alone, the first N rows; with a point, every k-th row from
+  // the first, k being 1/f rounded).
+  function labColumnQuery(col) {
+    var q = 'SELECT ' + quoteIdent(col) + ' FROM (' + lab.query + '\n)';
+    var m = /"sample"\s*:\s*(-?[0-9.eE+-]+)/.exec(lab.optionsText || '');
+    if (!m) return {sql: q, note: ''};
+    var t = m[1];
+    if (/^\d+$/.test(t)) return {sql: q + ' LIMIT ' + t, note: 'its first ' + t + ' rows'};
+    var k = Math.floor(1 / Number(t) + 0.5);
+    if (!(k > 1)) return {sql: q, note: ''};
+    var n = quoteIdent('lab row number');
+    return {
+      sql: 'SELECT ' + quoteIdent(col) + ' FROM (SELECT ' + quoteIdent(col) + ', row_number() OVER () AS ' +
+           n + '\n  FROM (' + lab.query + '\n)) WHERE (' + n + ' - 1) % ' + k + ' = 0',
+      note: 'one row in ' + k + ', from the first'
+    };
   }
 
   function labExplainSql(i) {
@@ -1718,10 +1868,11 @@
     if (level !== null && level !== undefined) c.level = labNum(level);
     opts.columns = {};
     opts.columns[col] = c;
-    var q = 'SELECT ' + quoteIdent(col) + ' FROM (' + lab.query + '\n)';
+    var cq = labColumnQuery(col);
+    var q = cq.sql;
     return lab.setup +
-      '-- Column ' + col + ' written by parquet_write with ' + enc + ' and ' + codec +
-      (level !== null && level !== undefined ? ' level ' + cellText(level) : '') + ',\n' +
+      '-- Column ' + col + (cq.note ? ' (' + cq.note + ')' : '') + ' written by parquet_write with ' +
+      enc + ' and ' + codec + (level !== null && level !== undefined ? ' level ' + cellText(level) : '') + ',\n' +
       '-- as the lab wrote it: its first data page (and its dictionary page, if it has one),\n' +
       '-- header, levels and values, field by field.\n' +
       'WITH f(data) AS MATERIALIZED (\n' +
@@ -1815,6 +1966,17 @@
     $('lab-out').addEventListener('keydown', function (e) {
       var pt = e.target.closest && e.target.closest('.lab-pt');
       if (pt && (e.key === 'Enter' || e.key === ' ')) { e.preventDefault(); labExplain(Number(pt.getAttribute('data-i'))); }
+    });
+    $('lab-codecs').addEventListener('change', renderLabLevels);
+    $('lab-levels').addEventListener('input', renderLabLevels);
+    $('lab-level-ranges').addEventListener('click', function (e) {
+      var b = e.target.closest('button[data-level]');
+      if (b) labToggleLevel(Number(b.getAttribute('data-level')));
+    });
+    Array.prototype.forEach.call($('view-lab').querySelectorAll('.lab-options input'), function (inp) {
+      inp.addEventListener('keydown', function (e) {
+        if (e.key === 'Enter') { e.preventDefault(); runLab(); }
+      });
     });
     $('lab-source').addEventListener('click', function (e) {
       var b = e.target.closest('button[data-file]');

@@ -331,9 +331,9 @@ PQ_AVX2 static size_t packed_lookup_avx2(const dict_dec *s, const uint8_t *p,
 
 /* Sets up the register reading of bit-packed runs when it applies. */
 static void dict_regs_init(dict_dec *s) {
-  const int w = s->r.w;
   s->regs = 0;
 #if PQ_X86_SIMD
+  const int w = s->r.w;
   if (!(s->cpu & PQ_CPU_AVX2) || w < 1 || w > 25 || s->dict.entries == 0 ||
       (s->dict.type != PQ_INT32 && s->dict.type != PQ_FLOAT &&
        s->dict.type != PQ_INT64 && s->dict.type != PQ_DOUBLE &&

@@ -396,6 +396,7 @@ PQ_AVX2 static inline void fill32_avx2(uint32_t *o, uint32_t v, size_t m) {
 
 HOT_INLINE int rle_read_body(pq_rle_reader *r, uint32_t *out, size_t max,
                              size_t *n, pq_error *err, int avx) {
+  (void)avx; /* (read only where the x86 clones are built) */
   const uint64_t start = r->produced;
   size_t k = 0;
   int rc = PQ_OK;
@@ -790,6 +791,8 @@ HOT_INLINE void fill_bool(uint8_t *o, uint8_t v, int avx) {
     fill_bool_avx2(o, v);
     return;
   }
+#else
+  (void)avx;
 #endif
   uint8_t pat[32];
   memset(pat, v, sizeof pat);
@@ -802,6 +805,8 @@ HOT_INLINE void fill_bool_n(uint8_t *o, uint8_t v, size_t m, int avx) {
     fill8_avx2(o, v, m);
     return;
   }
+#else
+  (void)avx;
 #endif
   fill8(o, v, m);
 }

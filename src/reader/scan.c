@@ -43,6 +43,7 @@ struct pq_field_reader {
   uint16_t def[SCAN_BATCH];
   char (*text)[PQ_CELL_SCRATCH];
   pq_meaning meaning;      /* of its values, worked out once */
+  pq_day_text day;         /* the last timestamp's date, as text */
   /* the chunk's dictionary, each entry made into a cell once */
   const uint8_t *ent_page; /* the dictionary page they were made from */
   pq_cell *ent;
@@ -274,6 +275,26 @@ int pq_field_reader_read_entries(pq_field_reader *r, pq_cell *cells,
       } else {
         memcpy(&c->i, v + j * 8, 8);
       }
+      j++;
+    }
+  } else if (r->meaning.as == PQ_AS_TIMESTAMP && e->type == PQ_INT64) {
+    /* Timestamps: each day's text made once (pq_text_timestamp_in). */
+    const uint8_t *v = r->vals;
+    for (size_t i = 0; i < got; i++) {
+      pq_cell *c = &cells[i];
+      if (entry) entry[i] = -1;
+      c->p = NULL;
+      c->n = 0;
+      if (r->def[i] != max_def) {
+        c->kind = PQ_CELL_NULL;
+        continue;
+      }
+      int64_t x;
+      memcpy(&x, v + j * 8, 8);
+      c->kind = PQ_CELL_TEXT;
+      c->n = pq_text_timestamp_in(r->text[i], PQ_CELL_SCRATCH, x,
+                                  r->meaning.unit, &r->day);
+      c->p = (const uint8_t *)r->text[i];
       j++;
     }
   } else {

@@ -33,12 +33,29 @@ static size_t text_fit(int k, size_t cap) {
   return k < 0 ? 0 : (size_t)k < cap ? (size_t)k : cap ? cap - 1 : 0;
 }
 
+/* The digits of v, exactly k of them (v < 10^k), at s. */
+static void text_digits(char *s, uint64_t v, int k) {
+  while (k-- > 0) {
+    s[k] = (char)('0' + v % 10);
+    v /= 10;
+  }
+}
+
 size_t pq_text_date(char *s, size_t cap, int64_t days) {
   int64_t y;
   int m, d;
   /* Far outside any calendar a file means: keep the arithmetic exact. */
   if (days > INT64_MAX / 4 || days < INT64_MIN / 4) days = 0;
   text_civil(days, &y, &m, &d);
+  if (y >= 0 && y <= 9999 && cap > 10) { /* the common years, by hand */
+    text_digits(s, (uint64_t)y, 4);
+    s[4] = '-';
+    text_digits(s + 5, (uint64_t)m, 2);
+    s[7] = '-';
+    text_digits(s + 8, (uint64_t)d, 2);
+    s[10] = 0;
+    return 10;
+  }
   return text_fit(snprintf(s, cap, "%04lld-%02d-%02d", (long long)y, m, d),
                   cap);
 }
@@ -49,6 +66,22 @@ size_t pq_text_time(char *s, size_t cap, int64_t units, int64_t per_second,
   ** a signed duration, its magnitude in hours past 23 and a minus sign. */
   uint64_t mag = units < 0 ? 0 - (uint64_t)units : (uint64_t)units;
   uint64_t secs = mag / (uint64_t)per_second, frac = mag % (uint64_t)per_second;
+  if (units >= 0 && secs < 100 * 3600 && digits <= 18 &&
+      cap > 9 + (size_t)digits) { /* the same text, by hand */
+    text_digits(s, secs / 3600, 2);
+    s[2] = ':';
+    text_digits(s + 3, secs / 60 % 60, 2);
+    s[5] = ':';
+    text_digits(s + 6, secs % 60, 2);
+    size_t n = 8;
+    if (frac) {
+      s[n++] = '.';
+      text_digits(s + n, frac, digits);
+      n += (size_t)digits;
+    }
+    s[n] = 0;
+    return n;
+  }
   int k = snprintf(s, cap, "%s%02llu:%02d:%02d", units < 0 ? "-" : "",
                    (unsigned long long)(secs / 3600), (int)(secs / 60 % 60),
                    (int)(secs % 60));
@@ -61,7 +94,8 @@ size_t pq_text_time(char *s, size_t cap, int64_t units, int64_t per_second,
   return n;
 }
 
-size_t pq_text_timestamp(char *s, size_t cap, int64_t v, int unit) {
+size_t pq_text_timestamp_in(char *s, size_t cap, int64_t v, int unit,
+                            pq_day_text *day) {
   int64_t per = unit == 1 ? 1000 : unit == 2 ? 1000000 : 1000000000;
   int digits = unit == 1 ? 3 : unit == 2 ? 6 : 9;
   int64_t per_day = per * 86400;
@@ -70,12 +104,27 @@ size_t pq_text_timestamp(char *s, size_t cap, int64_t v, int unit) {
   ** (nanoseconds near INT64_MIN). */
   int64_t rem = v % per_day;
   if (rem < 0) rem += per_day;
-  size_t n = pq_text_date(s, cap, days);
+  size_t n;
+  if (day && day->n && day->days == days && day->n < cap) {
+    memcpy(s, day->s, day->n);
+    n = day->n;
+  } else {
+    n = pq_text_date(s, cap, days);
+    if (day && n < sizeof day->s) {
+      memcpy(day->s, s, n);
+      day->n = n;
+      day->days = days;
+    }
+  }
   if (n + 1 < cap) {
     s[n++] = ' ';
     n += pq_text_time(s + n, cap - n, rem, per, digits);
   }
   return n;
+}
+
+size_t pq_text_timestamp(char *s, size_t cap, int64_t v, int unit) {
+  return pq_text_timestamp_in(s, cap, v, unit, NULL);
 }
 
 size_t pq_text_int96(char *s, size_t cap, const uint8_t *p) {

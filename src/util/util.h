@@ -258,6 +258,15 @@ size_t pq_text_time(char *s, size_t cap, int64_t units, int64_t per_second,
 /* v units (1 MILLIS, 2 MICROS, 3 NANOS) since the epoch as
 ** "YYYY-MM-DD HH:MM:SS[.f]". */
 size_t pq_text_timestamp(char *s, size_t cap, int64_t v, int unit);
+/* The same, the date's text kept in *day (n 0: none yet) and reused for
+** the next value of the same day: a column's values, mostly of few days. */
+typedef struct pq_day_text {
+  int64_t days;
+  size_t n;
+  char s[24];
+} pq_day_text;
+size_t pq_text_timestamp_in(char *s, size_t cap, int64_t v, int unit,
+                            pq_day_text *day);
 /* An INT96 (nanoseconds of the day, then the Julian day) the same way. */
 size_t pq_text_int96(char *s, size_t cap, const uint8_t *p);
 /* An unscaled decimal in big-endian two's complement, of at most

@@ -1494,6 +1494,17 @@ static size_t auto_sample(const col_writer *c) {
                                               : AUTO_SAMPLE;
 }
 
+/* The bytes of the values buffered, as auto_sample counts them: a
+** BYTE_ARRAY value's own bytes and 16 more (its pq_bytes where pointers
+** take 8 bytes), whatever the build's pointers take, so that a 32-bit
+** build (WebAssembly) tries the same values and picks what a 64-bit one
+** picks. */
+static size_t auto_buffered(const col_writer *c) {
+  if (c->p.type == PQ_BYTE_ARRAY)
+    return (size_t)c->ab_nv * 16 + c->ab_heap.len;
+  return c->ab_vals.len;
+}
+
 /* The size of the buffered values encoded as p, after the codec (a
 ** dictionary's page included), into *size: SIZE_MAX when p cannot encode
 ** them.  lv: what goes before the values in the page the codec compresses
@@ -1653,7 +1664,7 @@ static int auto_put(pq_writer *w, col_writer *c, const uint8_t *v,
       c->ab_nv++;
     }
     c->ab_n++;
-    if (c->ab_vals.len + c->ab_heap.len >= auto_sample(c)) {
+    if (auto_buffered(c) >= auto_sample(c)) {
       i++;
       break;
     }
@@ -1661,8 +1672,7 @@ static int auto_put(pq_writer *w, col_writer *c, const uint8_t *v,
   if (c->ab_vals.oom || c->ab_heap.oom || c->ab_present.oom)
     return pq_nomem(err, LABEL);
   *used = i;
-  int full = c->ab_n >= room ||
-             c->ab_vals.len + c->ab_heap.len >= auto_sample(c);
+  int full = c->ab_n >= room || auto_buffered(c) >= auto_sample(c);
   return full ? auto_decide(w, c, err) : PQ_OK;
 }
 

@@ -591,17 +591,28 @@ try {
   const labQuery =
     'WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 600)\n' +
     'SELECT i AS id, round(10 + (i * 37 % 1000) / 100.0, 2) AS price, \'tag\' || (i % 7) AS tag FROM s';
-  let native = null;
-  await check('lab-native', () => {
+  // The statements of `sql` run by the native build: their results, each
+  // {columns, rows}; throws on an error.
+  const nativeRun2 = (sql) => {
     assert(fs.existsSync(nativeRun), `no ${nativeRun} (make build/wasm/run)`);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pqlab-'));
     const script = path.join(dir, 'lab.sql');
-    fs.writeFileSync(script, `SELECT "column", encoding, codec, level, bytes FROM parquet_lab('${
-      labQuery.replace(/'/g, "''")}', '{"min_time":0}');\n`);
-    const a = JSON.parse(execFileSync(nativeRun, [script], { cwd: dir, encoding: 'utf8' }));
-    fs.rmSync(dir, { recursive: true, force: true });
-    assert(!a.error && a.results[0] && !a.results[0].error, `the native lab failed: ${JSON.stringify(a).slice(0, 300)}`);
-    native = a.results[0].rows;
+    fs.writeFileSync(script, sql + '\n');
+    let a;
+    try {
+      a = JSON.parse(execFileSync(nativeRun, [script], { cwd: dir, encoding: 'utf8' }));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    const e = a.error || (a.results || []).map((r) => r.error).find((x) => x);
+    assert(!e && a.results && a.results.length, `the native build failed: ${JSON.stringify(a).slice(0, 300)}`);
+    return a.results;
+  };
+  const sqlText = (s) => `'${s.replace(/'/g, "''")}'`;
+  let native = null;
+  await check('lab-native', () => {
+    native = nativeRun2(`SELECT "column", encoding, codec, level, bytes FROM parquet_lab(${
+      sqlText(labQuery)}, '{"min_time":0}');`)[0].rows;
     assert(native.length > 20, `${native.length} rows natively`);
     return `${native.length} rows natively, every codec of the build`;
   });
@@ -742,6 +753,220 @@ try {
       await page.$eval('#lab-explain', (e) => e.scrollIntoView());
       await (await page.$('#lab-explain')).screenshot({ path: path.join(shotDir, 'lab-explain.png') });
       return `${rows.length} rows, ${fields} fields`;
+    });
+
+    // The form's options: the level picker, page sizes, page version,
+    // row groups, sample and the free JSON, each in the options the page
+    // runs the lab with; the SQL it shows gives the native build the same
+    // rows.
+    const labForm = (f) => page.evaluate((f) => {
+      const set = (id, v) => { document.getElementById(id).value = v === undefined ? '' : String(v); };
+      if (f.query !== undefined) set('lab-query', f.query);
+      if (f.codecs) {
+        document.querySelectorAll('#lab-codecs input[type=checkbox]').forEach((b) => {
+          b.checked = f.codecs.includes(b.value);
+        });
+      }
+      set('lab-levels', f.levels);
+      set('lab-min-time', f.min_time);
+      set('lab-sample', f.sample);
+      set('lab-page-size', f.page_size);
+      set('lab-dict-page-size', f.dictionary_page_size);
+      set('lab-page-version', f.page_version);
+      set('lab-row-group-size', f.row_group_size);
+      set('lab-json', f.json);
+      document.getElementById('lab-levels').dispatchEvent(new Event('input'));
+    }, f);
+    const runLabPage = async () => {
+      const before = await page.evaluate(() => window.pqLabCount);
+      await page.click('#lab-run');
+      await page.waitForFunction((n) => window.pqLabCount > n, { timeout: 90000 }, before);
+      return {
+        sql: await page.$eval('#lab-out pre', (p) => p.textContent),
+        errors: await page.$$eval('#lab-out .error', (e) => e.map((x) => x.textContent)),
+        table: await labTable(),
+      };
+    };
+    // The rows of a lab table by "column|encoding|codec|level": [bytes, pages].
+    const labRowsByKey = (headers, rows) => {
+      const ix = (c) => headers.indexOf(c);
+      const m = new Map();
+      for (const r of rows) {
+        const lv = r[ix('level')];
+        m.set([r[ix('column')], r[ix('encoding')], r[ix('codec')], lv === null ? '' : String(lv)].join('|'),
+              [String(r[ix('bytes')]), String(r[ix('pages')])]);
+      }
+      return m;
+    };
+    // The page's lab against the native build's run of the SQL it shows.
+    const sameAsNative = (run) => {
+      const n = nativeRun2(run.sql).pop();
+      const want = labRowsByKey(n.columns, n.rows);
+      const got = labRowsByKey(run.table.headers, run.table.rows);
+      assert(got.size === want.size, `${got.size} rows in the page, ${want.size} natively`);
+      for (const [k, v] of got) {
+        assert(want.has(k), `the page has ${k}, the native build not`);
+        assert(want.get(k).join() === v.join(), `${k}: bytes, pages ${v} in the page, ${want.get(k)} natively`);
+      }
+      return got;
+    };
+    const levelQuery =
+      'WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 3000)\n' +
+      "SELECT 'https://example.org/a/' || (i * 31 % 700) AS url, i * 7 % 1000 AS n FROM s";
+
+    await check('lab-level-picker', async () => {
+      const want = nativeRun2('SELECT name, min_level, max_level, default_level FROM parquet_codecs ' +
+                              'WHERE available AND max_level IS NOT NULL ORDER BY codec;')[0].rows;
+      const got = await page.$$eval('#lab-level-ranges .lab-range', (rs) => rs.map((r) =>
+        [r.dataset.codec, Number(r.dataset.min), Number(r.dataset.max), Number(r.dataset.default)]));
+      assert(want.length >= 1, 'the native build has no codec with levels');
+      assert(JSON.stringify(got) === JSON.stringify(want), `the picker lists ${JSON.stringify(got)}, ` +
+             `parquet_codecs ${JSON.stringify(want)}`);
+      // Its buttons put a level in the field, and take it out.
+      await labForm({ codecs: ['ZSTD'], levels: '1' });
+      const zstd = want.find((r) => r[0] === 'ZSTD');
+      assert(zstd, 'no ZSTD');
+      await page.click(`#lab-level-ranges .lab-range[data-codec="ZSTD"] button.lv[data-level="${zstd[2]}"]`);
+      const v1 = await page.$eval('#lab-levels', (i) => i.value);
+      assert(v1 === `1, ${zstd[2]}`, `after a click on ${zstd[2]} the field holds "${v1}"`);
+      const use = await page.$eval('#lab-level-ranges .lab-range[data-codec="ZSTD"] .lv-use', (u) => u.textContent);
+      assert(use.includes(`1, ${zstd[2]}`), `ZSTD's levels shown: ${use}`);
+      await page.click(`#lab-level-ranges .lab-range[data-codec="ZSTD"] button.lv[data-level="${zstd[2]}"]`);
+      const v2 = await page.$eval('#lab-levels', (i) => i.value);
+      assert(v2 === '1', `after a second click on ${zstd[2]} the field holds "${v2}"`);
+      return got.map((r) => `${r[0]} ${r[1]}..${r[2]} (${r[3]})`).join(', ');
+    });
+
+    let levelRun = null;
+    await check('lab-levels', async () => {
+      await labForm({ query: levelQuery, codecs: ['SNAPPY', 'ZSTD'], levels: '1, 19', min_time: 0 });
+      const run = await runLabPage();
+      assert(!run.errors.length, `errors: ${run.errors.join(' | ')}`);
+      assert(run.sql.includes('"levels":[1,19]') && run.sql.includes('"min_time":0'), `the SQL: ${run.sql}`);
+      const got = sameAsNative(run);
+      // A row per ZSTD level, one for SNAPPY; levels 1 and 19 apart.
+      const keys = Array.from(got.keys());
+      const z1 = keys.filter((k) => k.endsWith('|ZSTD|1')).length;
+      const z19 = keys.filter((k) => k.endsWith('|ZSTD|19')).length;
+      const sn = keys.filter((k) => k.endsWith('|SNAPPY|')).length;
+      assert(z1 > 0 && z1 === z19 && z1 === sn && keys.length === 3 * z1,
+             `${z1} ZSTD 1 rows, ${z19} ZSTD 19, ${sn} SNAPPY of ${keys.length}`);
+      const plain1 = got.get('url|PLAIN|ZSTD|1'), plain19 = got.get('url|PLAIN|ZSTD|19');
+      assert(plain1 && plain19 && plain19[0] !== plain1[0],
+             `url PLAIN ZSTD: ${plain1} at level 1, ${plain19} at 19`);
+      const labels = await page.$$eval('#lab-out .lab-panel[data-column="url"] .lab-lv', (t) => t.map((x) => x.textContent));
+      const url19 = keys.filter((k) => k.startsWith('url|') && k.endsWith('|ZSTD|19')).length;
+      assert(labels.length === 2 * url19 && labels.filter((l) => l === '19').length === url19,
+             `levels beside url's points: ${labels}`);
+      levelRun = { got, plain1, plain19 };
+      return `${keys.length} rows as the native build's; url PLAIN ZSTD ${plain1[0]} bytes at 1, ${plain19[0]} at 19`;
+    });
+
+    if (levelRun) {
+      await check('lab-level-explains', async () => {
+        // A point explains its page under its codec and level: the page's
+        // compressed size is parquet_write's at that level, natively.
+        const sizes = {};
+        for (const level of [1, 19]) {
+          const i = await page.evaluate((level) => {
+            const heads = Array.from(document.querySelectorAll('#lab-out table.lab-table th button'))
+              .map((b) => b.firstChild.textContent);
+            const tr = Array.from(document.querySelectorAll('#lab-out table.lab-table tbody tr')).find((r) =>
+              r.cells[heads.indexOf('column')].textContent === 'url' &&
+              r.cells[heads.indexOf('encoding')].textContent === 'PLAIN' &&
+              r.cells[heads.indexOf('codec')].textContent === 'ZSTD' &&
+              r.cells[heads.indexOf('level')].textContent === String(level));
+            return tr ? Number(tr.dataset.i) : -1;
+          }, level);
+          assert(i >= 0, `no row url, PLAIN, ZSTD ${level}`);
+          const before = await page.evaluate(() => window.pqLabExplainCount);
+          // (Points may overlap: the click goes to this one.)
+          await page.$eval(`#lab-out .lab-panel[data-column="url"] .lab-pt[data-i="${i}"]`,
+                           (pt) => pt.dispatchEvent(new MouseEvent('click', { bubbles: true })));
+          await page.waitForFunction((n) => window.pqLabExplainCount > n, { timeout: 60000 }, before);
+          const errs = await page.$$eval('#lab-explain .error', (e) => e.map((x) => x.textContent));
+          assert(!errs.length, `errors: ${errs.join(' | ')}`);
+          const sql = await page.$eval('#lab-explain pre', (p) => p.textContent);
+          assert(sql.includes(`"codec":"ZSTD","level":${level}`), `the explain's SQL: ${sql.slice(0, 400)}`);
+          const heads = await page.$$eval('#lab-explain table.explain-table th', (th) => th.map((x) => x.textContent));
+          const rows = await page.$$eval('#lab-explain table.explain-table tbody tr', (trs) => trs.map((tr) =>
+            Array.from(tr.cells).map((td) => td.textContent)));
+          const r = rows.find((x) => x[heads.indexOf('path')] === 'header.compressed_page_size');
+          assert(r, 'no header.compressed_page_size');
+          sizes[level] = Number(r[heads.indexOf('value')]);
+          const want = nativeRun2(`SELECT compressed_size FROM parquet_pages(parquet_write(NULL, ${sqlText(
+            'SELECT url FROM (' + levelQuery + ')')}, '{"columns":{"url":{"encoding":"PLAIN","codec":"ZSTD","level":${
+            level}}}}')) WHERE page = 0;`)[0].rows[0][0];
+          assert(sizes[level] === Number(want), `level ${level}: the page explained has ${sizes[level]} bytes ` +
+                 `compressed, parquet_write's ${want}`);
+        }
+        assert(sizes[1] !== sizes[19], `the same page at levels 1 and 19: ${sizes[1]} bytes`);
+        return `url's page: ${sizes[1]} bytes at level 1, ${sizes[19]} at 19, as natively`;
+      });
+    }
+
+    await check('lab-page-options', async () => {
+      const base = { query: levelQuery, codecs: ['UNCOMPRESSED'], min_time: 0 };
+      await labForm(base);
+      const plain = await runLabPage();
+      assert(!plain.errors.length, `errors: ${plain.errors.join(' | ')}`);
+      await labForm({ ...base, page_size: 1024, dictionary_page_size: 2048, page_version: 2,
+                      row_group_size: 2000, json: '{"statistics": false}' });
+      const run = await runLabPage();
+      assert(!run.errors.length, `errors: ${run.errors.join(' | ')}`);
+      for (const m of ['"page_size":1024', '"dictionary_page_size":2048', '"page_version":2',
+                       '"row_group_size":2000', '"statistics": false']) {
+        assert(run.sql.includes(m), `the SQL has no ${m}: ${run.sql}`);
+      }
+      const got = sameAsNative(run);
+      const before = labRowsByKey(plain.table.headers, plain.table.rows);
+      const k = 'url|PLAIN|UNCOMPRESSED|';
+      assert(Number(got.get(k)[1]) > Number(before.get(k)[1]) && Number(before.get(k)[1]) === 1,
+             `url PLAIN: ${before.get(k)[1]} pages, ${got.get(k)[1]} with page_size 1024`);
+      return `url PLAIN: ${before.get(k)[1]} page, ${got.get(k)[1]} with the options; as natively`;
+    });
+
+    await check('lab-sample-explains', async () => {
+      await labForm({ query: levelQuery, codecs: ['ZSTD'], min_time: 0, sample: 0.25, page_version: 2 });
+      const run = await runLabPage();
+      assert(!run.errors.length, `errors: ${run.errors.join(' | ')}`);
+      sameAsNative(run);
+      const before = await page.evaluate(() => window.pqLabExplainCount);
+      await page.click('#lab-out table.lab-table tbody tr');
+      await page.waitForFunction((n) => window.pqLabExplainCount > n, { timeout: 60000 }, before);
+      const errs = await page.$$eval('#lab-explain .error', (e) => e.map((x) => x.textContent));
+      assert(!errs.length, `errors: ${errs.join(' | ')}`);
+      const heads = await page.$$eval('#lab-explain table.explain-table th', (th) => th.map((x) => x.textContent));
+      const rows = await page.$$eval('#lab-explain table.explain-table tbody tr', (trs) => trs.map((tr) =>
+        Array.from(tr.cells).map((td) => td.textContent)));
+      const v = (p) => { const r = rows.find((x) => x[heads.indexOf('path')] === p); return r && r[heads.indexOf('value')]; };
+      assert(v('header.data_page_header_v2.num_rows') === '750',
+             `the page explained has ${v('header.data_page_header_v2.num_rows')} rows, a sample of 0.25 of 3000 750`);
+      return 'a V2 page of the 750 rows sampled';
+    });
+
+    await check('lab-bad-options', async () => {
+      const cases = [
+        [{ page_size: 'big' }, /parquet_lab: .*page_size/],
+        [{ levels: '1, x' }, /parquet_lab: options: "levels" must be an array of integers/],
+        [{ json: '{"page_sise": 5}' }, /parquet_lab: options: unknown option "page_sise"/],
+        [{ json: '{"page_values": ' }, /parquet_lab: options: /],
+        [{ sample: '0' }, /parquet_lab: options: "sample"/],
+      ];
+      for (const [f, re] of cases) {
+        await labForm({ query: levelQuery, codecs: ['UNCOMPRESSED'], min_time: 0, ...f });
+        const run = await runLabPage();
+        assert(run.errors.length === 1 && re.test(run.errors[0]), `${JSON.stringify(f)}: ${run.errors.join(' | ')}`);
+        assert(!run.table, `${JSON.stringify(f)}: a table is shown with the error`);
+        const status = await page.$eval('#lab-status', (x) => x.className);
+        assert(/bad/.test(status), `${JSON.stringify(f)}: the status is ${status}`);
+      }
+      // The page still works.
+      await labForm({ query: levelQuery, codecs: ['UNCOMPRESSED'], min_time: 0 });
+      const run = await runLabPage();
+      assert(!run.errors.length && run.table && run.table.rows.length > 0, 'the lab no longer runs');
+      await labForm({ codecs: ['UNCOMPRESSED', 'SNAPPY', 'ZSTD'], min_time: 0.01 });
+      return `${cases.length} mistakes, each the lab's error`;
     });
 
     if (uploaded) {
