@@ -272,19 +272,20 @@ static const char *rem_env(const char *a, const char *b) {
   return v && *v ? v : NULL;
 }
 
-/* The key's bytes as a URL path: all but the unreserved and '/' escaped
-** (SigV4's canonical form of an S3 path). */
-static char *rem_s3_path(const char *key) {
+/* v escaped as SigV4's canonical form has it: every byte but the
+** unreserved (letters, digits, "-._~"), and '/' when keep_slash (a key
+** as a URL's path; a query's value escapes it). */
+static char *rem_escape(const char *v, int keep_slash) {
   static const char hex[] = "0123456789ABCDEF";
-  size_t n = strlen(key);
+  size_t n = strlen(v);
   char *out = sqlite3_malloc64(3 * n + 1);
   if (!out) return NULL;
   size_t k = 0;
   for (size_t i = 0; i < n; i++) {
-    unsigned char c = (unsigned char)key[i];
+    unsigned char c = (unsigned char)v[i];
     if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
         (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' ||
-        c == '~' || c == '/') {
+        c == '~' || (c == '/' && keep_slash)) {
       out[k++] = (char)c;
     } else {
       out[k++] = '%';
@@ -360,7 +361,7 @@ static int rem_s3_setup(pqx_remote *r, const char *fn, char **msg) {
   size_t bn;
   int rc = rem_s3_parts(r, fn, 1, &b, &bn, &key, msg);
   if (rc) return rc;
-  char *path = rem_s3_path(key);
+  char *path = rem_escape(key, 1);
   if (!path) return SQLITE_NOMEM;
   r->http = rem_s3_url(r, b, bn, path);
   sqlite3_free(path);
@@ -703,29 +704,6 @@ int pqx_remote_open(pqx_remote **out, const pqx_http_opts *o, const char *fn,
 #define LIST_KEYS_MAX 100000            /* objects a pattern may name */
 #define LIST_KEY_MAX 1024               /* S3's longest key */
 
-/* Escaped as a query's value is for SigV4: all but the unreserved. */
-static char *rem_query_value(const char *v) {
-  static const char hex[] = "0123456789ABCDEF";
-  size_t n = strlen(v);
-  char *out = sqlite3_malloc64(3 * n + 1);
-  if (!out) return NULL;
-  size_t k = 0;
-  for (size_t i = 0; i < n; i++) {
-    unsigned char c = (unsigned char)v[i];
-    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-        (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' ||
-        c == '~') {
-      out[k++] = (char)c;
-    } else {
-      out[k++] = '%';
-      out[k++] = hex[c >> 4];
-      out[k++] = hex[c & 15];
-    }
-  }
-  out[k] = 0;
-  return out;
-}
-
 typedef struct ListOut {
   char **paths;
   int n, cap;
@@ -755,8 +733,8 @@ static int list_cmp(const void *a, const void *b) {
 static int list_page(pqx_remote *r, const char *fn, const char *b, size_t bn,
                      const char *prefix, const char *pat, char *next,
                      size_t next_cap, uint8_t *buf, ListOut *l, char **msg) {
-  char *pv = rem_query_value(prefix);
-  char *tv = next[0] ? rem_query_value(next) : sqlite3_mprintf("%s", "");
+  char *pv = rem_escape(prefix, 0);
+  char *tv = next[0] ? rem_escape(next, 0) : sqlite3_mprintf("%s", "");
   char *q = NULL;
   if (pv && tv) {
     /* the parameters in SigV4's order (sorted by name) */
