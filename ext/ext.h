@@ -170,6 +170,14 @@ int pqx_file_check(const pqx_file *pf, const char *fn, int *same,
 void pqx_file_close(pqx_file *pf);
 /* The core's view of it (pf must stay where it is while it is used). */
 pq_input pqx_file_input(pqx_file *pf);
+/* A failed read of a pq_input, in the core's words: err filled with
+** "<label>: <what>" (label "file", "http"); returns code. */
+int pqx_input_fail(pq_error *err, const char *label, int code,
+                   const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
 
 /* ---- URLs (remote.c) ---------------------------------------------------
 ** http:// and https:// sources, read by range requests (doc/remote.md).

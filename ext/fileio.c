@@ -40,6 +40,17 @@
 
 #include "ext.h"
 
+int pqx_input_fail(pq_error *err, const char *label, int code,
+                   const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int k = snprintf(err->msg, sizeof err->msg, "%s: ", label);
+  vsnprintf(err->msg + k, sizeof err->msg - (size_t)k, fmt, ap);
+  va_end(ap);
+  err->code = code;
+  return code;
+}
+
 #ifndef PARQUET_OMIT_FILES
 
 #ifndef O_NOCTTY
@@ -186,24 +197,13 @@ void pqx_file_close(pqx_file *pf) {
   memset(pf, 0, sizeof *pf);
 }
 
-/* A failed read, as the core's errors are written: "file: <what>". */
-static int read_fail(pq_error *err, int code, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  int k = snprintf(err->msg, sizeof err->msg, "file: ");
-  vsnprintf(err->msg + k, sizeof err->msg - (size_t)k, fmt, ap);
-  va_end(ap);
-  err->code = code;
-  return code;
-}
-
 /* pq_input's read: n bytes at offset, all of them, from the file as it was
 ** opened. */
 static int file_read(void *ctx, uint64_t offset, void *dst, size_t n,
                      pq_error *err) {
   pqx_file *pf = ctx;
   if (!pf->open) {
-    return read_fail(err, PQ_MISUSE, "read while it is not open");
+    return pqx_input_fail(err, "file", PQ_MISUSE, "read while it is not open");
   }
   size_t done = 0;
   while (done < n) {
@@ -211,14 +211,14 @@ static int file_read(void *ctx, uint64_t offset, void *dst, size_t n,
                       (off_t)(offset + done));
     if (k < 0 && errno == EINTR) continue;
     if (k < 0) {
-      return read_fail(err, PQ_IO,
+      return pqx_input_fail(err, "file", PQ_IO,
                      "cannot read %zu bytes at offset %llu: %s", n,
                      (unsigned long long)offset, strerror(errno));
     }
     if (k == 0) {
       struct stat st;
       long long now = fstat(pf->fd, &st) == 0 ? (long long)st.st_size : -1;
-      return read_fail(err, PQ_IO,
+      return pqx_input_fail(err, "file", PQ_IO,
                        "it changed while it was read: %zu bytes at offset "
                        "%llu are past its end (now %lld bytes)",
                        n, (unsigned long long)offset, now);
@@ -227,7 +227,7 @@ static int file_read(void *ctx, uint64_t offset, void *dst, size_t n,
   }
   struct stat st;
   if (fstat(pf->fd, &st) != 0 || !file_same(pf, &st, 0)) {
-    return read_fail(err, PQ_IO,
+    return pqx_input_fail(err, "file", PQ_IO,
                      "it changed while it was read (%zu bytes at offset "
                      "%llu)",
                      n, (unsigned long long)offset);

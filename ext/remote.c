@@ -68,22 +68,22 @@ int pqx_is_s3_glob(const char *path) {
 #define MAX_REDIRECTS 5L
 
 struct pqx_remote {
-  char *url;                /* as given */
-  char *http;               /* what is fetched: url, or an s3:// URL's */
+  char *url;  /* as given */
+  char *http; /* what is fetched: url, or an s3:// URL's */
   CURL *h;
   pthread_mutex_t mu;
   pqx_http_opts o;
   uint64_t size;
-  char etag[ETAG_MAX + 1];  /* empty: none */
-  char date[DATE_MAX + 1];  /* Last-Modified; empty: none */
-  uint8_t *tail;            /* the end of the file, from the open */
+  char etag[ETAG_MAX + 1]; /* empty: none */
+  char date[DATE_MAX + 1]; /* Last-Modified; empty: none */
+  uint8_t *tail;           /* the end of the file, from the open */
   uint64_t tail_at;
   size_t tail_len;
-  uint8_t *blk;             /* the last short read's block */
+  uint8_t *blk; /* the last short read's block */
   uint64_t blk_at;
   size_t blk_len, blk_cap;
-  struct curl_slist *base;  /* the headers of every request (S3's) */
-  struct curl_slist *hdr;   /* ... and a range request's validator */
+  struct curl_slist *base; /* the headers of every request (S3's) */
+  struct curl_slist *hdr;  /* ... and a range request's validator */
 };
 
 /* One response: what its headers said, and its body's bytes. */
@@ -95,12 +95,12 @@ typedef struct rem_resp {
   char etag[ETAG_MAX + 1];
   int etag_long;
   char date[DATE_MAX + 1];
-  uint8_t *dst;      /* where the body goes */
+  uint8_t *dst; /* where the body goes */
   size_t cap, got;
-  int overflow;      /* the body was longer than asked */
-  int refused;       /* ... or of a status whose body is not wanted */
-  uint64_t skipped;  /* bytes of such a body */
-  char err[1024];    /* its first bytes (an S3 error's XML) */
+  int overflow;     /* the body was longer than asked */
+  int refused;      /* ... or of a status whose body is not wanted */
+  uint64_t skipped; /* bytes of such a body */
+  char err[1024];   /* its first bytes (an S3 error's XML) */
   size_t nerr;
 } rem_resp;
 
@@ -127,8 +127,8 @@ static size_t on_header(char *p, size_t size, size_t n, void *ctx) {
   if (pq_http_header(p, len, &name, &nlen, &val, &vlen)) return len;
   if (pq_http_name_is(name, nlen, "content-range")) {
     q->has_range = 1;
-    q->bad_range = pq_http_content_range(val, vlen, &q->first, &q->last,
-                                         &q->total) != 0;
+    q->bad_range =
+        pq_http_content_range(val, vlen, &q->first, &q->last, &q->total) != 0;
   } else if (pq_http_name_is(name, nlen, "etag")) {
     if (vlen > ETAG_MAX) {
       q->etag_long = 1;
@@ -170,28 +170,11 @@ static size_t on_body(char *p, size_t size, size_t n, void *ctx) {
   return len;
 }
 
-/* A read error in the core's words: "http: <what>". */
-static int rem_fail(pq_error *err, int code, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static int rem_fail(pq_error *err, int code, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  int k = snprintf(err->msg, sizeof err->msg, "http: ");
-  vsnprintf(err->msg + k, sizeof err->msg - (size_t)k, fmt, ap);
-  va_end(ap);
-  err->code = code;
-  return code;
-}
-
 static int rem_retryable(CURLcode c, int status) {
   if (c == CURLE_OK) return status >= 500 || status == 429;
   return c == CURLE_COULDNT_CONNECT || c == CURLE_SEND_ERROR ||
          c == CURLE_RECV_ERROR || c == CURLE_PARTIAL_FILE ||
-         c == CURLE_GOT_NOTHING || c == CURLE_HTTP2 ||
-         c == CURLE_HTTP2_STREAM;
+         c == CURLE_GOT_NOTHING || c == CURLE_HTTP2 || c == CURLE_HTTP2_STREAM;
 }
 
 static void rem_sleep_ms(long ms) {
@@ -204,8 +187,8 @@ static void rem_sleep_ms(long ms) {
 static int rem_setup(pqx_remote *r) {
   CURL *h = r->h;
   CURLcode c = CURLE_OK;
-#define SET(opt, v)                                   \
-  do {                                                \
+#define SET(opt, v)                                     \
+  do {                                                  \
     if (c == CURLE_OK) c = curl_easy_setopt(h, opt, v); \
   } while (0)
   SET(CURLOPT_URL, r->http);
@@ -346,8 +329,7 @@ static char *rem_s3_url(const pqx_remote *r, const char *b, size_t bn,
   if (ep) {
     size_t en = strlen(ep);
     while (en > 0 && ep[en - 1] == '/') en--;
-    return sqlite3_mprintf("%.*s/%.*s%s%s", (int)en, ep, (int)bn, b, sep,
-                           rest);
+    return sqlite3_mprintf("%.*s/%.*s%s%s", (int)en, ep, (int)bn, b, sep, rest);
   }
   return sqlite3_mprintf("https://%.*s.s3.%s.amazonaws.com/%s%s", (int)bn, b,
                          rem_s3_region(r), rest[0] == '?' ? "" : "", rest);
@@ -424,27 +406,28 @@ static int rem_request(pqx_remote *r, uint64_t at, uint64_t n, int how,
   long wait = 100;
   for (int attempt = 0;; attempt++) {
     resp_reset(q);
-    CURLcode c = curl_easy_setopt(r->h, CURLOPT_RANGE,
-                                  how == REQ_WHOLE ? NULL : range);
+    CURLcode c =
+        curl_easy_setopt(r->h, CURLOPT_RANGE, how == REQ_WHOLE ? NULL : range);
     if (c == CURLE_OK) c = curl_easy_setopt(r->h, CURLOPT_HEADERDATA, q);
     if (c == CURLE_OK) c = curl_easy_setopt(r->h, CURLOPT_WRITEDATA, q);
     if (c == CURLE_OK)
       c = curl_easy_setopt(r->h, CURLOPT_HTTPHEADER,
                            how == REQ_CHECKED ? r->hdr : r->base);
-    if (c == CURLE_OUT_OF_MEMORY) return rem_fail(err, PQ_NOMEM, "out of memory");
+    if (c == CURLE_OUT_OF_MEMORY)
+      return pqx_input_fail(err, "http", PQ_NOMEM, "out of memory");
     if (c == CURLE_OK) c = curl_easy_perform(r->h);
-    if (c == CURLE_OUT_OF_MEMORY) return rem_fail(err, PQ_NOMEM, "out of memory");
+    if (c == CURLE_OUT_OF_MEMORY)
+      return pqx_input_fail(err, "http", PQ_NOMEM, "out of memory");
     if (c == CURLE_WRITE_ERROR && q->overflow) {
-      return rem_fail(err, PQ_IO,
-                      "%s: the response is longer than %s (HTTP %d)", what,
-                      how == REQ_WHOLE ? "this build takes" : "the range",
-                      q->status);
+      return pqx_input_fail(
+          err, "http", PQ_IO, "%s: the response is longer than %s (HTTP %d)",
+          what, how == REQ_WHOLE ? "this build takes" : "the range", q->status);
     }
     if (c == CURLE_OK && q->status == 412) {
-      return rem_fail(err, PQ_IO,
-                      "it changed while it was read (%s: HTTP 412, the "
-                      "object is no longer the one opened)",
-                      what);
+      return pqx_input_fail(err, "http", PQ_IO,
+                            "it changed while it was read (%s: HTTP 412, the "
+                            "object is no longer the one opened)",
+                            what);
     }
     if (attempt < r->o.retries && rem_retryable(c, q->status)) {
       rem_sleep_ms(wait);
@@ -452,8 +435,9 @@ static int rem_request(pqx_remote *r, uint64_t at, uint64_t n, int how,
       continue;
     }
     if (c != CURLE_OK && !(c == CURLE_WRITE_ERROR && q->refused)) {
-      return rem_fail(err, PQ_IO, "%s: %s%s", what, curl_easy_strerror(c),
-                      attempt ? " (after retries)" : "");
+      return pqx_input_fail(err, "http", PQ_IO, "%s: %s%s", what,
+                            curl_easy_strerror(c),
+                            attempt ? " (after retries)" : "");
     }
     if (q->status != 206 && q->status != 200) {
       /* an S3 error names itself: <Code>NoSuchKey</Code> */
@@ -461,9 +445,9 @@ static int rem_request(pqx_remote *r, uint64_t at, uint64_t n, int how,
       int cn = 0;
       if (c0 && (c1 = strstr(c0 + 6, "</Code>")) != NULL && c1 - c0 - 6 < 64)
         cn = (int)(c1 - c0 - 6);
-      return rem_fail(err, PQ_IO, "%s: HTTP %d%s%.*s%s%s", what, q->status,
-                      cn ? " (" : "", cn, cn ? c0 + 6 : "", cn ? ")" : "",
-                      attempt ? " (after retries)" : "");
+      return pqx_input_fail(err, "http", PQ_IO, "%s: HTTP %d%s%.*s%s%s", what,
+                            q->status, cn ? " (" : "", cn, cn ? c0 + 6 : "",
+                            cn ? ")" : "", attempt ? " (after retries)" : "");
     }
     return PQ_OK;
   }
@@ -487,29 +471,31 @@ static int rem_fetch(pqx_remote *r, uint64_t at, size_t n, uint8_t *dst,
   if (rc) return rc;
   unsigned long long a = at, b = at + n - 1;
   if (q.status == 200) {
-    return rem_fail(err, PQ_IO,
-                    "bytes %llu-%llu: the server sent the whole object "
-                    "(HTTP 200): it does not serve ranges",
-                    a, b);
+    return pqx_input_fail(err, "http", PQ_IO,
+                          "bytes %llu-%llu: the server sent the whole object "
+                          "(HTTP 200): it does not serve ranges",
+                          a, b);
   }
   int changed;
   rem_same(r, &q, &changed);
   if (changed) {
-    return rem_fail(err, PQ_IO,
-                    "it changed while it was read (bytes %llu-%llu: another "
-                    "ETag, date or size)",
-                    a, b);
+    return pqx_input_fail(
+        err, "http", PQ_IO,
+        "it changed while it was read (bytes %llu-%llu: another "
+        "ETag, date or size)",
+        a, b);
   }
   if (!q.has_range || q.bad_range || q.first != at || q.last != b) {
-    return rem_fail(err, PQ_IO,
-                    "bytes %llu-%llu: the response's Content-Range is not "
-                    "that range",
-                    a, b);
+    return pqx_input_fail(
+        err, "http", PQ_IO,
+        "bytes %llu-%llu: the response's Content-Range is not "
+        "that range",
+        a, b);
   }
   if (q.got != n) {
-    return rem_fail(err, PQ_IO,
-                    "bytes %llu-%llu: the response has %zu bytes of %zu", a,
-                    b, q.got, n);
+    return pqx_input_fail(err, "http", PQ_IO,
+                          "bytes %llu-%llu: the response has %zu bytes of %zu",
+                          a, b, q.got, n);
   }
   return PQ_OK;
 }
@@ -519,8 +505,9 @@ int pqx_remote_read(void *ctx, uint64_t offset, void *dst, size_t n,
   pqx_remote *r = ctx;
   if (n == 0) return PQ_OK;
   if (offset > r->size || n > r->size - offset) {
-    return rem_fail(err, PQ_IO, "%zu bytes at offset %llu are past its end",
-                    n, (unsigned long long)offset);
+    return pqx_input_fail(err, "http", PQ_IO,
+                          "%zu bytes at offset %llu are past its end", n,
+                          (unsigned long long)offset);
   }
   pthread_mutex_lock(&r->mu);
   int rc = PQ_OK;
@@ -538,7 +525,7 @@ int pqx_remote_read(void *ctx, uint64_t offset, void *dst, size_t n,
     if (want > r->blk_cap) {
       uint8_t *p = sqlite3_realloc64(r->blk, want);
       if (!p) {
-        rc = rem_fail(err, PQ_NOMEM, "out of memory");
+        rc = pqx_input_fail(err, "http", PQ_NOMEM, "out of memory");
         goto done;
       }
       r->blk = p;
@@ -638,9 +625,10 @@ static int rem_open_tail(pqx_remote *r, const char *fn, char **msg) {
     if (flen + 8 > r->tail_len && flen + 8 <= r->size && r->tail_at > 0) {
       uint64_t from = r->size - 8 - flen;
       if (flen + 8 > pqx_db_limit(r->o.db)) {
-        *msg = sqlite3_mprintf("%s: '%s': its footer of %llu bytes is past "
-                               "the limit" PQX_LIMIT_HINT,
-                               fn, r->url, (unsigned long long)flen);
+        *msg = sqlite3_mprintf(
+            "%s: '%s': its footer of %llu bytes is past "
+            "the limit" PQX_LIMIT_HINT,
+            fn, r->url, (unsigned long long)flen);
         return SQLITE_ERROR;
       }
       uint8_t *t = sqlite3_malloc64(flen + 8);
@@ -759,7 +747,8 @@ static int list_page(pqx_remote *r, const char *fn, const char *b, size_t bn,
   int rc = rem_request(r, 0, 0, REQ_WHOLE, &resp, &err);
   if (rc == PQ_NOMEM) return SQLITE_NOMEM;
   if (rc == PQ_OK && resp.status != 200) {
-    rc = rem_fail(&err, PQ_IO, "the listing: HTTP %d", resp.status);
+    rc = pqx_input_fail(&err, "http", PQ_IO, "the listing: HTTP %d",
+                        resp.status);
   }
   if (rc) {
     *msg = rem_error(fn, r->url, &err);
@@ -772,33 +761,34 @@ static int list_page(pqx_remote *r, const char *fn, const char *b, size_t bn,
   while ((got = pq_s3_list_key(x, xn, &pos, key, sizeof key, &len)) == 0) {
     if (strlen(key) != len || !pqx_glob_key_match(pat, key)) continue;
     if (l->n >= LIST_KEYS_MAX) {
-      *msg = sqlite3_mprintf("%s: '%s' names more than %d objects", fn,
-                             r->url, LIST_KEYS_MAX);
+      *msg = sqlite3_mprintf("%s: '%s' names more than %d objects", fn, r->url,
+                             LIST_KEYS_MAX);
       return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
     }
     rc = list_add(l, b, bn, key);
     if (rc) return rc;
   }
   char flag[16];
-  int t = got < 0 ? -1 : pq_s3_list_field(x, xn, "IsTruncated", flag,
-                                          sizeof flag, &len);
+  int t = got < 0
+              ? -1
+              : pq_s3_list_field(x, xn, "IsTruncated", flag, sizeof flag, &len);
   int more = t == 0 && !strcmp(flag, "true");
   next[0] = 0;
-  if (more && pq_s3_list_field(x, xn, "NextContinuationToken", next,
-                               next_cap, &len) != 0)
+  if (more && pq_s3_list_field(x, xn, "NextContinuationToken", next, next_cap,
+                               &len) != 0)
     t = -1;
   if (t < 0 || (more && !next[0])) {
-    *msg = sqlite3_mprintf("%s: '%s': the listing is not S3's "
-                           "ListObjectsV2 XML",
-                           fn, r->url);
+    *msg = sqlite3_mprintf(
+        "%s: '%s': the listing is not S3's "
+        "ListObjectsV2 XML",
+        fn, r->url);
     return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
   }
   return SQLITE_OK;
 }
 
-int pqx_remote_list(const pqx_http_opts *o, const char *fn,
-                    const char *pattern, int lenient, char ***paths, int *n,
-                    char **msg) {
+int pqx_remote_list(const pqx_http_opts *o, const char *fn, const char *pattern,
+                    int lenient, char ***paths, int *n, char **msg) {
   *paths = NULL;
   *n = 0;
   *msg = NULL;
@@ -822,9 +812,8 @@ int pqx_remote_list(const pqx_http_opts *o, const char *fn,
   if (rc == SQLITE_OK) {
     /* a folder ("dir/", or the bucket): every *.parquet below */
     size_t kn = strlen(key);
-    pat = kn == 0 || key[kn - 1] == '/'
-              ? sqlite3_mprintf("%s**/*.parquet", key)
-              : sqlite3_mprintf("%s", key);
+    pat = kn == 0 || key[kn - 1] == '/' ? sqlite3_mprintf("%s**/*.parquet", key)
+                                        : sqlite3_mprintf("%s", key);
     prefix = sqlite3_mprintf("%.*s", (int)strcspn(key, "*?["), key);
     r->http = sqlite3_mprintf("%s", "");
     next = sqlite3_malloc(LIST_KEY_MAX * 2);
@@ -836,8 +825,8 @@ int pqx_remote_list(const pqx_http_opts *o, const char *fn,
   if (rc == SQLITE_OK) {
     next[0] = 0;
     do {
-      rc = list_page(r, fn, b, bn, prefix, pat, next, LIST_KEY_MAX * 2, buf,
-                     &l, msg);
+      rc = list_page(r, fn, b, bn, prefix, pat, next, LIST_KEY_MAX * 2, buf, &l,
+                     msg);
     } while (rc == SQLITE_OK && next[0]);
   }
   if (rc == SQLITE_OK && l.n == 0 && !lenient) {
@@ -885,7 +874,9 @@ int pqx_remote_check(pqx_remote *r, const char *fn, int *same, char **msg) {
   return SQLITE_OK;
 }
 
-uint64_t pqx_remote_size(const pqx_remote *r) { return r->size; }
+uint64_t pqx_remote_size(const pqx_remote *r) {
+  return r->size;
+}
 
 void pqx_remote_free(pqx_remote *r) {
   if (!r) return;
@@ -903,7 +894,9 @@ void pqx_remote_free(pqx_remote *r) {
   sqlite3_free(r);
 }
 
-int pqx_remote_available(void) { return 1; }
+int pqx_remote_available(void) {
+  return 1;
+}
 
 #else /* no libcurl (make WITHOUT=curl), or no file access at all */
 
@@ -930,9 +923,8 @@ int pqx_remote_open(pqx_remote **out, const pqx_http_opts *o, const char *fn,
   return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
 }
 
-int pqx_remote_list(const pqx_http_opts *o, const char *fn,
-                    const char *pattern, int lenient, char ***paths, int *n,
-                    char **msg) {
+int pqx_remote_list(const pqx_http_opts *o, const char *fn, const char *pattern,
+                    int lenient, char ***paths, int *n, char **msg) {
   (void)o;
   (void)lenient;
   *paths = NULL;
@@ -954,9 +946,13 @@ uint64_t pqx_remote_size(const pqx_remote *r) {
   return 0;
 }
 
-void pqx_remote_free(pqx_remote *r) { (void)r; }
+void pqx_remote_free(pqx_remote *r) {
+  (void)r;
+}
 
-int pqx_remote_available(void) { return 0; }
+int pqx_remote_available(void) {
+  return 0;
+}
 
 #endif
 
@@ -1074,8 +1070,9 @@ static void httpOptionFunc(sqlite3_context *ctx, int argc,
     }
     if (pqx_http_opts_set(db, o)) {
       sqlite3_free(o);
-      sqlite3_result_error(ctx, "parquet_http_option: the extension's "
-                                "settings are gone from this connection",
+      sqlite3_result_error(ctx,
+                           "parquet_http_option: the extension's "
+                           "settings are gone from this connection",
                            -1);
       return;
     }
@@ -1100,7 +1097,8 @@ static void s3CredentialsFunc(sqlite3_context *ctx, int argc,
   if (pqx_guard_call(ctx, fn)) return;
   const char *id = (const char *)sqlite3_value_text(argv[0]);
   const char *secret = (const char *)sqlite3_value_text(argv[1]);
-  const char *token = argc > 2 ? (const char *)sqlite3_value_text(argv[2]) : NULL;
+  const char *token =
+      argc > 2 ? (const char *)sqlite3_value_text(argv[2]) : NULL;
   int clear = sqlite3_value_type(argv[0]) == SQLITE_NULL &&
               sqlite3_value_type(argv[1]) == SQLITE_NULL;
   pqx_http_opts *o = sqlite3_malloc(sizeof *o);
@@ -1114,16 +1112,18 @@ static void s3CredentialsFunc(sqlite3_context *ctx, int argc,
   if (clear) {
     o->s3_key_id[0] = o->s3_secret[0] = o->s3_token[0] = 0;
   } else if (!id || !secret || !*id || !*secret) {
-    bad = sqlite3_mprintf("%s: the key id and the secret are TEXT, not "
-                          "empty (NULL, NULL forgets them)", fn);
+    bad = sqlite3_mprintf(
+        "%s: the key id and the secret are TEXT, not "
+        "empty (NULL, NULL forgets them)",
+        fn);
   } else if (strlen(id) >= sizeof o->s3_key_id ||
              strlen(secret) >= sizeof o->s3_secret ||
              (token && strlen(token) >= sizeof o->s3_token)) {
-    bad = sqlite3_mprintf("%s: a credential is longer than this build keeps "
-                          "(key id %d, secret %d, token %d bytes)",
-                          fn, (int)sizeof o->s3_key_id - 1,
-                          (int)sizeof o->s3_secret - 1,
-                          (int)sizeof o->s3_token - 1);
+    bad = sqlite3_mprintf(
+        "%s: a credential is longer than this build keeps "
+        "(key id %d, secret %d, token %d bytes)",
+        fn, (int)sizeof o->s3_key_id - 1, (int)sizeof o->s3_secret - 1,
+        (int)sizeof o->s3_token - 1);
   } else {
     snprintf(o->s3_key_id, sizeof o->s3_key_id, "%s", id);
     snprintf(o->s3_secret, sizeof o->s3_secret, "%s", secret);
@@ -1136,8 +1136,9 @@ static void s3CredentialsFunc(sqlite3_context *ctx, int argc,
   if (bad) {
     pqx_result_error_msg(ctx, bad);
   } else if (rc) {
-    sqlite3_result_error(ctx, "parquet_s3_credentials: the extension's "
-                              "settings are gone from this connection",
+    sqlite3_result_error(ctx,
+                         "parquet_s3_credentials: the extension's "
+                         "settings are gone from this connection",
                          -1);
   } else {
     sqlite3_result_int(ctx, !clear);

@@ -9,9 +9,13 @@
 
 #include "util.h"
 
-static int http_blank(char c) { return c == ' ' || c == '\t'; }
+static int http_blank(char c) {
+  return c == ' ' || c == '\t';
+}
 
-static int http_digit(char c) { return c >= '0' && c <= '9'; }
+static int http_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 int pq_http_status(const char *s, size_t n, int *code) {
   /* "HTTP/" version SP 3DIGIT [SP reason] */
@@ -109,7 +113,8 @@ int pq_http_content_range(const char *s, size_t n, uint64_t *first,
   return 0;
 }
 
-/* ---- S3's ListObjectsV2 --------------------------------------------------- */
+/* ---- S3's ListObjectsV2 ---------------------------------------------------
+ */
 
 /* The first "<tag>" in [p, end): where it begins, or NULL. */
 static const char *xml_find(const char *p, const char *end, const char *tag) {
@@ -159,7 +164,10 @@ static int xml_text(const char *p, const char *end, char *out, size_t cap,
   static const struct {
     const char *name;
     char c;
-  } named[] = {{"amp;", '&'}, {"lt;", '<'}, {"gt;", '>'}, {"quot;", '"'},
+  } named[] = {{"amp;", '&'},
+               {"lt;", '<'},
+               {"gt;", '>'},
+               {"quot;", '"'},
                {"apos;", '\''}};
   *len = 0;
   if (cap == 0) return -1;
@@ -183,7 +191,7 @@ static int xml_text(const char *p, const char *end, char *out, size_t cap,
         uint32_t v = 0;
         int digits = 0;
         for (; q < end && *q != ';'; q++, digits++) {
-          int d = *q >= '0' && *q <= '9'   ? *q - '0'
+          int d = *q >= '0' && *q <= '9'          ? *q - '0'
                   : hex && *q >= 'a' && *q <= 'f' ? *q - 'a' + 10
                   : hex && *q >= 'A' && *q <= 'F' ? *q - 'A' + 10
                                                   : -1;
@@ -217,8 +225,8 @@ int pq_s3_list_field(const char *x, size_t n, const char *tag, char *out,
   return xml_text(a, b, out, cap, len);
 }
 
-int pq_s3_list_key(const char *x, size_t n, size_t *pos, char *out,
-                   size_t cap, size_t *len) {
+int pq_s3_list_key(const char *x, size_t n, size_t *pos, char *out, size_t cap,
+                   size_t *len) {
   const char *end = x + n;
   if (*pos > n) return -1;
   const char *c = xml_find(x + *pos, end, "<Contents>");
