@@ -1404,7 +1404,7 @@ PQ_API int pq_nested_variant_shred(pq_nested *n, const char *spec, size_t len,
 ** output.c) -------------------------------------------------------------
 ** Rows of dynamically typed values (what a database row holds) as a
 ** Parquet file: the whole of SQL's parquet_write but its query
-** (doc/parquet_write.md; doc/c_api.md has a program).  The options are
+** (doc/parquet_write.md; doc/build.md has a program).  The options are
 ** parquet_write's JSON text.  Each column's type comes from the options,
 ** else from its declared type ("INTEGER", "TEXT 'TIMESTAMP(us)'", NULL),
 ** else from its first non-NULL values (the first PQ_TABLE_LOOK rows are

@@ -173,7 +173,7 @@ static void tt_number_text(pq_buf *b, const pq_dvalue *v) {
   } else if (v->d > 1.7976931348623157e308 || v->d < -1.7976931348623157e308) {
     snprintf(s, sizeof s, "%s", v->d < 0 ? "-Inf" : "Inf");
   } else {
-    snprintf(s, sizeof s, "%.15g", v->d);
+    snprintf(s, sizeof s, "%.15g", v->d == 0 ? 0.0 : v->d); /* -0.0: 0.0 */
     if (!strchr(s, '.')) {
       char *e = strchr(s, 'e');
       if (e) {

@@ -37,7 +37,7 @@ static void topt_real(pq_buf *b, double d) {
   if (isinf(d)) {
     snprintf(s, sizeof s, "%s", d < 0 ? "-Inf" : "Inf");
   } else {
-    snprintf(s, sizeof s, "%.15g", d);
+    snprintf(s, sizeof s, "%.15g", d == 0 ? 0.0 : d); /* -0.0: 0.0 */
     if (!strchr(s, '.') && !strchr(s, 'n')) {
       char *e = strchr(s, 'e');
       if (e) {
