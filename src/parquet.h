@@ -1503,6 +1503,9 @@ PQ_API int pq_table_writer_columns(pq_table_writer *tw, int n,
                                    const char *const *decls);
 /* One row: the n values of the columns, then the partition keys. */
 PQ_API int pq_table_writer_row(pq_table_writer *tw, const pq_dvalue *vals);
+/* n rows at once: vals holds each row's values after the last's. */
+PQ_API int pq_table_writer_rows_put(pq_table_writer *tw, const pq_dvalue *vals,
+                                    size_t n);
 /* The rows all given: the last batch, row group and footer written, the
 ** file or folder committed. */
 PQ_API int pq_table_writer_finish(pq_table_writer *tw);

@@ -1165,6 +1165,14 @@ int pq_table_writer_row(pq_table_writer *tw, const pq_dvalue *vals) {
   return PQ_OK;
 }
 
+int pq_table_writer_rows_put(pq_table_writer *tw, const pq_dvalue *vals,
+                             size_t n) {
+  int rc = PQ_OK;
+  for (size_t r = 0; r < n && !rc; r++)
+    rc = pq_table_writer_row(tw, vals + r * (size_t)tw->nvals);
+  return rc;
+}
+
 int pq_table_writer_finish(pq_table_writer *tw) {
   if (!tw->cols) return pq_tbl_fail(tw, PQ_MISUSE, "no columns");
   if (tw->folder) return pq_tbl_end_folder(tw);
