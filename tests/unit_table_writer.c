@@ -9,6 +9,7 @@
 ** rows compared with the values given.
 */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -19,12 +20,13 @@
 
 /* ---- An allocator that counts, and fails on demand ------------------------ */
 
-static long live;          /* blocks allocated and not freed */
-static long fail_at = -1;  /* the allocation that fails (0: the next) */
+/* (atomic: the worker thread allocates too) */
+static atomic_long live;         /* blocks allocated and not freed */
+static atomic_long fail_at = -1; /* the allocation that fails (0: the next) */
 
 static int counted_fails(void) {
-  if (fail_at < 0) return 0;
-  return fail_at-- == 0;
+  if (atomic_load(&fail_at) < 0) return 0;
+  return atomic_fetch_sub(&fail_at, 1) == 0;
 }
 static void *counted_malloc(size_t n) {
   if (counted_fails()) return NULL;
@@ -417,7 +419,7 @@ static void test_nomem(void) {
     else if (rc == PQ_NOMEM) faults++;
     else CHECK(0, "nomem: allocation %ld: %d %s", k, rc, "not PQ_NOMEM");
     CHECK(live == 0, "nomem: allocation %ld failing leaves %ld blocks", k,
-          live);
+          (long)live);
   }
   CHECK(done && faults > 50, "nomem: %d faults, done %d", faults, done);
 }
