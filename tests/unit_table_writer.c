@@ -330,6 +330,12 @@ static void test_failures(void) {
                    "options: unknown encoding 'NOPE'") == 0,
         "option: %d %s", rc, pq_table_writer_message(tw));
   pq_table_writer_free(tw);
+  /* the columns before the output */
+  tw = pq_table_writer_new(NULL);
+  rc = write_rows(tw, 2, 3);
+  CHECK(rc == PQ_MISUSE && strstr(pq_table_writer_message(tw), "no output"),
+        "no output: %d %s", rc, pq_table_writer_message(tw));
+  pq_table_writer_free(tw);
   /* a column the options name that is not there, once the rows are typed */
   tw = pq_table_writer_new(NULL);
   const char cols[] = "{\"columns\":{\"zz\":{\"type\":\"INT32\"}}}";
@@ -401,7 +407,10 @@ static void test_refusal(const char *dir) {
 static void test_nomem(void) {
   int done = 0, faults = 0;
   const char opts[] = "{\"threads\":1,\"columns\":{\"tags\":{\"type\":"
-                      "\"LIST<INT64>\"},\"day\":{\"type\":\"DATE\"}}}";
+                      "\"LIST<INT64>\"},\"day\":{\"type\":\"DATE\"}},"
+                      "\"bloom_filter\":{\"ndv\":50,\"fpp\":0.1},"
+                      "\"auto\":{\"allow\":[\"ALP\"]},"
+                      "\"metadata\":{\"a\":\"b\"}}";
   for (long k = 0; k < 20000 && !done; k++) {
     live = 0;
     fail_at = k;

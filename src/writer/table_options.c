@@ -233,7 +233,10 @@ static int topt_auto(pq_table_writer *tw, const char *where, const char *json,
   if (strcmp(jtype, "object")) return pq_tbl_fail(tw, PQ_MISUSE, shape, where);
   pq_json_doc d;
   int root = topt_parse(&d, json, strlen(json));
-  if (root == -2) return PQ_NOMEM;
+  if (root == -2) {
+    pq_json_free(&d);
+    return PQ_NOMEM;
+  }
   int rc = PQ_OK, allow_at = -1;
   if (root < 0) rc = pq_tbl_fail(tw, PQ_MISUSE, shape, where);
   for (int k = root >= 0 ? d.nodes[root].first : -1; k >= 0 && !rc;
@@ -295,7 +298,10 @@ static int topt_bloom(pq_table_writer *tw, const char *where, const char *json,
   int root = -1;
   if (ok) {
     root = topt_parse(&d, json, strlen(json));
-    if (root == -2) return PQ_NOMEM;
+    if (root == -2) {
+      pq_json_free(&d);
+      return PQ_NOMEM;
+    }
     ok = root >= 0;
   }
   int ndv_at = -1, fpp_at = -1;

@@ -63,7 +63,8 @@ int pq_lab_stream_why(const pq_params *p, const uint8_t *s, size_t n,
                       const uint8_t *d, size_t dn, int64_t count, pq_buf *out,
                       pq_error *err);
 
-/* ---- The table writer (table.c, table_options.c, worker.c, output.c) -------
+/* ---- The table writer (table.c, table_values.c, table_options.c, worker.c,
+** output.c) ---------------------------------------------------------------
 ** pq_table_writer (parquet.h): rows of dynamic values as a file, a folder
 ** of files, memory, or a capture. */
 
@@ -205,6 +206,11 @@ int pq_tbl_column_options(pq_table_writer *tw, const char *name,
 /* Parses a type that may be nested: 1 (*tree set), 0 (a scalar), or -1
 ** with the reason in msg (-2: out of memory). */
 int pq_tbl_nested_parse(const char *s, pq_nested **tree, pq_buf *msg);
+
+/* table_values.c: value v of column col into its batch (a flat column),
+** or into its leaves (a nested one). */
+int pq_tbl_put_value(pq_table_writer *tw, int col, const pq_dvalue *v);
+int pq_tbl_put_nested(pq_table_writer *tw, int col, const pq_dvalue *v);
 
 /* table.c */
 int pq_tbl_put_fill(pq_table_writer *tw, tw_col *c, tw_fill *f);
