@@ -25,6 +25,7 @@
 */
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "write.h"

@@ -16,6 +16,7 @@
 ** through a statement `SELECT ?1 AS "col"`, bound again for each row,
 ** whose row is the one parquet_write reads.
 */
+#include <stdio.h>
 #include <string.h>
 
 #include "write.h"

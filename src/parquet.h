@@ -1405,6 +1405,120 @@ PQ_API int pq_nested_variant_shred(pq_nested *n, const char *spec, size_t len,
                                    const size_t *sample_lens, int nsamples,
                                    pq_buf *msg);
 
+/* ---- Writing a table (writer/table.c, table_options.c, worker.c,
+** output.c) -------------------------------------------------------------
+** Rows of dynamically typed values (what a database row holds) as a
+** Parquet file: the whole of SQL's parquet_write but its query
+** (doc/parquet_write.md; doc/build.md has a program).  The options are
+** parquet_write's JSON text.  Each column's type comes from the options,
+** else from its declared type ("INTEGER", "TEXT 'TIMESTAMP(us)'", NULL),
+** else from its first non-NULL values (the first PQ_TABLE_LOOK rows are
+** kept until then).  Rows go to the core writer in batches, row groups to
+** the output as they close; a worker thread encodes one batch while the
+** next is filled (unless "threads": 1, or the host allows none).  The
+** output is a file (written under a temporary name, synced, renamed), a
+** folder of files ("partition_by", "file_size_bytes": hive folders, the
+** partition keys given after each row's values, the rows sorted by them),
+** memory (the file's bytes, at most host->limit), or a capture: the
+** batches handed to callbacks rather than encoded.
+**
+** Every function returns a PQ_ code; when it is neither PQ_OK nor
+** PQ_NOMEM, pq_table_writer_message says what went wrong ("options:
+** unknown encoding 'X'", "column 'c', row 3: TEXT 'x' in an INT64 column
+** ...").  After a failure only pq_table_writer_free is called; it removes
+** whatever the write made. */
+
+#define PQ_TABLE_LOOK 1024 /* rows read ahead to type columns by their values */
+
+/* A value of a row: what a SQL value holds, without SQL. */
+enum { PQ_DV_NULL, PQ_DV_INT, PQ_DV_DOUBLE, PQ_DV_TEXT, PQ_DV_BLOB };
+typedef struct pq_dvalue {
+  int kind;        /* PQ_DV_* */
+  int64_t i;       /* PQ_DV_INT */
+  double d;        /* PQ_DV_DOUBLE */
+  const void *p;   /* PQ_DV_TEXT (UTF-8), PQ_DV_BLOB: n bytes at p */
+  size_t n;
+} pq_dvalue;
+
+/* What the program lends the writer (all optional: zero is the default). */
+typedef struct pq_table_host {
+  void *ctx;
+  size_t limit;            /* bytes of a file in memory, and of the bloom
+                           ** filters sized by "ndv" in all row groups;
+                           ** 0: SIZE_MAX */
+  const char *limit_hint;  /* said after a message about the limit */
+  const char *limit_name;  /* said after "the limit" of a file in memory */
+  int no_threads;          /* no worker thread (the host is not thread-safe) */
+  /* Asked before each file and folder is made: PQ_OK, PQ_NOMEM, or
+  ** another code with the reason in msg (that refuses the write). */
+  int (*may_write)(void *ctx, pq_buf *msg);
+  /* n random bytes for temporary names (NULL: the clock's). */
+  void (*random)(void *ctx, void *p, size_t n);
+} pq_table_host;
+
+/* A capture: the batches the writer would encode, handed over instead
+** (the encoding lab).  Each returns a PQ_ code, err filled when not
+** PQ_OK. */
+typedef struct pq_table_capture {
+  void *ctx;
+  /* Column col typed, before its first batch: nested (LIST, STRUCT, MAP,
+  ** VARIANT) is never captured; *keep 0 leaves the column out. */
+  int (*column)(void *ctx, int col, const char *name, int nested,
+                const pq_params *p, const pq_write_options *o, int *keep,
+                pq_error *err);
+  int (*batch)(void *ctx, int col, const void *values, const uint8_t *present,
+               size_t n, pq_error *err);
+  /* A row group closes (after the last batch of every column). */
+  int (*group)(void *ctx, pq_error *err);
+} pq_table_capture;
+
+typedef struct pq_table_writer pq_table_writer;
+
+/* A writer of parquet_write's defaults (host may be NULL; it must outlive
+** the writer); NULL when out of memory. */
+PQ_API pq_table_writer *pq_table_writer_new(const pq_table_host *host);
+PQ_API void pq_table_writer_free(pq_table_writer *tw);
+/* What the last failure was: never NULL. */
+PQ_API const char *pq_table_writer_message(const pq_table_writer *tw);
+
+/* The options, a JSON object's text json[0..n). */
+PQ_API int pq_table_writer_options(pq_table_writer *tw, const char *json,
+                                   size_t n);
+/* What the options ask of the rows: whether the output is a folder, and
+** its partition columns (names; their keys follow each row's values),
+** and whether the files hold them too (then they are among the columns
+** as well). */
+PQ_API int pq_table_writer_folder(const pq_table_writer *tw);
+PQ_API int pq_table_writer_partitions(const pq_table_writer *tw,
+                                      const char *const **names,
+                                      int *write_columns);
+
+/* The output, one of three, before the columns: a path (a file, or the
+** folder of a folder's files), memory (NULL path), or a capture (cap must
+** outlive the writer). */
+PQ_API int pq_table_writer_to_path(pq_table_writer *tw, const char *path);
+PQ_API int pq_table_writer_to_memory(pq_table_writer *tw);
+PQ_API int pq_table_writer_to_capture(pq_table_writer *tw,
+                                      const pq_table_capture *cap);
+
+/* The columns, after the options: names (distinct; copied) and declared
+** types (decls NULL, or an entry NULL: none). */
+PQ_API int pq_table_writer_columns(pq_table_writer *tw, int n,
+                                   const char *const *names,
+                                   const char *const *decls);
+/* One row: the n values of the columns, then the partition keys. */
+PQ_API int pq_table_writer_row(pq_table_writer *tw, const pq_dvalue *vals);
+/* n rows at once: vals holds each row's values after the last's. */
+PQ_API int pq_table_writer_rows_put(pq_table_writer *tw, const pq_dvalue *vals,
+                                    size_t n);
+/* The rows all given: the last batch, row group and footer written, the
+** file or folder committed. */
+PQ_API int pq_table_writer_finish(pq_table_writer *tw);
+/* The rows written. */
+PQ_API int64_t pq_table_writer_rows(const pq_table_writer *tw);
+/* A memory output's file, handed over into out (after finish). */
+PQ_API void pq_table_writer_take(pq_table_writer *tw, pq_buf *out);
+
 /* ---- SQL values as Parquet values (writer/values.c) ---------------------
 ** The inverses of the text the reader gives dates, times, timestamps,
 ** INT96, decimals and UUIDs (reader/cell.c, doc/values.md).  Whatever the reader writes for a valid

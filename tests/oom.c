@@ -418,10 +418,10 @@ static const stmt stmts[] = {
     {"write_variant_auto", "SELECT hex(parquet_write(NULL, 'SELECT json_object(''i'', i, ''s'', s, ''d'', json_object(''x'', i * 0.5), ''l'', json_array(i, n)) AS v FROM t WHERE i < 60', '{\"columns\":{\"v\":{\"type\":\"VARIANT\",\"shred\":\"auto\"}}}'))", 0, 0},
     /* The worker busy: row groups of 1000 rows, each handed over, so that
     ** after 4 of them the columns are spread over the worker's lane and
-    ** the calling thread's by their cost (write.c, w_balance); small
-    ** pages, so that a column's batches cost more than closing a row
-    ** group.  The rows come from a stream of 1, 2, 3, ...: no allocation
-    ** per row. */
+    ** the calling thread's by their cost (src/writer/worker.c,
+    ** twk_balance); small pages, so that a column's batches cost more
+    ** than closing a row group.  The rows come from a stream of 1, 2,
+    ** 3, ...: no allocation per row. */
     {"write_threads", "SELECT parquet_write('%s/out.parquet', 'SELECT value AS x, value * 7 %% 1000 AS m, value * 0.5 AS h FROM parquet_values(X''80E00201C8DF02020200'', ''DELTA_BINARY_PACKED'') LIMIT 8000', '{\"codec\":\"SNAPPY\",\"page_size\":1024,\"row_group_size\":1000,\"durable\":false}')", 1, 0, 1},
     /* each chunk's encoding measured (levels under a codec too) */
     {"write_auto", "SELECT parquet_write('%s/out.parquet', 'SELECT * FROM t', '{\"encoding\":\"auto\",\"row_group_size\":120,\"codec\":\"SNAPPY\",\"durable\":false}')", 1, 0},

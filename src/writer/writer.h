@@ -63,4 +63,180 @@ int pq_lab_stream_why(const pq_params *p, const uint8_t *s, size_t n,
                       const uint8_t *d, size_t dn, int64_t count, pq_buf *out,
                       pq_error *err);
 
+/* ---- The table writer (table.c, table_values.c, table_options.c, worker.c,
+** output.c) ---------------------------------------------------------------
+** pq_table_writer (parquet.h): rows of dynamic values as a file, a folder
+** of files, memory, or a capture. */
+
+#define TW_BATCH 8192       /* rows handed to the writer at once */
+#define TW_BATCH_BYTES 1024 /* ... when row groups or files close by bytes */
+#define TW_GROUP 1000000    /* rows of a row group unless row_group_size */
+#define TW_TYPE_MAX 16384   /* bytes of a type's name (a GEOMETRY's crs may
+                            ** be a PROJJSON object) */
+#define TW_PART_MAX 32      /* partition columns, at most */
+
+/* A flat column's batch: its rows' values, as the writer takes them. */
+typedef struct tw_fill {
+  uint8_t *values;        /* fixed-width values, or pq_bytes */
+  uint8_t *present;
+  size_t nvalues, nrows;
+  pq_buf heap;            /* bytes of BYTE_ARRAY and FIXED values */
+} tw_fill;
+
+typedef struct tw_col {
+  char *name;
+  char *decl;              /* its declared type, or NULL */
+  pq_write_type t;         /* its kind: PQ_WT_* */
+  int explicit_type;       /* a type given in the options: convert values */
+  pq_params p;
+  pq_write_options o;
+  int has_encoding, dictionary; /* -1: the default */
+  pq_nested *tree;         /* a nested column (LIST, STRUCT, MAP, VARIANT) */
+  int wcol;                /* the writer's column (a flat column's leaf) */
+  tw_fill b;               /* the batch being filled */
+  tw_fill sp;              /* the batch the worker writes (worker.c) */
+  size_t vsize;
+  int lane;                /* who writes it: 0 the worker, 1 the caller */
+  int placed;              /* (balancing the lanes) */
+  double cost;             /* seconds its batches took */
+  char *crs;               /* GEOMETRY, GEOGRAPHY: its crs (o.crs, t.crs) */
+  int skip;                /* left out of a capture */
+} tw_col;
+
+/* The options (table_options.c). */
+typedef struct tw_options {
+  pq_write_options o;      /* the defaults every column starts from */
+  pq_params p;
+  char type[TW_TYPE_MAX];
+  int has_type;
+  char encoding[64];
+  int has_encoding, dictionary;
+  int64_t group_size;
+  int64_t group_bytes;     /* 0: no bound */
+  char *columns_json;      /* the "columns" object */
+  char **kv_keys, **kv_values;
+  int nkv;
+  char *created_by;
+  int durable;             /* fsync the file, rename, fsync its folder; 1 */
+  int threads;             /* 1, or 2 (the default) */
+  char **part_names;
+  int npart;
+  int write_part;          /* the partition columns in the files too */
+  int64_t file_size;       /* file_size_bytes; 0: none */
+} tw_options;
+
+/* A column's own options, as they are applied over the defaults. */
+typedef struct tw_col_options {
+  pq_params *p;
+  pq_write_options *o;
+  char *type;              /* TW_TYPE_MAX bytes */
+  int *has_type;
+  char *enc;               /* 64 bytes */
+  int *has_enc, *dict;
+  const char *where;       /* ": column 'c'", or "" for the defaults */
+  char **shred;            /* a VARIANT's "shred" (NULL: not taken) */
+} tw_col_options;
+
+struct pq_table_writer {
+  pq_table_host host;
+  pq_buf msg;              /* the last failure's text */
+  tw_options opt;
+  const pq_table_capture *cap; /* the batches go there, not to a file */
+  int to_memory;           /* the file's bytes kept in out */
+  int started;             /* the columns are typed, the output open */
+  int ncols, nvals;        /* columns written; values of a row (+ keys) */
+  tw_col *cols;
+  pq_writer *w;
+  int nested;              /* a column is nested */
+  /* rows read ahead (nvals values each), their bytes in look_heap */
+  pq_dvalue *look;
+  int nlook;
+  pq_buf look_heap;
+  pq_buf text;             /* a number made text for a text column */
+  /* the output (output.c) */
+  char *path, *tmp;
+  void *f;                 /* FILE * */
+  int64_t bloom_fixed;     /* bytes a row group's filters sized by "ndv" take */
+  int64_t groups;          /* row groups closed */
+  pq_buf out;
+  int64_t rows, group_rows;
+  size_t batch_rows;       /* rows of the batch not yet handed over */
+  int io_errno;            /* of the file's failed write */
+  unsigned rand_state;
+  /* the folder (output.c) */
+  int folder;
+  char *root, *root_tmp;
+  pq_partitioner part;
+  int64_t file_bytes;      /* written to the file open */
+  pq_buf fname, key;
+  pq_params *ps;           /* each column's, to open each file's writer */
+  pq_write_options *os;
+  /* the worker (worker.c) */
+  int threaded, th_started;
+  void *th;                /* its state (worker.c) */
+  int64_t handed;
+  double mark, own_cost, group_cost;
+};
+
+/* Where a failure's message goes: tw->msg, or on the worker's thread its
+** own (worker.c). */
+pq_buf *pq_tbl_msg_buf(pq_table_writer *tw);
+/* A message into tw's (printf); returns code (PQ_NOMEM when it cannot be
+** made). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+int pq_tbl_fail(pq_table_writer *tw, int code, const char *fmt, ...);
+/* A core call's failure rc as tw's (PQ_TOOBIG: with the limit's hint). */
+int pq_tbl_core(pq_table_writer *tw, int rc, const pq_error *err);
+/* The limit of memory output and filters. */
+size_t pq_tbl_limit(const pq_table_writer *tw);
+/* The limit's hint: never NULL. */
+const char *pq_tbl_hint(const pq_table_writer *tw);
+
+/* table_options.c */
+void pq_tbl_options_init(tw_options *o);
+void pq_tbl_options_free(tw_options *o);
+int pq_tbl_options(pq_table_writer *tw, const char *json, size_t n);
+/* The "columns" object's checks against the columns. */
+int pq_tbl_column_names(pq_table_writer *tw);
+/* Column c's options from "columns", applied through co. */
+int pq_tbl_column_options(pq_table_writer *tw, const char *name,
+                         tw_col_options *co);
+/* Parses a type that may be nested: 1 (*tree set), 0 (a scalar), or -1
+** with the reason in msg (-2: out of memory). */
+int pq_tbl_nested_parse(const char *s, pq_nested **tree, pq_buf *msg);
+
+/* table_values.c: value v of column col into its batch (a flat column),
+** or into its leaves (a nested one). */
+int pq_tbl_put_value(pq_table_writer *tw, int col, const pq_dvalue *v);
+int pq_tbl_put_nested(pq_table_writer *tw, int col, const pq_dvalue *v);
+
+/* table.c */
+int pq_tbl_put_fill(pq_table_writer *tw, tw_col *c, tw_fill *f);
+int pq_tbl_batch(pq_table_writer *tw);
+int pq_tbl_group(pq_table_writer *tw);
+int pq_tbl_count_group(pq_table_writer *tw);
+int pq_tbl_open_writer(pq_table_writer *tw);
+int pq_tbl_start(pq_table_writer *tw);
+double pq_tbl_clock(void);
+
+/* worker.c: the batch filled goes to be written, then (group) the row
+** group closes; the last batch and the worker stopped; the worker freed. */
+int pq_tbl_hand(pq_table_writer *tw, int group);
+int pq_tbl_last(pq_table_writer *tw);
+void pq_tbl_stop(pq_table_writer *tw);
+
+/* output.c */
+int pq_tbl_flush(pq_table_writer *tw);
+int pq_tbl_create(pq_table_writer *tw);
+int pq_tbl_commit(pq_table_writer *tw);
+int pq_tbl_io_error(pq_table_writer *tw, int rc, const pq_error *err);
+int pq_tbl_make_root(pq_table_writer *tw);
+int pq_tbl_route(pq_table_writer *tw, const pq_dvalue *keys);
+int pq_tbl_end_file(pq_table_writer *tw);
+int pq_tbl_end_folder(pq_table_writer *tw);
+void pq_tbl_free_output(pq_table_writer *tw);
+int pq_tbl_sink(void *ctx, const uint8_t *p, size_t n);
+
 #endif /* PQ_WRITER_H */
