@@ -651,24 +651,32 @@ static int rem_open_tail(pqx_remote *r, const char *fn, char **msg) {
   return rem_validators(r) ? SQLITE_NOMEM : SQLITE_OK;
 }
 
-int pqx_remote_open(pqx_remote **out, const pqx_http_opts *o, const char *fn,
-                    const char *url, char **msg) {
-  *out = NULL;
-  *msg = NULL;
+/* A new object for url, with the settings o: its handle made, nothing
+** fetched (NULL: out of memory). */
+static pqx_remote *rem_new(const pqx_http_opts *o, const char *url) {
   pqx_remote *r = sqlite3_malloc(sizeof *r);
-  if (!r) return SQLITE_NOMEM;
+  if (!r) return NULL;
   memset(r, 0, sizeof *r);
   r->o = *o;
   if (pthread_mutex_init(&r->mu, NULL) != 0) {
     sqlite3_free(r);
-    return SQLITE_NOMEM;
+    return NULL;
   }
   r->url = sqlite3_mprintf("%s", url);
   r->h = r->url ? curl_easy_init() : NULL;
   if (!r->h) {
     pqx_remote_free(r);
-    return SQLITE_NOMEM;
+    return NULL;
   }
+  return r;
+}
+
+int pqx_remote_open(pqx_remote **out, const pqx_http_opts *o, const char *fn,
+                    const char *url, char **msg) {
+  *out = NULL;
+  *msg = NULL;
+  pqx_remote *r = rem_new(o, url);
+  if (!r) return SQLITE_NOMEM;
   int rc = SQLITE_OK;
   if (sqlite3_strnicmp(url, "s3://", 5) == 0) {
     rc = rem_s3_setup(r, fn, msg);
@@ -792,23 +800,14 @@ int pqx_remote_list(const pqx_http_opts *o, const char *fn, const char *pattern,
   *paths = NULL;
   *n = 0;
   *msg = NULL;
-  pqx_remote *r = sqlite3_malloc(sizeof *r);
+  pqx_remote *r = rem_new(o, pattern);
   if (!r) return SQLITE_NOMEM;
-  memset(r, 0, sizeof *r);
-  r->o = *o;
-  if (pthread_mutex_init(&r->mu, NULL) != 0) {
-    sqlite3_free(r);
-    return SQLITE_NOMEM;
-  }
   ListOut l = {NULL, 0, 0};
   char *pat = NULL, *prefix = NULL, *next = NULL;
   uint8_t *buf = NULL;
   const char *b = NULL, *key = NULL;
   size_t bn = 0;
-  r->url = sqlite3_mprintf("%s", pattern);
-  r->h = r->url ? curl_easy_init() : NULL;
-  int rc = r->h ? SQLITE_OK : SQLITE_NOMEM;
-  if (rc == SQLITE_OK) rc = rem_s3_parts(r, fn, 0, &b, &bn, &key, msg);
+  int rc = rem_s3_parts(r, fn, 0, &b, &bn, &key, msg);
   if (rc == SQLITE_OK) {
     /* a folder ("dir/", or the bucket): every *.parquet below */
     size_t kn = strlen(key);

@@ -12,25 +12,6 @@
 
 #define LOPT "options"
 
-/* The JSON text of a decoded string s[0..n), quoted, appended. */
-static void lopt_quote(pq_buf *b, const uint8_t *s, size_t n) {
-  static const char hex[] = "0123456789abcdef";
-  pq_buf_byte(b, '"');
-  for (size_t i = 0; i < n; i++) {
-    uint8_t c = s[i];
-    if (c == '"' || c == '\\') {
-      pq_buf_byte(b, '\\');
-      pq_buf_byte(b, c);
-    } else if (c < 0x20) {
-      char u[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
-      pq_buf_append(b, u, sizeof u);
-    } else {
-      pq_buf_byte(b, c);
-    }
-  }
-  pq_buf_byte(b, '"');
-}
-
 /* A string of the doc as a NUL-terminated copy (pq_malloc); NULL when out
 ** of memory. */
 static char *lopt_dup(const pq_json_doc *d, const pq_json_node *x) {
@@ -220,7 +201,7 @@ int pq_lab_options_parse(pq_lab_options *o, const char *json, size_t n,
                    key);
     } else {
       if (npass++) pq_buf_byte(&pass, ',');
-      lopt_quote(&pass, kt, kn);
+      pq_json_quote_sql(&pass, kt, kn);
       pq_buf_byte(&pass, ':');
       pq_buf_append(&pass, d.src + x->at, x->len);
     }

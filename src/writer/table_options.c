@@ -8,7 +8,6 @@
 ** shows it (a key, its JSON text, its text, its type), so that a value's
 ** text in a message reads as it always has.
 */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,29 +30,7 @@ typedef struct topt_texts {
   pq_buf key, json, text;
 } topt_texts;
 
-/* A REAL as SQLite writes it (%!.15g: a ".0" where no point would show). */
-static void topt_real(pq_buf *b, double d) {
-  char s[64];
-  if (isinf(d)) {
-    snprintf(s, sizeof s, "%s", d < 0 ? "-Inf" : "Inf");
-  } else {
-    snprintf(s, sizeof s, "%.15g", d == 0 ? 0.0 : d); /* -0.0: 0.0 */
-    if (!strchr(s, '.') && !strchr(s, 'n')) {
-      char *e = strchr(s, 'e');
-      if (e) {
-        char tail[32];
-        snprintf(tail, sizeof tail, "%s", e);
-        snprintf(e, sizeof s - (size_t)(e - s), ".0%s", tail);
-      } else {
-        strcat(s, ".0");
-      }
-    }
-  }
-  pq_buf_append(b, s, strlen(s));
-}
-
-/* The JSON text of decoded s[0..n), quoted. */
-static void topt_quote(pq_buf *b, const uint8_t *s, size_t n) {
+void pq_json_quote_sql(pq_buf *b, const uint8_t *s, size_t n) {
   static const char hex[] = "0123456789abcdef";
   pq_buf_byte(b, '"');
   for (size_t i = 0; i < n; i++) {
@@ -118,7 +95,7 @@ static int topt_pair_of(const pq_json_doc *d, const pq_json_node *x,
       break;
     case PQ_J_STRING:
       pr->jtype = "text";
-      topt_quote(&t->json, pq_json_text(d, x->str_off), x->str_len);
+      pq_json_quote_sql(&t->json, pq_json_text(d, x->str_off), x->str_len);
       pq_buf_append(&t->text, pq_json_text(d, x->str_off), x->str_len);
       break;
     case PQ_J_NUMBER:
@@ -130,7 +107,7 @@ static int topt_pair_of(const pq_json_doc *d, const pq_json_node *x,
         pq_buf_append(&t->json, s, strlen(s));
       } else {
         pr->jtype = "real";
-        topt_real(&t->json, strtod(raw, NULL));
+        pq_real_sql_text(&t->json, strtod(raw, NULL));
       }
       pq_buf_append(&t->text, t->json.data, t->json.len);
       break;

@@ -15,17 +15,14 @@
 
 /* ---- A value's text ------------------------------------------------------------ */
 
-/* A number as SQL gives it as text (a REAL as SQLite's "%!.15g"). */
-static void tv_number_text(pq_buf *b, const pq_dvalue *v) {
+void pq_real_sql_text(pq_buf *b, double d) {
   char s[64];
-  if (v->kind == PQ_DV_INT) {
-    snprintf(s, sizeof s, "%lld", (long long)v->i);
-  } else if (v->d != v->d) {
-    s[0] = 0;
-  } else if (v->d > 1.7976931348623157e308 || v->d < -1.7976931348623157e308) {
-    snprintf(s, sizeof s, "%s", v->d < 0 ? "-Inf" : "Inf");
+  if (d != d) {
+    snprintf(s, sizeof s, "nan");
+  } else if (d > 1.7976931348623157e308 || d < -1.7976931348623157e308) {
+    snprintf(s, sizeof s, "%s", d < 0 ? "-Inf" : "Inf");
   } else {
-    snprintf(s, sizeof s, "%.15g", v->d == 0 ? 0.0 : v->d); /* -0.0: 0.0 */
+    snprintf(s, sizeof s, "%.15g", d == 0 ? 0.0 : d); /* -0.0: 0.0 */
     if (!strchr(s, '.')) {
       char *e = strchr(s, 'e');
       if (e) {
@@ -38,6 +35,18 @@ static void tv_number_text(pq_buf *b, const pq_dvalue *v) {
     }
   }
   pq_buf_append(b, s, strlen(s));
+}
+
+/* A number as SQL gives it as text (a REAL as SQLite's "%!.15g"; NaN,
+** which SQL has not, as nothing). */
+static void tv_number_text(pq_buf *b, const pq_dvalue *v) {
+  if (v->kind == PQ_DV_INT) {
+    char s[32];
+    snprintf(s, sizeof s, "%lld", (long long)v->i);
+    pq_buf_append(b, s, strlen(s));
+  } else if (v->d == v->d) {
+    pq_real_sql_text(b, v->d);
+  }
 }
 
 /* A value's bytes as text or blob: its own, or a number's text (in

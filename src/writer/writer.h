@@ -239,4 +239,12 @@ int pq_tbl_end_folder(pq_table_writer *tw);
 void pq_tbl_free_output(pq_table_writer *tw);
 int pq_tbl_sink(void *ctx, const uint8_t *p, size_t n);
 
+/* A REAL's text as SQLite writes it ("%!.15g": a ".0" where no point
+** would show, "0.0" for -0.0, "Inf", "-Inf"; "nan"), appended
+** (table_values.c). */
+void pq_real_sql_text(pq_buf *b, double d);
+/* Decoded string s[0..n) as JSON text, quoted as SQLite's json functions
+** quote it (control characters as \u00XX), appended (table_options.c). */
+void pq_json_quote_sql(pq_buf *b, const uint8_t *s, size_t n);
+
 #endif /* PQ_WRITER_H */
