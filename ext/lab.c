@@ -265,83 +265,222 @@ static char *lab_why(LabCol *col, int e) {
   return msg;
 }
 
+/* ---- Measuring a column ------------------------------------------------
+** A column's rows come from jobs: each encoding's trials under every
+** codec (and level) asked for, written once (pq_lab_runs), with its
+** values_bytes; auto's pick for each codec; and, when no row is PLAIN
+** uncompressed, that trial alone, the measure of ratios.  The jobs run
+** two at a time, on the calling thread and on a worker, each taking the
+** next job not yet taken; each job on one thread, so that each speed is
+** measured on one.  The worker calls only the core (which allocates with
+** SQLite's allocator: only when SQLite is threadsafe is there a worker).
+** The rows are made from the jobs' results once all are done, in the
+** same order whatever ran where. */
+
+enum { LAB_JOB_TRIALS, LAB_JOB_AUTO, LAB_JOB_BASE };
+
+typedef struct LabJob {
+  int kind;
+  int which;              /* TRIALS: the encoding; AUTO: the codec's index */
+  int rc;
+  pq_error err;
+} LabJob;
+
+typedef struct LabWork {
+  pq_lab_column *lc;
+  double min_time;
+  int nk;                 /* the codecs (and levels) of the rows */
+  pq_codec *codecs;
+  int *levels, *has_level, *picked;
+  pq_lab_result *res;     /* [encoding * nk + k] */
+  int64_t vbytes[PQ_ENCODING_COUNT];
+  pq_lab_result base;     /* PLAIN, uncompressed, when no row is */
+  LabJob *jobs;
+  int njobs;
+  atomic_int next;        /* the next job to take */
+  atomic_int failed;      /* a job failed: none more is taken */
+} LabWork;
+
+static void lab_job_run(LabWork *w, LabJob *j) {
+  int rc;
+  if (j->kind == LAB_JOB_TRIALS) {
+    rc = pq_lab_values_bytes(w->lc, (pq_encoding)j->which,
+                             &w->vbytes[j->which], &j->err);
+    if (rc == PQ_OK)
+      rc = pq_lab_runs(w->lc, pq_encoding_name((pq_encoding)j->which), w->nk,
+                       w->codecs, w->levels, w->min_time,
+                       &w->res[(size_t)j->which * (size_t)w->nk], &j->err);
+  } else if (j->kind == LAB_JOB_AUTO) {
+    rc = pq_lab_auto_pick(w->lc, w->codecs[j->which], w->levels[j->which],
+                          &w->picked[j->which], &j->err);
+  } else {
+    rc = pq_lab_run(w->lc, "PLAIN", PQ_UNCOMPRESSED, PQ_LEVEL_DEFAULT, 0,
+                    &w->base, &j->err);
+  }
+  j->rc = rc;
+  if (rc) atomic_store(&w->failed, 1);
+}
+
+/* Takes jobs until none is left (or one failed). */
+static void lab_jobs(LabWork *w) {
+  while (!atomic_load(&w->failed)) {
+    int i = atomic_fetch_add(&w->next, 1);
+    if (i >= w->njobs) break;
+    lab_job_run(w, &w->jobs[i]);
+  }
+}
+
+static void *lab_worker(void *arg) {
+  lab_jobs(arg);
+  return NULL;
+}
+
+static void lab_work_free(LabWork *w) {
+  sqlite3_free(w->codecs);
+  sqlite3_free(w->levels);
+  sqlite3_free(w->has_level);
+  sqlite3_free(w->picked);
+  sqlite3_free(w->jobs);
+  sqlite3_free(w->res);
+  sqlite3_free(w);
+}
+
 /* Every row of one column. */
 static char *lab_column(LabCursor *cur, int ci, const LabAsk *a) {
   LabCol *col = &cur->cols[ci];
   pq_lab_column *lc = col->lc;
   pq_error err = {0};
   int64_t rows, nvalues, plain;
+  pq_lab_column_end(lc);
   pq_lab_column_counts(lc, &rows, &nvalues, &plain);
-  /* PLAIN, uncompressed: the measure of ratios */
-  pq_lab_result base;
+  /* the logical type, from the schema of a file of the column */
   pq_buf image;
   pq_buf_init(&image);
-  int rc = pq_lab_run(lc, "PLAIN", PQ_UNCOMPRESSED, PQ_LEVEL_DEFAULT, 0, &base,
-                      &image, &err);
+  int rc = pq_lab_schema_file(lc, &image, &err);
   char *msg = rc ? lab_core(rc, &err, col->name) : lab_logical(col, &image);
   pq_buf_free(&image);
   if (msg) return msg;
-  int64_t vbytes[PQ_ENCODING_COUNT];
+  LabWork *w = sqlite3_malloc64(sizeof *w);
+  if (!w) return PQX_W_NOMEM;
+  memset(w, 0, sizeof *w);
+  w->lc = lc;
+  w->min_time = a->min_time;
+  /* the rows' codecs and levels, in the rows' order: counted, then kept */
+  int unc = -1;
+  for (int pass = 0; pass < 2; pass++) {
+    if (pass) {
+      size_t n = w->nk ? (size_t)w->nk : 1;
+      w->codecs = sqlite3_malloc64(n * sizeof *w->codecs);
+      w->levels = sqlite3_malloc64(n * sizeof *w->levels);
+      w->has_level = sqlite3_malloc64(n * sizeof *w->has_level);
+      w->picked = sqlite3_malloc64(n * sizeof *w->picked);
+      if (!w->codecs || !w->levels || !w->has_level || !w->picked) {
+        msg = PQX_W_NOMEM;
+        break;
+      }
+      w->nk = 0;
+    }
+    for (int k = 0; k < PQ_CODEC_COUNT; k++) {
+      if (!pq_codec_available((pq_codec)k)) continue;
+      if (a->codecs && !(a->codecs >> k & 1)) continue;
+      pq_codec_info info;
+      pq_codec_describe((pq_codec)k, &info);
+      int nl = a->levels && info.has_levels ? a->nlevels : 1;
+      for (int li = 0; li < nl; li++) {
+        int has_level = a->levels && info.has_levels;
+        int level = has_level ? a->levels[li] : PQ_LEVEL_DEFAULT;
+        /* a level outside the codec's range has no row */
+        if (has_level && (level < info.min_level || level > info.max_level))
+          continue;
+        if (pass) {
+          if (k == PQ_UNCOMPRESSED && !has_level) unc = w->nk;
+          w->codecs[w->nk] = (pq_codec)k;
+          w->levels[w->nk] = level;
+          w->has_level[w->nk] = has_level;
+          w->picked[w->nk] = -1;
+        }
+        w->nk++;
+      }
+    }
+  }
   int tried[PQ_ENCODING_COUNT];
-  for (int e = 0; e < PQ_ENCODING_COUNT && !msg; e++) {
+  int ntried = 0;
+  for (int e = 0; e < PQ_ENCODING_COUNT; e++) {
     /* PLAIN_DICTIONARY is written as RLE_DICTIONARY; BIT_PACKED is only
     ** ever levels */
     tried[e] = e != PQ_PLAIN_DICTIONARY && e != PQ_BIT_PACKED &&
                pq_encoding_supports((pq_encoding)e, col->type) &&
                (!a->encodings || (a->encodings >> e & 1));
-    if (!tried[e]) continue;
-    rc = pq_lab_values_bytes(lc, (pq_encoding)e, &vbytes[e], &err);
-    if (rc) msg = lab_core(rc, &err, col->name);
+    ntried += tried[e];
   }
-  for (int k = 0; k < PQ_CODEC_COUNT && !msg; k++) {
-    if (!pq_codec_available((pq_codec)k)) continue;
-    if (a->codecs && !(a->codecs >> k & 1)) continue;
-    pq_codec_info info;
-    pq_codec_describe((pq_codec)k, &info);
-    int nl = a->levels && info.has_levels ? a->nlevels : 1;
-    for (int li = 0; li < nl && !msg; li++) {
-      int has_level = a->levels && info.has_levels;
-      int level = has_level ? a->levels[li] : PQ_LEVEL_DEFAULT;
-      /* a level outside the codec's range has no row */
-      if (has_level && (level < info.min_level || level > info.max_level))
-        continue;
-      int picked;
-      rc = pq_lab_auto_pick(lc, (pq_codec)k, level, &picked, &err);
-      if (rc) {
-        msg = lab_core(rc, &err, col->name);
-        break;
-      }
-      for (int e = 0; e < PQ_ENCODING_COUNT && !msg; e++) {
-        if (!tried[e]) continue;
-        pq_lab_result r;
-        rc = pq_lab_run(lc, pq_encoding_name((pq_encoding)e), (pq_codec)k,
-                        level, a->min_time, &r, NULL, &err);
-        if (rc) {
-          msg = lab_core(rc, &err, col->name);
-          break;
-        }
-        LabRow row;
-        memset(&row, 0, sizeof row);
-        row.col = ci;
-        row.enc = (pq_encoding)e;
-        row.codec = (pq_codec)k;
-        row.level = level;
-        row.has_level = has_level;
-        row.bytes = r.bytes;
-        row.values_bytes = vbytes[e];
-        row.pages = r.pages;
-        row.ratio = base.bytes > 0 ? (double)r.bytes / (double)base.bytes : 1;
-        row.bits = nvalues > 0 ? 8.0 * (double)r.bytes / (double)nvalues : -1;
-        row.is_auto = picked == e;
-        row.readers = pq_auto_tries((pq_encoding)e, col->type, 0);
-        row.enc_mbs = lab_mbs(plain, r.encode_s);
-        row.dec_mbs = lab_mbs(plain, r.decode_s);
-        row.enc_spread = r.encode_spread;
-        row.dec_spread = r.decode_spread;
-        if (lab_add(cur, &row)) msg = PQX_W_NOMEM;
-      }
+  int need_base = !tried[PQ_PLAIN] || unc < 0;
+  w->jobs = sqlite3_malloc64(((size_t)ntried + (size_t)w->nk + 1) *
+                             sizeof *w->jobs);
+  w->res = w->nk ? sqlite3_malloc64((size_t)PQ_ENCODING_COUNT *
+                                    (size_t)w->nk * sizeof *w->res)
+                 : NULL;
+  if (!msg && (!w->jobs || (w->nk && !w->res))) msg = PQX_W_NOMEM;
+  if (msg) {
+    lab_work_free(w);
+    return msg;
+  }
+  /* the encodings' trials first, the costliest, then the small jobs that
+  ** fill in while the last trials run */
+  for (int e = 0; e < PQ_ENCODING_COUNT; e++) {
+    if (!tried[e]) continue;
+    LabJob *j = &w->jobs[w->njobs++];
+    memset(j, 0, sizeof *j);
+    j->kind = LAB_JOB_TRIALS;
+    j->which = e;
+  }
+  if (need_base) {
+    LabJob *j = &w->jobs[w->njobs++];
+    memset(j, 0, sizeof *j);
+    j->kind = LAB_JOB_BASE;
+  }
+  for (int k = 0; k < w->nk; k++) {
+    LabJob *j = &w->jobs[w->njobs++];
+    memset(j, 0, sizeof *j);
+    j->kind = LAB_JOB_AUTO;
+    j->which = k;
+  }
+  atomic_init(&w->next, 0);
+  atomic_init(&w->failed, 0);
+  pthread_t th;
+  int threaded = a->threads != 1 && w->njobs > 1 && sqlite3_threadsafe() &&
+                 pthread_create(&th, NULL, lab_worker, w) == 0;
+  lab_jobs(w);
+  if (threaded) pthread_join(th, NULL);
+  for (int i = 0; i < w->njobs && !msg; i++)
+    if (w->jobs[i].rc) msg = lab_core(w->jobs[i].rc, &w->jobs[i].err, col->name);
+  const pq_lab_result *base =
+      need_base ? &w->base : &w->res[(size_t)PQ_PLAIN * (size_t)w->nk + (size_t)unc];
+  for (int k = 0; k < w->nk && !msg; k++) {
+    for (int e = 0; e < PQ_ENCODING_COUNT && !msg; e++) {
+      if (!tried[e]) continue;
+      const pq_lab_result *r = &w->res[(size_t)e * (size_t)w->nk + (size_t)k];
+      LabRow row;
+      memset(&row, 0, sizeof row);
+      row.col = ci;
+      row.enc = (pq_encoding)e;
+      row.codec = w->codecs[k];
+      row.level = w->levels[k];
+      row.has_level = w->has_level[k];
+      row.bytes = r->bytes;
+      row.values_bytes = w->vbytes[e];
+      row.pages = r->pages;
+      row.ratio = base->bytes > 0 ? (double)r->bytes / (double)base->bytes : 1;
+      row.bits = nvalues > 0 ? 8.0 * (double)r->bytes / (double)nvalues : -1;
+      row.is_auto = w->picked[k] == e;
+      row.readers = pq_auto_tries((pq_encoding)e, col->type, 0);
+      row.enc_mbs = lab_mbs(plain, r->encode_s);
+      row.dec_mbs = lab_mbs(plain, r->decode_s);
+      row.enc_spread = r->encode_spread;
+      row.dec_spread = r->decode_spread;
+      if (lab_add(cur, &row)) msg = PQX_W_NOMEM;
     }
   }
+  lab_work_free(w);
   /* the encodings' figures, once the tries have written them */
   for (int e = 0; e < PQ_ENCODING_COUNT && !msg; e++)
     if (tried[e]) msg = lab_why(col, e);
