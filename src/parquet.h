@@ -1131,11 +1131,12 @@ PQ_API void pq_writer_free(pq_writer *w);
 /* ---- The encoding lab (writer/lab.c) --------------------------------------
 ** A column's batches kept once, as a writer of pq_writer_open_columns was
 ** handed them (pq_writer_put_column's values and present flags, copied),
-** and the row groups' ends; then written again for each try: the column's
-** params and options with the encoding, codec and level changed as
-** parquet_write's "encoding" and "codec" options change them
-** (pq_write_type_encoding), the same batches in the same sizes, so the
-** chunks are byte for byte those of such a file. */
+** and the row groups' ends; then written again for each encoding: the
+** column's params and options with the encoding changed as parquet_write's
+** "encoding" option changes it (pq_write_type_encoding), the same batches
+** in the same sizes, so the pages are those of such a file; they are made
+** under each codec (and level) as the writer makes them, so a chunk's
+** bytes are byte for byte those of the file written with that codec. */
 typedef struct pq_lab_column pq_lab_column;
 
 /* p and o: the column's, as its writer was opened with them. */
