@@ -249,8 +249,9 @@ int main(int argc, char **argv) {
       "are read back (each page decompressed, its levels and values "
       "decoded) while under 0.02 s. Besides, per column and codec it writes "
       "the batches `auto` chooses on, and per column each encoding as one "
-      "stream (`values_bytes`). The trials of a column's encodings run two "
-      "at a time, on two threads: real time is below user + sys when the "
+      "stream (`values_bytes`). The trials (a column in one encoding, under "
+      "every codec; all the columns' in one queue) run two at a time, on two "
+      "threads: real time is below user + sys when the "
       "machine has two CPUs to spare, and above it by the time the process "
       "waited when its load average is above the CPU count; user + sys is "
       "the work.\n");
