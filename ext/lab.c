@@ -266,86 +266,314 @@ static char *lab_why(LabCol *col, int e) {
   return msg;
 }
 
-/* Every row of one column. */
-static char *lab_column(LabCursor *cur, int ci, const LabAsk *a) {
+/* ---- Measuring the columns ----------------------------------------------
+** The rows come from jobs: each column's encodings' trials under every
+** codec (and level) asked for, the column written once per encoding
+** (pq_lab_runs), with the encoding's values_bytes; auto's pick for each
+** codec; and, for a column without a row of PLAIN uncompressed, that trial
+** alone, the measure of ratios.  The jobs of the columns being measured
+** run two at a time, on the calling thread and on a worker, each thread
+** taking the next job not yet taken: the trials first, the likely
+** costliest first (by the column's PLAIN size, less for the encodings that
+** make it much smaller), then the small jobs, which fill in while the
+** last trials end.  Each job runs on one thread, so that each speed is
+** measured on one.  The worker calls only the core (which allocates with
+** SQLite's allocator: only when SQLite is threadsafe is there a worker).
+** The rows are made once all the jobs are done, in the same order
+** whatever ran where. */
+
+enum { LAB_JOB_TRIALS, LAB_JOB_BASE, LAB_JOB_AUTO };
+
+/* One column's part. */
+typedef struct LabWork {
+  int ci;                 /* the cursor's column */
+  pq_lab_column *lc;
+  double min_time;
+  int64_t rows, nvalues, plain;
+  int nk;                 /* the codecs (and levels) of the rows, in order */
+  pq_codec *codecs;
+  int *levels, *has_level, *picked;
+  int unc;                /* the row codec that is UNCOMPRESSED; -1: none */
+  int tried[PQ_ENCODING_COUNT];
+  int ntried, need_base;
+  pq_lab_result *res;     /* [encoding * nk + k] */
+  int64_t vbytes[PQ_ENCODING_COUNT];
+  pq_lab_result base;     /* PLAIN, uncompressed, when no row is */
+} LabWork;
+
+typedef struct LabJob {
+  LabWork *w;
+  int kind;
+  int which;              /* TRIALS: the encoding; AUTO: the codec's index */
+  double cost;            /* what the order goes by */
+  int at;                 /* its place before the order (ties) */
+  int rc;
+  pq_error err;
+} LabJob;
+
+typedef struct LabPool {
+  LabJob *jobs;
+  int njobs;
+  atomic_int next;        /* the next job to take */
+  atomic_int failed;      /* a job failed: none more is taken */
+} LabPool;
+
+static void lab_job_run(LabPool *pool, LabJob *j) {
+  LabWork *w = j->w;
+  int rc;
+  if (j->kind == LAB_JOB_TRIALS) {
+    rc = pq_lab_values_bytes(w->lc, (pq_encoding)j->which,
+                             &w->vbytes[j->which], &j->err);
+    if (rc == PQ_OK)
+      rc = pq_lab_runs(w->lc, pq_encoding_name((pq_encoding)j->which), w->nk,
+                       w->codecs, w->levels, w->min_time,
+                       &w->res[(size_t)j->which * (size_t)w->nk], &j->err);
+  } else if (j->kind == LAB_JOB_AUTO) {
+    rc = pq_lab_auto_pick(w->lc, w->codecs[j->which], w->levels[j->which],
+                          &w->picked[j->which], &j->err);
+  } else {
+    rc = pq_lab_run(w->lc, "PLAIN", PQ_UNCOMPRESSED, PQ_LEVEL_DEFAULT, 0,
+                    &w->base, &j->err);
+  }
+  j->rc = rc;
+  if (rc) atomic_store(&pool->failed, 1);
+}
+
+/* Takes jobs until none is left (or one failed). */
+static void lab_jobs(LabPool *pool) {
+  while (!atomic_load(&pool->failed)) {
+    int i = atomic_fetch_add(&pool->next, 1);
+    if (i >= pool->njobs) break;
+    lab_job_run(pool, &pool->jobs[i]);
+  }
+}
+
+static void *lab_worker(void *arg) {
+  lab_jobs(arg);
+  return NULL;
+}
+
+/* The trials first, the costliest first; then the rest, as they came. */
+static int lab_job_cmp(const void *x, const void *y) {
+  const LabJob *a = x, *b = y;
+  if (a->kind != b->kind) return a->kind - b->kind;
+  if (a->cost != b->cost) return a->cost > b->cost ? -1 : 1;
+  return a->at - b->at;
+}
+
+/* How much of the column's PLAIN size encoding e's pages are likely to
+** take: the trial's cost is mostly its codecs' work on them. */
+static double lab_weight(int e) {
+  switch (e) {
+    case PQ_DELTA_BINARY_PACKED:
+    case PQ_ALP: return 0.3;
+    case PQ_GROUP_VAR_INT:
+    case PQ_DELTA_BYTE_ARRAY: return 0.6;
+    default: return 1; /* a dictionary too: large ones fall back to PLAIN */
+  }
+}
+
+static void lab_work_free(LabWork *w) {
+  sqlite3_free(w->codecs);
+  sqlite3_free(w->levels);
+  sqlite3_free(w->has_level);
+  sqlite3_free(w->picked);
+  sqlite3_free(w->res);
+}
+
+/* Sets w up for the cursor's column ci: its logical type, its rows'
+** codecs and encodings. */
+static char *lab_prepare(LabCursor *cur, int ci, const LabAsk *a,
+                         LabWork *w) {
   LabCol *col = &cur->cols[ci];
   pq_lab_column *lc = col->lc;
   pq_error err = {0};
-  int64_t rows, nvalues, plain;
-  pq_lab_column_counts(lc, &rows, &nvalues, &plain);
-  /* PLAIN, uncompressed: the measure of ratios */
-  pq_lab_result base;
+  w->ci = ci;
+  w->lc = lc;
+  w->min_time = a->min_time;
+  w->unc = -1;
+  pq_lab_column_end(lc);
+  pq_lab_column_counts(lc, &w->rows, &w->nvalues, &w->plain);
+  /* the logical type, from the schema of a file of the column */
   pq_buf image;
   pq_buf_init(&image);
-  int rc = pq_lab_run(lc, "PLAIN", PQ_UNCOMPRESSED, PQ_LEVEL_DEFAULT, 0, &base,
-                      &image, &err);
+  int rc = pq_lab_schema_file(lc, &image, &err);
   char *msg = rc ? lab_core(rc, &err, col->name) : lab_logical(col, &image);
   pq_buf_free(&image);
   if (msg) return msg;
-  int64_t vbytes[PQ_ENCODING_COUNT];
-  int tried[PQ_ENCODING_COUNT];
-  for (int e = 0; e < PQ_ENCODING_COUNT && !msg; e++) {
-    /* PLAIN_DICTIONARY is written as RLE_DICTIONARY; BIT_PACKED is only
-    ** ever levels */
-    tried[e] = e != PQ_PLAIN_DICTIONARY && e != PQ_BIT_PACKED &&
-               pq_encoding_supports((pq_encoding)e, col->type) &&
-               (!a->encodings || (a->encodings >> e & 1));
-    if (!tried[e]) continue;
-    rc = pq_lab_values_bytes(lc, (pq_encoding)e, &vbytes[e], &err);
-    if (rc) msg = lab_core(rc, &err, col->name);
-  }
-  for (int k = 0; k < PQ_CODEC_COUNT && !msg; k++) {
-    if (!pq_codec_available((pq_codec)k)) continue;
-    if (a->codecs && !(a->codecs >> k & 1)) continue;
-    pq_codec_info info;
-    pq_codec_describe((pq_codec)k, &info);
-    int nl = a->levels && info.has_levels ? a->nlevels : 1;
-    for (int li = 0; li < nl && !msg; li++) {
-      int has_level = a->levels && info.has_levels;
-      int level = has_level ? a->levels[li] : PQ_LEVEL_DEFAULT;
-      /* a level outside the codec's range has no row */
-      if (has_level && (level < info.min_level || level > info.max_level))
-        continue;
-      int picked;
-      rc = pq_lab_auto_pick(lc, (pq_codec)k, level, &picked, &err);
-      if (rc) {
-        msg = lab_core(rc, &err, col->name);
-        break;
-      }
-      for (int e = 0; e < PQ_ENCODING_COUNT && !msg; e++) {
-        if (!tried[e]) continue;
-        pq_lab_result r;
-        rc = pq_lab_run(lc, pq_encoding_name((pq_encoding)e), (pq_codec)k,
-                        level, a->min_time, &r, NULL, &err);
-        if (rc) {
-          msg = lab_core(rc, &err, col->name);
-          break;
+  /* the rows' codecs and levels, in the rows' order: counted, then kept */
+  for (int pass = 0; pass < 2; pass++) {
+    if (pass) {
+      size_t n = w->nk ? (size_t)w->nk : 1;
+      w->codecs = sqlite3_malloc64(n * sizeof *w->codecs);
+      w->levels = sqlite3_malloc64(n * sizeof *w->levels);
+      w->has_level = sqlite3_malloc64(n * sizeof *w->has_level);
+      w->picked = sqlite3_malloc64(n * sizeof *w->picked);
+      if (!w->codecs || !w->levels || !w->has_level || !w->picked)
+        return PQX_W_NOMEM;
+      w->nk = 0;
+    }
+    for (int k = 0; k < PQ_CODEC_COUNT; k++) {
+      if (!pq_codec_available((pq_codec)k)) continue;
+      if (a->codecs && !(a->codecs >> k & 1)) continue;
+      pq_codec_info info;
+      pq_codec_describe((pq_codec)k, &info);
+      int nl = a->levels && info.has_levels ? a->nlevels : 1;
+      for (int li = 0; li < nl; li++) {
+        int has_level = a->levels && info.has_levels;
+        int level = has_level ? a->levels[li] : PQ_LEVEL_DEFAULT;
+        /* a level outside the codec's range has no row */
+        if (has_level && (level < info.min_level || level > info.max_level))
+          continue;
+        if (pass) {
+          if (k == PQ_UNCOMPRESSED && !has_level) w->unc = w->nk;
+          w->codecs[w->nk] = (pq_codec)k;
+          w->levels[w->nk] = level;
+          w->has_level[w->nk] = has_level;
+          w->picked[w->nk] = -1;
         }
-        LabRow row;
-        memset(&row, 0, sizeof row);
-        row.col = ci;
-        row.enc = (pq_encoding)e;
-        row.codec = (pq_codec)k;
-        row.level = level;
-        row.has_level = has_level;
-        row.bytes = r.bytes;
-        row.values_bytes = vbytes[e];
-        row.pages = r.pages;
-        row.ratio = base.bytes > 0 ? (double)r.bytes / (double)base.bytes : 1;
-        row.bits = nvalues > 0 ? 8.0 * (double)r.bytes / (double)nvalues : -1;
-        row.is_auto = picked == e;
-        row.readers = pq_auto_tries((pq_encoding)e, col->type, 0);
-        row.enc_mbs = lab_mbs(plain, r.encode_s);
-        row.dec_mbs = lab_mbs(plain, r.decode_s);
-        row.enc_spread = r.encode_spread;
-        row.dec_spread = r.decode_spread;
-        if (lab_add(cur, &row)) msg = PQX_W_NOMEM;
+        w->nk++;
       }
     }
   }
-  /* the encodings' figures, once the tries have written them */
+  for (int e = 0; e < PQ_ENCODING_COUNT; e++) {
+    /* PLAIN_DICTIONARY is written as RLE_DICTIONARY; BIT_PACKED is only
+    ** ever levels */
+    w->tried[e] = e != PQ_PLAIN_DICTIONARY && e != PQ_BIT_PACKED &&
+                  pq_encoding_supports((pq_encoding)e, col->type) &&
+                  (!a->encodings || (a->encodings >> e & 1));
+    w->ntried += w->tried[e];
+  }
+  w->need_base = !w->tried[PQ_PLAIN] || w->unc < 0;
+  if (w->nk) {
+    w->res = sqlite3_malloc64((size_t)PQ_ENCODING_COUNT * (size_t)w->nk *
+                              sizeof *w->res);
+    if (!w->res) return PQX_W_NOMEM;
+  }
+  return NULL;
+}
+
+/* The rows of w's column, from its jobs' results; then its encodings'
+** figures. */
+static char *lab_rows(LabCursor *cur, const LabWork *w) {
+  LabCol *col = &cur->cols[w->ci];
+  char *msg = NULL;
+  const pq_lab_result *base =
+      w->need_base ? &w->base
+                   : &w->res[(size_t)PQ_PLAIN * (size_t)w->nk + (size_t)w->unc];
+  for (int k = 0; k < w->nk && !msg; k++) {
+    for (int e = 0; e < PQ_ENCODING_COUNT && !msg; e++) {
+      if (!w->tried[e]) continue;
+      const pq_lab_result *r = &w->res[(size_t)e * (size_t)w->nk + (size_t)k];
+      LabRow row;
+      memset(&row, 0, sizeof row);
+      row.col = w->ci;
+      row.enc = (pq_encoding)e;
+      row.codec = w->codecs[k];
+      row.level = w->levels[k];
+      row.has_level = w->has_level[k];
+      row.bytes = r->bytes;
+      row.values_bytes = w->vbytes[e];
+      row.pages = r->pages;
+      row.ratio = base->bytes > 0 ? (double)r->bytes / (double)base->bytes : 1;
+      row.bits = w->nvalues > 0 ? 8.0 * (double)r->bytes / (double)w->nvalues
+                                : -1;
+      row.is_auto = w->picked[k] == e;
+      row.readers = pq_auto_tries((pq_encoding)e, col->type, 0);
+      row.enc_mbs = lab_mbs(w->plain, r->encode_s);
+      row.dec_mbs = lab_mbs(w->plain, r->decode_s);
+      row.enc_spread = r->encode_spread;
+      row.dec_spread = r->decode_spread;
+      if (lab_add(cur, &row)) msg = PQX_W_NOMEM;
+    }
+  }
+  /* the encodings' figures, once the trials have written them */
   for (int e = 0; e < PQ_ENCODING_COUNT && !msg; e++)
-    if (tried[e]) msg = lab_why(col, e);
+    if (w->tried[e]) msg = lab_why(col, e);
+  return msg;
+}
+
+/* Runs the jobs of the nw columns of works, two at a time (one with
+** "threads":1); the first fault, by column, then by job, as a message. */
+static char *lab_run_jobs(LabCursor *cur, LabWork *works, int nw,
+                          const LabAsk *a) {
+  size_t n = 0;
+  for (int i = 0; i < nw; i++)
+    n += (size_t)works[i].ntried + (size_t)works[i].need_base +
+         (size_t)works[i].nk;
+  LabPool pool;
+  memset(&pool, 0, sizeof pool);
+  pool.jobs = sqlite3_malloc64((n ? n : 1) * sizeof *pool.jobs);
+  if (!pool.jobs) return PQX_W_NOMEM;
+  for (int i = 0; i < nw; i++) {
+    LabWork *w = &works[i];
+    for (int e = 0; e < PQ_ENCODING_COUNT; e++) {
+      if (!w->tried[e]) continue;
+      LabJob *j = &pool.jobs[pool.njobs];
+      memset(j, 0, sizeof *j);
+      j->w = w;
+      j->kind = LAB_JOB_TRIALS;
+      j->which = e;
+      j->cost = (double)w->plain * lab_weight(e);
+      j->at = pool.njobs++;
+    }
+    if (w->need_base) {
+      LabJob *j = &pool.jobs[pool.njobs];
+      memset(j, 0, sizeof *j);
+      j->w = w;
+      j->kind = LAB_JOB_BASE;
+      j->at = pool.njobs++;
+    }
+    for (int k = 0; k < w->nk; k++) {
+      LabJob *j = &pool.jobs[pool.njobs];
+      memset(j, 0, sizeof *j);
+      j->w = w;
+      j->kind = LAB_JOB_AUTO;
+      j->which = k;
+      j->at = pool.njobs++;
+    }
+  }
+  qsort(pool.jobs, (size_t)pool.njobs, sizeof *pool.jobs, lab_job_cmp);
+  atomic_init(&pool.next, 0);
+  atomic_init(&pool.failed, 0);
+  pthread_t th;
+  int threaded = a->threads != 1 && pool.njobs > 1 && sqlite3_threadsafe() &&
+                 pthread_create(&th, NULL, lab_worker, &pool) == 0;
+  lab_jobs(&pool);
+  if (threaded) pthread_join(th, NULL);
+  /* every job before a failed one in the order ran: the fault of the
+  ** first column, its first in the order */
+  const LabJob *bad = NULL;
+  for (int i = 0; i < pool.njobs; i++) {
+    const LabJob *j = &pool.jobs[i];
+    if (j->rc && (!bad || j->w->ci < bad->w->ci)) bad = j;
+  }
+  char *msg = bad ? lab_core(bad->rc, &bad->err, cur->cols[bad->w->ci].name)
+                  : NULL;
+  sqlite3_free(pool.jobs);
+  return msg;
+}
+
+/* The rows of the columns from the cursor's column `from` on; their
+** values let go of once their rows are made. */
+static char *lab_measure(LabCursor *c, int from, const LabAsk *a) {
+  int nw = 0;
+  for (int i = from; i < c->ncols; i++) nw += c->cols[i].lc != NULL;
+  LabWork *works = sqlite3_malloc64((size_t)(nw ? nw : 1) * sizeof *works);
+  if (!works) return PQX_W_NOMEM;
+  memset(works, 0, (size_t)(nw ? nw : 1) * sizeof *works);
+  char *msg = NULL;
+  int k = 0;
+  for (int i = from; i < c->ncols && !msg; i++)
+    if (c->cols[i].lc) msg = lab_prepare(c, i, a, &works[k++]);
+  if (!msg) msg = lab_run_jobs(c, works, nw, a);
+  for (int i = 0; i < nw && !msg; i++) msg = lab_rows(c, &works[i]);
+  for (int i = 0; i < k; i++) lab_work_free(&works[i]);
+  sqlite3_free(works);
+  for (int i = from; i < c->ncols; i++) {
+    pq_lab_column_free(c->cols[i].lc);
+    c->cols[i].lc = NULL;
+  }
   return msg;
 }
 
@@ -383,19 +611,6 @@ static int lab_fail(sqlite3_vtab_cursor *cur, char *msg) {
   sqlite3_free(cur->pVtab->zErrMsg);
   cur->pVtab->zErrMsg = msg;
   return SQLITE_ERROR;
-}
-
-/* The rows of the columns from the cursor's column `from` on, each
-** column's values let go of once its rows are made. */
-static char *lab_measure(LabCursor *c, int from, const LabAsk *a) {
-  char *msg = NULL;
-  for (int i = from; i < c->ncols && !msg; i++) {
-    if (!c->cols[i].lc) continue;
-    msg = lab_column(c, i, a);
-    pq_lab_column_free(c->cols[i].lc);
-    c->cols[i].lc = NULL;
-  }
-  return msg;
 }
 
 /* parquet_lab: the query's columns, captured at once. */

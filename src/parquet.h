@@ -1136,11 +1136,12 @@ PQ_API void pq_writer_free(pq_writer *w);
 /* ---- The encoding lab (writer/lab.c) --------------------------------------
 ** A column's batches kept once, as a writer of pq_writer_open_columns was
 ** handed them (pq_writer_put_column's values and present flags, copied),
-** and the row groups' ends; then written again for each try: the column's
-** params and options with the encoding, codec and level changed as
-** parquet_write's "encoding" and "codec" options change them
-** (pq_write_type_encoding), the same batches in the same sizes, so the
-** chunks are byte for byte those of such a file. */
+** and the row groups' ends; then written again for each encoding: the
+** column's params and options with the encoding changed as parquet_write's
+** "encoding" option changes it (pq_write_type_encoding), the same batches
+** in the same sizes, so the pages are those of such a file; they are made
+** under each codec (and level) as the writer makes them, so a chunk's
+** bytes are byte for byte those of the file written with that codec. */
 typedef struct pq_lab_column pq_lab_column;
 
 /* p and o: the column's, as its writer was opened with them. */
@@ -1163,7 +1164,8 @@ typedef struct pq_lab_result {
   int picked;        /* the first chunk's encoding: PQ_RLE_DICTIONARY when
                      ** it has a dictionary page, else its first page's;
                      ** -1 when it has no page */
-  double encode_s;   /* seconds to write the file once; -1: not timed */
+  double encode_s;   /* seconds to write the chunks once (the pages made,
+                     ** then made under the codec); -1: not timed */
   double decode_s;   /* ... to read its pages (decompressed, levels and
                      ** values decoded); -1: not timed */
   double encode_spread, decode_spread; /* the interquartile range of the
@@ -1174,14 +1176,30 @@ typedef struct pq_lab_result {
                      ** another encoding */
 } pq_lab_result;
 
-/* One try: encoding a name (pq_encoding_parse's) or "auto", codec, level
-** (PQ_LEVEL_DEFAULT for the default).  With min_time > 0 the write and
-** the read are each timed, after a first run, over as many runs as take
-** min_time seconds, on this thread.  image (may be NULL) gets the file.
-** The first try ends the puts. */
+/* Ends the puts: from here on the column is only read, and the calls
+** below may run on several threads at once, each with its own results
+** and error, as long as no two are of the same encoding (pq_lab_runs,
+** pq_lab_values_bytes; pq_lab_auto_pick may run beside any); pq_lab_why
+** once they are done. */
+PQ_API void pq_lab_column_end(pq_lab_column *c);
+/* The trials of one encoding, a name (pq_encoding_parse's), under n codecs
+** (codecs[k] at levels[k], PQ_LEVEL_DEFAULT for the default), into r[k]:
+** the column written once, its pages made under each codec (what the
+** writer decides does not depend on the codec).  "auto", which chooses by
+** the codec, takes one codec.  With min_time > 0 each codec's write (the
+** first run is the write that made the pages, then they are made under
+** the codec) and read are each timed over as many runs as take min_time
+** seconds, on this thread.  The first trial ends the puts. */
+PQ_API int pq_lab_runs(pq_lab_column *c, const char *encoding, int n,
+                       const pq_codec *codecs, const int *levels,
+                       double min_time, pq_lab_result *r, pq_error *err);
+/* One: pq_lab_runs of one codec. */
 PQ_API int pq_lab_run(pq_lab_column *c, const char *encoding, pq_codec codec,
                       int level, double min_time, pq_lab_result *r,
-                      pq_buf *image, pq_error *err);
+                      pq_error *err);
+/* The file of the column with no rows, PLAIN and uncompressed, into image:
+** its schema. */
+PQ_API int pq_lab_schema_file(pq_lab_column *c, pq_buf *image, pq_error *err);
 /* The encoding "auto" picks for the first chunk with codec and level, as
 ** pq_lab_run's `picked` for "auto" gives it, into *picked, without writing
 ** the whole column: only the batches up to the point where the writer has
@@ -1215,6 +1233,7 @@ typedef struct pq_lab_options {
   ** from the first (a fraction f, 0 < f <= 1: every is 1/f rounded);
   ** 0: not said */
   int64_t first, every;
+  int threads;            /* "threads": 1, or 2 (the default; 0: not said) */
   char *pass;             /* every other member, as written, in an object
                           ** (NUL-terminated, pq_malloc) */
 } pq_lab_options;

@@ -301,6 +301,17 @@ static const Job JOBS[] = {
      "SELECT value FROM parquet_rows(parquet_write(NULL, '" SERIES(9000)
      "SELECT x, x * x AS sq, hex(x) AS h FROM s', '{\"codec\":\"LZ4_RAW\","
      "\"row_group_size\":4000}')) WHERE file_row_number % 97 = 0"},
+    /* The encoding lab: its trials two at a time, on a worker of its own
+    ** and the calling thread, timed or not. */
+    {"lab, two trials at a time", 0,
+     "SELECT \"column\", encoding, codec, bytes, pages, auto, why FROM "
+     "parquet_lab('" SERIES(6000) "SELECT x, x * 7 % 1000 AS m, x * 0.25 AS "
+     "h, printf(''s%d'', x % 300) AS s FROM s', '{\"min_time\":0,"
+     "\"page_size\":4000,\"codecs\":[\"UNCOMPRESSED\",\"SNAPPY\","
+     "\"ZSTD\"]}');\n"
+     "SELECT count(*), count(encode_mb_s), count(decode_mb_s), sum(bytes) "
+     "FROM parquet_lab('" SERIES(3000) "SELECT x, printf(''%05d'', x % 77) "
+     "AS s FROM s', '{\"min_time\":0.001,\"codecs\":[\"LZ4_RAW\"]}')"},
     /* The allocation ceiling: set on a connection of the thread's own,
     ** only read (and set to what it is) on the shared one. */
     {"max_alloc", 1,

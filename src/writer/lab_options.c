@@ -1,7 +1,7 @@
 /*
 ** lab_options.c -- the encoding lab's options: its own keys ("columns",
-** "encodings", "codecs", "levels", "min_time") read into a
-** pq_lab_options, the keys it varies refused, and every other member
+** "encodings", "codecs", "levels", "min_time", "sample", "threads") read
+** into a pq_lab_options, the keys it varies refused, and every other member
 ** passed on, as it was written, in an object of its own for
 ** parquet_write's options.
 */
@@ -193,6 +193,14 @@ int pq_lab_options_parse(pq_lab_options *o, const char *json, size_t n,
       else o->min_time = t;
     } else if (strcmp(key, "sample") == 0) {
       rc = lopt_sample(o, &d, x, err);
+    } else if (strcmp(key, "threads") == 0) {
+      int v = 0;
+      if (x->type != PQ_J_NUMBER || !lopt_int(d.src + x->at, x->len, &v) ||
+          v < 1 || v > 2)
+        rc = pq_fail(err, PQ_MISUSE, LOPT,
+                     "\"threads\" must be 1 (every trial on the calling "
+                     "thread) or 2 (two at a time)");
+      else o->threads = v;
     } else if (strcmp(key, "encoding") == 0 || strcmp(key, "codec") == 0 ||
                strcmp(key, "level") == 0 || strcmp(key, "dictionary") == 0) {
       rc = pq_fail(err, PQ_MISUSE, LOPT,

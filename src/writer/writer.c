@@ -24,7 +24,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "../format/format.h"
+#include "writer.h"
 
 #define LABEL "parquet file"
 #define CREATED_BY "parquet for SQLite version " PQ_VERSION_STRING
@@ -557,6 +557,7 @@ typedef struct schema_el {
 /* The buffers a page is made in, one set per lane (pq_writer_set_lane). */
 typedef struct page_scratch {
   pq_buf body, packed, header, tmp;
+  pq_buf stats, bound; /* a page's Statistics, and a bound made for them */
 } page_scratch;
 
 struct pq_writer {
@@ -575,6 +576,8 @@ struct pq_writer {
   pq_write_fn sink;   /* pq_writer_set_sink: where the file goes */
   void *sink_ctx;
   pq_buf extra;       /* pq_writer_set_footer: the footer's fields 5 and 6 */
+  pq_page_tap tap;    /* pq_writer_set_tap: where the pages go instead */
+  void *tap_ctx;
 };
 
 void pq_writer_set_string(pq_writer *w, int is_string) {
@@ -848,14 +851,84 @@ static int open_encoder(col_writer *c, pq_error *err) {
   return pq_encoder_open(&c->enc, &c->p, err);
 }
 
-/* Compresses src[0..n) with the column's codec onto out (or copies it). */
-static int compress_page(const col_writer *c, const uint8_t *src, size_t n,
-                         pq_buf *out, pq_error *err) {
-  if (c->o.codec == PQ_UNCOMPRESSED) {
+/* Compresses src[0..n) with codec at level onto out (or copies it). */
+static int compress_page(pq_codec codec, int level, const uint8_t *src,
+                         size_t n, pq_buf *out, pq_error *err) {
+  if (codec == PQ_UNCOMPRESSED) {
     pq_buf_append(out, src, n);
     return out->oom ? pq_nomem(err, LABEL) : PQ_OK;
   }
-  return pq_compress_level(c->o.codec, c->o.level, src, n, out, err);
+  return pq_compress_level(codec, level, src, n, out, err);
+}
+
+int pq_page_seal(const pq_page_draft *d, pq_codec codec, int level, int crc,
+                 pq_buf *header, pq_buf *packed, pq_error *err) {
+  int dict = d->type == PQ_DICTIONARY_PAGE, v2 = d->type == PQ_DATA_PAGE_V2;
+  const char *what = dict ? "the dictionary page" : "a page";
+  const uint8_t *body = d->body ? d->body : (const uint8_t *)"";
+  int64_t uncompressed = (int64_t)(d->levels_len + d->body_len);
+  if (uncompressed > INT32_MAX) return w_fail_range(err, what, uncompressed);
+  packed->len = 0;
+  if (d->levels_len) pq_buf_append(packed, d->levels, d->levels_len);
+  int rc = compress_page(codec, level, body, d->body_len, packed, err);
+  if (rc) return rc;
+  if (packed->oom) return pq_nomem(err, LABEL);
+  if (packed->len > INT32_MAX)
+    return w_fail_range(err, what, (int64_t)packed->len);
+  pq_thrift_writer tw = {header, 0, {0}};
+  header->len = 0;
+  pq_tw_i32(&tw, 1, d->type);
+  pq_tw_i32(&tw, 2, (int32_t)uncompressed);
+  pq_tw_i32(&tw, 3, (int32_t)packed->len);
+  if (crc) pq_tw_i32(&tw, 4, (int32_t)pq_crc32(0, packed->data, packed->len));
+  if (dict) {
+    pq_tw_struct_begin(&tw, 7);
+    pq_tw_i32(&tw, 1, d->num_values);
+    pq_tw_i32(&tw, 2, d->encoding);
+  } else if (!v2) {
+    pq_tw_struct_begin(&tw, 5);
+    pq_tw_i32(&tw, 1, d->num_values);
+    pq_tw_i32(&tw, 2, d->encoding);
+    pq_tw_i32(&tw, 3, PQ_RLE);
+    pq_tw_i32(&tw, 4, PQ_RLE);
+  } else {
+    pq_tw_struct_begin(&tw, 8);
+    pq_tw_i32(&tw, 1, d->num_values);
+    pq_tw_i32(&tw, 2, d->num_nulls);
+    pq_tw_i32(&tw, 3, d->num_rows);
+    pq_tw_i32(&tw, 4, d->encoding);
+    pq_tw_i32(&tw, 5, d->def_len);
+    pq_tw_i32(&tw, 6, d->rep_len);
+    if (codec == PQ_UNCOMPRESSED) pq_tw_bool(&tw, 7, 0);
+  }
+  if (d->stats) { /* the Statistics, made before: their fields, then STOP */
+    pq_tw_struct_begin(&tw, v2 ? 8 : 5);
+    pq_buf_append(header, d->stats, d->stats_len);
+    pq_tw_struct_end(&tw);
+  }
+  pq_tw_struct_end(&tw);
+  pq_tw_stop(&tw);
+  return header->oom ? pq_nomem(err, LABEL) : PQ_OK;
+}
+
+/* The page's Statistics as the fields of their struct (without its STOP)
+** into d, made in sc->stats. */
+static int draft_stats(page_scratch *sc, const col_writer *c, pq_page_draft *d,
+                       pq_error *err) {
+  /* written as field 1 of a struct of their own: one byte of field
+  ** header (the delta 1) before the fields, the STOP after them */
+  pq_thrift_writer tw = {&sc->stats, 0, {0}};
+  sc->stats.len = 0;
+  stats_write(&tw, 1, &c->page_stats, c->p.type, &sc->bound);
+  if (sc->stats.oom || stats_oom(&c->page_stats)) return pq_nomem(err, LABEL);
+  d->stats = sc->stats.data + 1;
+  d->stats_len = sc->stats.len - 2;
+  return PQ_OK;
+}
+
+void pq_writer_set_tap(pq_writer *w, pq_page_tap fn, void *ctx) {
+  w->tap = fn;
+  w->tap_ctx = ctx;
 }
 
 /* Closes the column's open page (if it has entries) and appends it to
@@ -903,55 +976,37 @@ static int flush_page(pq_writer *w, col_writer *c, pq_error *err) {
     }
     if (rc) return rc;
   }
+  if (sc->body.oom || vals->oom) return pq_nomem(err, LABEL);
   int64_t uncompressed = (int64_t)(v1 ? vals->len : levels + vals->len);
-  sc->packed.len = 0;
-  if (v1) {
-    rc = compress_page(c, sc->body.data, sc->body.len, &sc->packed, err);
-  } else {
-    pq_buf_append(&sc->packed, sc->body.data, levels);
-    rc = compress_page(c, vals->data, vals->len, &sc->packed, err);
+  /* The page before its codec, then under it (or handed to the tap). */
+  pq_page_draft d;
+  memset(&d, 0, sizeof d);
+  d.type = v1 ? PQ_DATA_PAGE : PQ_DATA_PAGE_V2;
+  d.row_group = w->n_groups;
+  d.levels = v1 ? NULL : sc->body.data;
+  d.levels_len = v1 ? 0 : levels;
+  d.body = vals->data;
+  d.body_len = vals->len;
+  d.num_values = (int32_t)c->page_entries;
+  d.num_nulls = (int32_t)(c->page_entries - c->page_values);
+  d.num_rows = (int32_t)c->page_rows;
+  d.encoding = (int32_t)c->p.encoding;
+  d.def_len = (int32_t)def_len;
+  d.rep_len = (int32_t)rep_len;
+  d.max_def = c->max_def;
+  d.max_rep = c->max_rep;
+  if (c->o.statistics) {
+    rc = draft_stats(sc, c, &d, err);
+    if (rc) return rc;
   }
+  if (w->tap) {
+    rc = w->tap(w->tap_ctx, &d, err);
+    if (rc) return rc;
+    goto page_done;
+  }
+  rc = pq_page_seal(&d, c->o.codec, c->o.level, c->o.crc, &sc->header,
+                    &sc->packed, err);
   if (rc) return rc;
-  if (sc->body.oom || sc->packed.oom) return pq_nomem(err, LABEL);
-  if (uncompressed > INT32_MAX) return w_fail_range(err, "a page", uncompressed);
-  if (sc->packed.len > INT32_MAX)
-    return w_fail_range(err, "a page", (int64_t)sc->packed.len);
-
-  /* The header. */
-  pq_thrift_writer tw = {&sc->header, 0, {0}};
-  sc->header.len = 0;
-  int v2 = c->o.page_version == 2;
-  pq_tw_i32(&tw, 1, v2 ? PQ_DATA_PAGE_V2 : PQ_DATA_PAGE);
-  pq_tw_i32(&tw, 2, (int32_t)uncompressed);
-  pq_tw_i32(&tw, 3, (int32_t)sc->packed.len);
-  if (c->o.crc)
-    pq_tw_i32(&tw, 4, (int32_t)pq_crc32(0, sc->packed.data, sc->packed.len));
-  int32_t n = (int32_t)c->page_entries;
-  if (!v2) {
-    pq_tw_struct_begin(&tw, 5);
-    pq_tw_i32(&tw, 1, n);
-    pq_tw_i32(&tw, 2, (int32_t)c->p.encoding);
-    pq_tw_i32(&tw, 3, PQ_RLE);
-    pq_tw_i32(&tw, 4, PQ_RLE);
-    if (c->o.statistics)
-      stats_write(&tw, 5, &c->page_stats, c->p.type, &sc->body);
-    pq_tw_struct_end(&tw);
-  } else {
-    pq_tw_struct_begin(&tw, 8);
-    pq_tw_i32(&tw, 1, n);
-    pq_tw_i32(&tw, 2, (int32_t)(c->page_entries - c->page_values));
-    pq_tw_i32(&tw, 3, (int32_t)c->page_rows);
-    pq_tw_i32(&tw, 4, (int32_t)c->p.encoding);
-    pq_tw_i32(&tw, 5, (int32_t)def_len);
-    pq_tw_i32(&tw, 6, (int32_t)rep_len);
-    if (c->o.codec == PQ_UNCOMPRESSED) pq_tw_bool(&tw, 7, 0);
-    if (c->o.statistics)
-      stats_write(&tw, 8, &c->page_stats, c->p.type, &sc->body);
-    pq_tw_struct_end(&tw);
-  }
-  pq_tw_stop(&tw);
-  if (sc->header.oom || sc->body.oom || stats_oom(&c->page_stats))
-    return pq_nomem(err, LABEL);
 
   if (c->o.page_index) {
     page_rec r;
@@ -990,6 +1045,7 @@ static int flush_page(pq_writer *w, col_writer *c, pq_error *err) {
   if (c->pages.oom || sc->header.oom) return pq_nomem(err, LABEL);
   c->chunk_uncompressed += (int64_t)sc->header.len + uncompressed;
   c->chunk_compressed += (int64_t)(sc->header.len + sc->packed.len);
+page_done:
   c->chunk_encodings |= 1u << c->p.encoding;
   if (c->max_def || c->max_rep) c->chunk_encodings |= 1u << PQ_RLE;
   c->chunk_pages[c->p.encoding]++;
@@ -1015,29 +1071,28 @@ static int write_dict_page(pq_writer *w, col_writer *c, pq_error *err) {
   pq_encoder_free(c->enc);
   c->enc = NULL;
   if (rc) return rc;
-  sc->packed.len = 0;
-  rc = compress_page(c, sc->body.data, sc->body.len, &sc->packed, err);
-  if (rc) return rc;
-  if (sc->body.len > INT32_MAX)
-    return w_fail_range(err, "the dictionary page", (int64_t)sc->body.len);
-  if (sc->packed.len > INT32_MAX)
-    return w_fail_range(err, "the dictionary page", (int64_t)sc->packed.len);
-  pq_thrift_writer tw = {&sc->header, 0, {0}};
-  sc->header.len = 0;
-  pq_tw_i32(&tw, 1, PQ_DICTIONARY_PAGE);
-  pq_tw_i32(&tw, 2, (int32_t)sc->body.len);
-  pq_tw_i32(&tw, 3, (int32_t)sc->packed.len);
-  if (c->o.crc)
-    pq_tw_i32(&tw, 4, (int32_t)pq_crc32(0, sc->packed.data, sc->packed.len));
-  pq_tw_struct_begin(&tw, 7);
-  pq_tw_i32(&tw, 1, (int32_t)entries);
+  if (sc->body.oom) return pq_nomem(err, LABEL);
+  pq_page_draft d;
+  memset(&d, 0, sizeof d);
+  d.type = PQ_DICTIONARY_PAGE;
+  d.row_group = w->n_groups;
+  d.body = sc->body.data;
+  d.body_len = sc->body.len;
+  d.num_values = (int32_t)entries;
   /* PLAIN_DICTIONARY names its dictionary page's encoding too. */
-  pq_tw_i32(&tw, 2, c->p.encoding == PQ_PLAIN_DICTIONARY
-                        ? PQ_PLAIN_DICTIONARY
-                        : PQ_PLAIN);
-  pq_tw_struct_end(&tw);
-  pq_tw_stop(&tw);
-  if (sc->header.oom) return pq_nomem(err, LABEL);
+  d.encoding = c->p.encoding == PQ_PLAIN_DICTIONARY ? PQ_PLAIN_DICTIONARY
+                                                    : PQ_PLAIN;
+  d.max_def = c->max_def;
+  d.max_rep = c->max_rep;
+  if (w->tap) {
+    rc = w->tap(w->tap_ctx, &d, err);
+    if (rc) return rc;
+    c->chunk_encodings |= 1u << d.encoding;
+    return PQ_OK;
+  }
+  rc = pq_page_seal(&d, c->o.codec, c->o.level, c->o.crc, &sc->header,
+                    &sc->packed, err);
+  if (rc) return rc;
   pq_buf_append(&c->dictpage, sc->header.data, sc->header.len);
   pq_buf_append(&c->dictpage, sc->packed.data, sc->packed.len);
   c->dict_bytes = (int64_t)(sc->header.len + sc->packed.len);
@@ -1529,12 +1584,14 @@ static int auto_size(pq_writer *w, col_writer *c, const pq_params *p,
   pq_encoder_free(e);
   if (rc == PQ_OK) {
     sc->packed.len = 0;
-    rc = compress_page(c, sc->tmp.data, sc->tmp.len, &sc->packed, &err);
+    rc = compress_page(c->o.codec, c->o.level, sc->tmp.data, sc->tmp.len,
+                       &sc->packed, &err);
   }
   size_t n = sc->packed.len;
   if (rc == PQ_OK && dict) {
     sc->packed.len = 0;
-    rc = compress_page(c, sc->body.data, sc->body.len, &sc->packed, &err);
+    rc = compress_page(c->o.codec, c->o.level, sc->body.data, sc->body.len,
+                       &sc->packed, &err);
     n += sc->packed.len;
   }
   if (rc == PQ_OK) *size = n;
@@ -2160,6 +2217,8 @@ void pq_writer_free(pq_writer *w) {
     pq_buf_free(&w->sc[k].packed);
     pq_buf_free(&w->sc[k].header);
     pq_buf_free(&w->sc[k].tmp);
+    pq_buf_free(&w->sc[k].stats);
+    pq_buf_free(&w->sc[k].bound);
   }
   pq_buf_free(&w->extra);
   pq_free(w);

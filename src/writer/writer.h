@@ -55,6 +55,45 @@ int pq_variant_col_init(wn_node *t);
 ** is a VARIANT, as pq_nested_put. */
 int pq_variant_col_put(pq_nested *c, const char *text, size_t n, pq_buf *msg);
 
+/* ---- Pages before their codec (writer.c) -------------------------------
+** A page as the writer has made it before its codec: what the codec
+** compresses, and what the header says besides the sizes and the CRC.
+** pq_page_seal makes the page of it under a codec, as the writer makes
+** its own; a tap (pq_writer_set_tap) takes the writer's pages so, to make
+** them under codecs of its own choosing (the encoding lab, lab.c). */
+typedef struct pq_page_draft {
+  int type;               /* PQ_DATA_PAGE, PQ_DATA_PAGE_V2, PQ_DICTIONARY_PAGE */
+  uint32_t row_group;     /* of the chunk the page is in */
+  const uint8_t *levels;  /* v2: the levels, which stay uncompressed */
+  size_t levels_len;
+  const uint8_t *body;    /* what the codec compresses: v1 the levels (with
+                          ** their lengths) and values; v2 the values; a
+                          ** dictionary page its entries */
+  size_t body_len;
+  int32_t num_values;     /* entries (a dictionary page: its entries) */
+  int32_t num_nulls, num_rows; /* (v2) */
+  int32_t encoding;       /* of the values (a dictionary page: its own) */
+  int32_t def_len, rep_len; /* v2: the levels' sizes */
+  int max_def, max_rep;   /* the column's */
+  const uint8_t *stats;   /* the Statistics' fields, without their STOP;
+                          ** NULL: none */
+  size_t stats_len;
+} pq_page_draft;
+
+/* The page of d under codec (at level; crc: with the CRC): its header into
+** header, its bytes (levels, then what the codec made) into packed, each
+** emptied first.  PQ_RANGE past a header's sizes, a codec's fault. */
+int pq_page_seal(const pq_page_draft *d, pq_codec codec, int level, int crc,
+                 pq_buf *header, pq_buf *packed, pq_error *err);
+
+/* From now on the writer's pages, and its dictionary pages, go to fn
+** (d and what it points to are valid during the call) instead of into the
+** file, whose chunks are then empty: the statistics, the levels and the
+** choices of the writer ("auto", a dictionary that falls back) as ever.
+** A fault of fn fails the write. */
+typedef int (*pq_page_tap)(void *ctx, const pq_page_draft *d, pq_error *err);
+void pq_writer_set_tap(pq_writer *w, pq_page_tap fn, void *ctx);
+
 /* The encoding lab's figures of a stream of encoding p->encoding (count
 ** values; d: a dictionary encoding's PLAIN dictionary), as the members of
 ** a JSON object without its braces, appended to out (lab_why.c).  On a
