@@ -24,8 +24,10 @@
 ** (LIST, STRUCT, MAP, VARIANT) have no rows.
 */
 #include <math.h>
-#include <stdlib.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "write.h"
