@@ -794,7 +794,7 @@ int pq_table_writer_row(pq_table_writer *tw, const pq_dvalue *vals) {
   if (!tw->cols) return pq_tbl_fail(tw, PQ_MISUSE, "no columns");
   for (int i = 0; i < tw->nvals; i++)
     if (vals[i].kind < PQ_DV_NULL || vals[i].kind > PQ_DV_BLOB ||
-        (vals[i].n && !vals[i].p && vals[i].kind >= PQ_DV_TEXT))
+        (vals[i].kind >= PQ_DV_TEXT && vals[i].n && !vals[i].p))
       return pq_tbl_fail(tw, PQ_MISUSE, "row %lld: value %d is of no kind",
                         (long long)(tw->rows + (int64_t)tw->batch_rows + 1), i);
   if (tw->started) return tt_row(tw, vals);
