@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #define CHECK_SEED 0x7ab1e
+#define CHECK_FILES /* slurp */
 #include "check.h"
 #include "parquet.h"
 
@@ -46,23 +47,6 @@ static void counted_free(void *p) {
 }
 static const pq_allocator counted = {counted_malloc, counted_realloc,
                                      counted_free};
-
-/* A whole file (malloc); NULL when it cannot be read. */
-static uint8_t *slurp_file(const char *path, size_t *len) {
-  FILE *fp = fopen(path, "rb");
-  if (!fp) return NULL;
-  fseek(fp, 0, SEEK_END);
-  long n = ftell(fp);
-  fseek(fp, 0, SEEK_SET);
-  uint8_t *p = malloc(n > 0 ? (size_t)n : 1);
-  if (p && fread(p, 1, (size_t)n, fp) != (size_t)n) {
-    free(p);
-    p = NULL;
-  }
-  fclose(fp);
-  *len = (size_t)n;
-  return p;
-}
 
 /* ---- Rows ----------------------------------------------------------------- */
 
@@ -240,7 +224,7 @@ static void test_file(const char *dir) {
   CHECK(rc == PQ_OK, "file: %s", pq_table_writer_message(tw));
   pq_table_writer_free(tw);
   size_t n = 0;
-  uint8_t *p = slurp_file(path, &n);
+  uint8_t *p = slurp(path, &n);
   CHECK(p != NULL, "file: %s not written", path);
   pq_buf got, want;
   pq_buf_init(&got);
@@ -293,7 +277,7 @@ static void test_folder(const char *dir) {
     char path[600];
     snprintf(path, sizeof path, "%s/k=%d/data_0.parquet", root, k);
     size_t n = 0;
-    uint8_t *p = slurp_file(path, &n);
+    uint8_t *p = slurp(path, &n);
     CHECK(p != NULL, "folder: %s not written", path);
     pq_buf got, want;
     pq_buf_init(&got);
