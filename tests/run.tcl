@@ -90,14 +90,36 @@ proc finish {name strict rc out t0} {
   }
 }
 
-proc collect {ch name strict t0} {
+# LeakSanitizer's own thread, which stops the process's threads at its exit
+# to look for leaks, now and then fails by itself ("Tracer caught signal
+# 11", then "LeakSanitizer has encountered a fatal error", and no report),
+# in the task's process or a shell it runs: a task whose output says so is
+# run once more, and said to have been.
+proc collect {ch name cmd strict t0} {
   append ::output($ch) [read $ch]
   if {![eof $ch]} return
   fconfigure $ch -blocking 1
   set rc [catch {close $ch}]
-  finish $name $strict $rc [string trimright $::output($ch) "\n"] $t0
+  set out [string trimright $::output($ch) "\n"]
   unset ::output($ch)
   incr ::running -1
+  if {![info exists ::again($name)] &&
+      ([string first "LeakSanitizer has encountered a fatal error" $out] >= 0 ||
+       [string first "Tracer caught signal" $out] >= 0)} {
+    set ::again($name) 1
+    puts "$name: LeakSanitizer failed by itself at the exit; run again"
+    launch $name $cmd $strict
+    return
+  }
+  finish $name $strict $rc $out $t0
+}
+
+proc launch {name cmd strict} {
+  set ch [open |[concat $cmd [list 2>@1]] r]
+  fconfigure $ch -blocking 0
+  set ::output($ch) ""
+  fileevent $ch readable [list collect $ch $name $cmd $strict [clock milliseconds]]
+  incr ::running
 }
 
 set jobs [expr {[info exists env(PQ_JOBS)] ? $env(PQ_JOBS) : 0}]
@@ -107,11 +129,7 @@ if {![string is integer -strict $jobs] || $jobs < 1} {
 set running 0
 foreach {name cmd strict} $tasks {
   while {$running >= $jobs} { vwait running }
-  set ch [open |[concat $cmd [list 2>@1]] r]
-  fconfigure $ch -blocking 0
-  set output($ch) ""
-  fileevent $ch readable [list collect $ch $name $strict [clock milliseconds]]
-  incr running
+  launch $name $cmd $strict
 }
 while {$running > 0} { vwait running }
 
