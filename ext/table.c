@@ -2555,6 +2555,7 @@ static void *tbl_ahead_main(void *arg) {
         k->lo = lo;
         k->n = 0;
         k->rc = SQLITE_OK;
+        sqlite3_free(k->msg); /* of a chunk the cursor passed over */
         k->msg = NULL;
         if (!opened) {
           failed = tbl_ahead_open(a, f, (uint32_t)g, k);
@@ -2795,6 +2796,22 @@ static void tbl_ahead_give_back(TblAhead *a, TblChunk *k) {
   }
 }
 
+/* The first references chunk k carries to its columns' dictionary blocks,
+** taken by the cursor's readers: later chunks' cells point into the same
+** blocks without a reference of their own, so a chunk the cursor passes
+** over hands its references on as well. */
+static void tbl_ahead_adopt(TblCursor *c, TblChunk *k) {
+  for (int i = 0; i < c->nreaders; i++) {
+    TblAheadCol *ac = &k->cols[i];
+    if (!ac->dict_new) continue;
+    TblReader *r = &c->readers[i];
+    tbl_dict_drop(r);
+    r->dict = ac->dict;
+    r->dict_gen++;
+    ac->dict_new = 0;
+  }
+}
+
 /* The cursor's readers on the chunk that holds its row: the chunks before
 ** it given back.  When there is none (the worker is not where the cursor
 ** is), the worker is stopped and the cursor reads on itself, from the row
@@ -2820,7 +2837,10 @@ static int tbl_ahead_take(TblCursor *c) {
                                                (k->group == c->group &&
                                                 k->lo + (int64_t)k->n <= c->row &&
                                                 k->rc == SQLITE_OK))));
-    if (before) continue; /* rows SQLite did not ask for */
+    if (before) { /* rows SQLite did not ask for: only its dictionaries */
+      tbl_ahead_adopt(c, k);
+      continue;
+    }
     if (k && k->file == c->file && k->group == c->group && k->lo <= c->row &&
         (k->rc || c->row < k->lo + (int64_t)k->n)) {
       if (k->rc) {
@@ -2830,6 +2850,7 @@ static int tbl_ahead_take(TblCursor *c) {
         if (rc == SQLITE_NOMEM) return SQLITE_NOMEM;
         return tbl_error(c, msg);
       }
+      tbl_ahead_adopt(c, k);
       for (int i = 0; i < c->nreaders; i++) {
         TblReader *r = &c->readers[i];
         TblAheadCol *ac = &k->cols[i];
@@ -2838,12 +2859,6 @@ static int tbl_ahead_take(TblCursor *c) {
         r->bytes = 1;
         r->start = k->lo;
         r->n = k->n;
-        if (ac->dict_new) { /* the block's first reference, taken */
-          tbl_dict_drop(r);
-          r->dict = ac->dict;
-          r->dict_gen++;
-          ac->dict_new = 0;
-        }
       }
       tbl_ahead_open_next(c, a, k);
       return SQLITE_OK;
