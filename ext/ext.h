@@ -190,6 +190,10 @@ typedef struct pqx_http_opts {
   int retries;              /* of a failed connection, a 5xx or 429 */
   size_t footer_guess;      /* the first request: the last bytes */
   size_t read_min;          /* a shorter read fetches this many */
+  size_t fetch_ahead;       /* a scan's row group fetched whole: at most
+                            ** this many bytes of it (0: never) */
+  size_t coalesce_gap;      /* ranges this close fetched as one */
+  int parallel;             /* requests in flight at once */
   /* s3:// URLs: empty strings for none (the environment's, or AWS's) */
   int s3_max_keys;          /* a listing page's objects: 1 to 1000 */
   char s3_region[64];
@@ -198,6 +202,7 @@ typedef struct pqx_http_opts {
   char s3_secret[256];
   char s3_token[4096];
 } pqx_http_opts;
+#define PQX_HTTP_PARALLEL_MAX 16
 #define PQX_NO_URLS_MSG \
   "%s: '%s': this build reads no URLs (it was built without libcurl)"
 /* 1 when path is a URL of a scheme read here (http, https, s3). */
@@ -228,6 +233,12 @@ uint64_t pqx_remote_size(const pqx_remote *r);
 int pqx_remote_read(void *ctx, uint64_t offset, void *dst, size_t n,
                     pq_error *err);
 void pqx_remote_free(pqx_remote *r);
+/* Fetches the n byte ranges ranges[2i] (offset), ranges[2i + 1] (length)
+** ahead of the reads a scan makes of them, as one or few requests in
+** flight at once (remote.c, "Fetching ahead"); none (n 0) lets go of
+** those fetched before.  A failure is no error: the reads fetch what it
+** could not. */
+void pqx_remote_fetch(pqx_remote *r, const uint64_t *ranges, int n);
 /* 1 when the build reads URLs (libcurl). */
 int pqx_remote_available(void);
 int pqx_register_remote(sqlite3 *db);

@@ -155,6 +155,9 @@ static void http_defaults(pqx_http_opts *o) {
   o->retries = 3;
   o->footer_guess = 64 << 10;
   o->read_min = 0;
+  o->fetch_ahead = (size_t)64 << 20;
+  o->coalesce_gap = (size_t)1 << 20;
+  o->parallel = 4;
   o->s3_max_keys = 1000;
 }
 

@@ -84,7 +84,18 @@ struct pqx_remote {
   size_t blk_len, blk_cap;
   struct curl_slist *base; /* the headers of every request (S3's) */
   struct curl_slist *hdr;  /* ... and a range request's validator */
+  /* fetched ahead (pqx_remote_fetch): pieces of the file, in order */
+  struct rem_span *span;
+  int nspan;
+  CURLM *multi;                     /* their requests, in flight at once */
+  CURL *ph[PQX_HTTP_PARALLEL_MAX]; /* each one's handle (kept: connections) */
 };
+
+typedef struct rem_span {
+  uint64_t at;
+  size_t n;
+  uint8_t *p;
+} rem_span;
 
 /* One response: what its headers said, and its body's bytes. */
 typedef struct rem_resp {
@@ -460,6 +471,41 @@ static void rem_same(const pqx_remote *r, const rem_resp *q, int *changed) {
              (q->has_range && q->total != UINT64_MAX && q->total != r->size);
 }
 
+/* Whether response q, of a request for [at, at + n), is its bytes: every
+** one checked. */
+static int rem_check(const pqx_remote *r, const rem_resp *q, uint64_t at,
+                     size_t n, pq_error *err) {
+  unsigned long long a = at, b = at + n - 1;
+  if (q->status == 200) {
+    return pqx_input_fail(err, "http", PQ_IO,
+                          "bytes %llu-%llu: the server sent the whole object "
+                          "(HTTP 200): it does not serve ranges",
+                          a, b);
+  }
+  int changed;
+  rem_same(r, q, &changed);
+  if (changed) {
+    return pqx_input_fail(
+        err, "http", PQ_IO,
+        "it changed while it was read (bytes %llu-%llu: another "
+        "ETag, date or size)",
+        a, b);
+  }
+  if (!q->has_range || q->bad_range || q->first != at || q->last != b) {
+    return pqx_input_fail(
+        err, "http", PQ_IO,
+        "bytes %llu-%llu: the response's Content-Range is not "
+        "that range",
+        a, b);
+  }
+  if (q->got != n) {
+    return pqx_input_fail(err, "http", PQ_IO,
+                          "bytes %llu-%llu: the response has %zu bytes of %zu",
+                          a, b, q->got, n);
+  }
+  return PQ_OK;
+}
+
 /* [at, at + n) fetched into dst, every byte checked. */
 static int rem_fetch(pqx_remote *r, uint64_t at, size_t n, uint8_t *dst,
                      pq_error *err) {
@@ -468,36 +514,199 @@ static int rem_fetch(pqx_remote *r, uint64_t at, size_t n, uint8_t *dst,
   q.dst = dst;
   q.cap = n;
   int rc = rem_request(r, at, n, REQ_CHECKED, &q, err);
-  if (rc) return rc;
-  unsigned long long a = at, b = at + n - 1;
-  if (q.status == 200) {
-    return pqx_input_fail(err, "http", PQ_IO,
-                          "bytes %llu-%llu: the server sent the whole object "
-                          "(HTTP 200): it does not serve ranges",
-                          a, b);
+  return rc ? rc : rem_check(r, &q, at, n, err);
+}
+
+/* ---- Fetching ahead ----------------------------------------------------
+** A scan that reads a row group whole says so first (pqx_remote_fetch):
+** the byte ranges of its column chunks, clipped to the file and to
+** `fetch_ahead` bytes in all (each range to its share), sorted, those
+** `coalesce_gap` apart or closer made one, cut into pieces of at most
+** REM_PIECE bytes, are fetched `parallel` requests at a time (curl's
+** multi interface, each request checked as any other).  The reads that
+** follow are copied from the pieces; a piece whose request failed is
+** dropped, and its bytes fetched when read, as without it (with the
+** retries, and the error then said).  The next call, or the scan leaving
+** the file, lets the pieces go. */
+#define REM_PIECE ((size_t)8 << 20)
+
+static void rem_spans_free(pqx_remote *r) {
+  for (int i = 0; i < r->nspan; i++) sqlite3_free(r->span[i].p);
+  sqlite3_free(r->span);
+  r->span = NULL;
+  r->nspan = 0;
+}
+
+/* The piece that holds byte `at`, or -1 (they are in order). */
+static int rem_span_of(const pqx_remote *r, uint64_t at) {
+  int lo = 0, hi = r->nspan;
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    const rem_span *s = &r->span[mid];
+    if (at < s->at) {
+      hi = mid;
+    } else if (at - s->at >= s->n) {
+      lo = mid + 1;
+    } else {
+      return s->p ? mid : -1;
+    }
   }
-  int changed;
-  rem_same(r, &q, &changed);
-  if (changed) {
-    return pqx_input_fail(
-        err, "http", PQ_IO,
-        "it changed while it was read (bytes %llu-%llu: another "
-        "ETag, date or size)",
-        a, b);
+  return -1;
+}
+
+/* [at, at + n) copied into dst from pieces fetched ahead (adjacent ones
+** together): 1, or 0 when they do not hold all of it. */
+static int rem_spans_copy(const pqx_remote *r, uint64_t at, void *dst,
+                          size_t n) {
+  if (!r->nspan) return 0;
+  int first = rem_span_of(r, at);
+  if (first < 0) return 0;
+  uint64_t end = at + n, pos = at;
+  int i = first;
+  while (pos < end) { /* covered through the pieces after, without a hole? */
+    if (i >= r->nspan || !r->span[i].p || r->span[i].at > pos) return 0;
+    pos = r->span[i].at + r->span[i].n;
+    i++;
   }
-  if (!q.has_range || q.bad_range || q.first != at || q.last != b) {
-    return pqx_input_fail(
-        err, "http", PQ_IO,
-        "bytes %llu-%llu: the response's Content-Range is not "
-        "that range",
-        a, b);
+  uint8_t *out = dst;
+  for (i = first, pos = at; pos < end; i++) {
+    const rem_span *s = &r->span[i];
+    size_t off = (size_t)(pos - s->at), k = s->n - off;
+    if (k > end - pos) k = (size_t)(end - pos);
+    memcpy(out, s->p + off, k);
+    out += k;
+    pos += k;
   }
-  if (q.got != n) {
-    return pqx_input_fail(err, "http", PQ_IO,
-                          "bytes %llu-%llu: the response has %zu bytes of %zu",
-                          a, b, q.got, n);
+  return 1;
+}
+
+static int rem_range_cmp(const void *a, const void *b) {
+  const uint64_t *x = a, *y = b;
+  return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* The pieces of the ranges v[0..m) ({first byte, end}), in order, made
+** (their buffers allocated; a piece without one is not fetched). */
+static void rem_spans_make(pqx_remote *r, uint64_t (*v)[2], int m) {
+  qsort(v, (size_t)m, sizeof *v, rem_range_cmp);
+  int k = 0;
+  for (int i = 0; i < m; i++) {
+    if (k && v[i][0] <= v[k - 1][1] + r->o.coalesce_gap) {
+      if (v[i][1] > v[k - 1][1]) v[k - 1][1] = v[i][1];
+    } else {
+      v[k][0] = v[i][0];
+      v[k][1] = v[i][1];
+      k++;
+    }
   }
-  return PQ_OK;
+  int pieces = 0;
+  for (int i = 0; i < k; i++)
+    pieces += (int)((v[i][1] - v[i][0] + REM_PIECE - 1) / REM_PIECE);
+  r->span = sqlite3_malloc64((size_t)pieces * sizeof *r->span);
+  if (!r->span) return;
+  for (int i = 0; i < k; i++) {
+    for (uint64_t at = v[i][0]; at < v[i][1]; at += REM_PIECE) {
+      rem_span *s = &r->span[r->nspan++];
+      s->at = at;
+      s->n = (size_t)(v[i][1] - at < REM_PIECE ? v[i][1] - at : REM_PIECE);
+      s->p = sqlite3_malloc64(s->n);
+    }
+  }
+}
+
+/* The pieces fetched, `parallel` at a time; a failed one dropped. */
+static void rem_spans_fetch(pqx_remote *r) {
+  if (!r->multi) r->multi = curl_multi_init();
+  if (!r->multi) return;
+  int par = r->o.parallel < 1 ? 1
+            : r->o.parallel > PQX_HTTP_PARALLEL_MAX ? PQX_HTTP_PARALLEL_MAX
+                                                     : r->o.parallel;
+  rem_resp q[PQX_HTTP_PARALLEL_MAX];
+  int piece[PQX_HTTP_PARALLEL_MAX]; /* what each slot fetches, or -1 */
+  for (int j = 0; j < par; j++) piece[j] = -1;
+  int next = 0, busy = 0;
+  for (;;) {
+    /* every free slot on the next piece */
+    for (int j = 0; j < par && next < r->nspan; j++) {
+      if (piece[j] >= 0) continue;
+      while (next < r->nspan && !r->span[next].p) next++;
+      if (next >= r->nspan) break;
+      rem_span *s = &r->span[next];
+      if (!r->ph[j]) r->ph[j] = curl_easy_duphandle(r->h);
+      char range[64];
+      snprintf(range, sizeof range, "%llu-%llu", (unsigned long long)s->at,
+               (unsigned long long)(s->at + s->n - 1));
+      memset(&q[j], 0, sizeof q[j]);
+      q[j].dst = s->p;
+      q[j].cap = s->n;
+      CURL *h = r->ph[j];
+      if (!h || curl_easy_setopt(h, CURLOPT_RANGE, range) != CURLE_OK ||
+          curl_easy_setopt(h, CURLOPT_HEADERDATA, &q[j]) != CURLE_OK ||
+          curl_easy_setopt(h, CURLOPT_WRITEDATA, &q[j]) != CURLE_OK ||
+          curl_easy_setopt(h, CURLOPT_HTTPHEADER, r->hdr) != CURLE_OK ||
+          curl_multi_add_handle(r->multi, h) != CURLM_OK) {
+        sqlite3_free(s->p); /* not fetched ahead: read when asked for */
+        s->p = NULL;
+        next++;
+        continue;
+      }
+      piece[j] = next++;
+      busy++;
+    }
+    if (!busy) break;
+    int running;
+    if (curl_multi_perform(r->multi, &running) != CURLM_OK) break;
+    CURLMsg *m;
+    int left;
+    while ((m = curl_multi_info_read(r->multi, &left)) != NULL) {
+      if (m->msg != CURLMSG_DONE) continue;
+      for (int j = 0; j < par; j++) {
+        if (piece[j] < 0 || r->ph[j] != m->easy_handle) continue;
+        rem_span *s = &r->span[piece[j]];
+        pq_error err;
+        if (m->data.result != CURLE_OK || rem_check(r, &q[j], s->at, s->n, &err)) {
+          sqlite3_free(s->p);
+          s->p = NULL;
+        }
+        curl_multi_remove_handle(r->multi, r->ph[j]);
+        piece[j] = -1;
+        busy--;
+        break;
+      }
+    }
+    if (running && curl_multi_poll(r->multi, NULL, 0, 1000, NULL) != CURLM_OK)
+      break;
+  }
+  for (int j = 0; j < par; j++) { /* what is left in flight after a failure */
+    if (piece[j] < 0) continue;
+    curl_multi_remove_handle(r->multi, r->ph[j]);
+    sqlite3_free(r->span[piece[j]].p);
+    r->span[piece[j]].p = NULL;
+  }
+}
+
+void pqx_remote_fetch(pqx_remote *r, const uint64_t *ranges, int n) {
+  pthread_mutex_lock(&r->mu);
+  rem_spans_free(r);
+  uint64_t (*v)[2] = NULL;
+  if (n > 0 && r->o.fetch_ahead > 0)
+    v = sqlite3_malloc64((size_t)n * sizeof *v);
+  int m = 0;
+  for (int i = 0; v && i < n; i++) {
+    uint64_t at = ranges[2 * i], len = ranges[2 * i + 1];
+    uint64_t share = r->o.fetch_ahead / (uint64_t)n;
+    if (at >= r->size) continue; /* metadata may say anything */
+    if (len > r->size - at) len = r->size - at;
+    if (len > share) len = share;
+    if (len == 0) continue;
+    v[m][0] = at;
+    v[m][1] = at + len;
+    m++;
+  }
+  if (m) rem_spans_make(r, v, m);
+  sqlite3_free(v);
+  if (r->nspan) rem_spans_fetch(r);
+  pthread_mutex_unlock(&r->mu);
 }
 
 int pqx_remote_read(void *ctx, uint64_t offset, void *dst, size_t n,
@@ -511,7 +720,9 @@ int pqx_remote_read(void *ctx, uint64_t offset, void *dst, size_t n,
   }
   pthread_mutex_lock(&r->mu);
   int rc = PQ_OK;
-  if (offset >= r->tail_at && offset - r->tail_at <= r->tail_len &&
+  if (rem_spans_copy(r, offset, dst, n)) {
+    /* fetched ahead */
+  } else if (offset >= r->tail_at && offset - r->tail_at <= r->tail_len &&
       n <= r->tail_len - (offset - r->tail_at)) {
     memcpy(dst, r->tail + (offset - r->tail_at), n);
   } else if (r->blk_len && offset >= r->blk_at &&
@@ -879,6 +1090,10 @@ uint64_t pqx_remote_size(const pqx_remote *r) {
 
 void pqx_remote_free(pqx_remote *r) {
   if (!r) return;
+  rem_spans_free(r);
+  for (int j = 0; j < PQX_HTTP_PARALLEL_MAX; j++)
+    if (r->ph[j]) curl_easy_cleanup(r->ph[j]);
+  if (r->multi) curl_multi_cleanup(r->multi);
   if (r->h) curl_easy_cleanup(r->h);
   curl_slist_free_all(r->hdr);
   curl_slist_free_all(r->base);
@@ -945,6 +1160,12 @@ uint64_t pqx_remote_size(const pqx_remote *r) {
   return 0;
 }
 
+void pqx_remote_fetch(pqx_remote *r, const uint64_t *ranges, int n) {
+  (void)r;
+  (void)ranges;
+  (void)n;
+}
+
 void pqx_remote_free(pqx_remote *r) {
   (void)r;
 }
@@ -957,47 +1178,52 @@ int pqx_remote_available(void) {
 
 /* ---- parquet_http_option(name [, value]), parquet_s3_credentials ------- */
 
-/* The settings: numbers (lo to hi), or strings (hi: their room). */
+/* The settings: numbers (lo to hi) of the field at `at`, of its size; or
+** strings (text; hi: their room). */
+#define HTTP_NUM(name, lo, hi, f) \
+  {name, lo, hi, 0, offsetof(pqx_http_opts, f), sizeof(((pqx_http_opts *)0)->f)}
+#define HTTP_TEXT(name, f) \
+  {name, 0, sizeof(((pqx_http_opts *)0)->f) - 1, 1, offsetof(pqx_http_opts, f), 0}
 static const struct {
   const char *name;
   long long lo, hi;
   int text;
+  size_t at, size;
 } http_names[] = {
-    {"connect_timeout_ms", 1, 3600000, 0},
-    {"timeout_ms", 0, 86400000, 0},
-    {"retries", 0, 10, 0},
-    {"footer_guess", 8, 64 << 20, 0},
-    {"read_min", 0, 64 << 20, 0},
-    {"s3_max_keys", 1, 1000, 0},
-    {"s3_region", 0, 63, 1},
-    {"s3_endpoint", 0, 511, 1},
+    HTTP_NUM("connect_timeout_ms", 1, 3600000, connect_timeout_ms),
+    HTTP_NUM("timeout_ms", 0, 86400000, timeout_ms),
+    HTTP_NUM("retries", 0, 10, retries),
+    HTTP_NUM("footer_guess", 8, 64 << 20, footer_guess),
+    HTTP_NUM("read_min", 0, 64 << 20, read_min),
+    HTTP_NUM("fetch_ahead", 0, (long long)1 << 40, fetch_ahead),
+    HTTP_NUM("coalesce_gap", 0, 64 << 20, coalesce_gap),
+    HTTP_NUM("parallel", 1, PQX_HTTP_PARALLEL_MAX, parallel),
+    HTTP_NUM("s3_max_keys", 1, 1000, s3_max_keys),
+    HTTP_TEXT("s3_region", s3_region),
+    HTTP_TEXT("s3_endpoint", s3_endpoint),
 };
 #define HTTP_NAMES ((int)(sizeof http_names / sizeof *http_names))
 
 static long long http_get(const pqx_http_opts *o, int i) {
-  switch (i) {
-    case 0: return o->connect_timeout_ms;
-    case 1: return o->timeout_ms;
-    case 2: return o->retries;
-    case 3: return (long long)o->footer_guess;
-    case 4: return (long long)o->read_min;
-    default: return o->s3_max_keys;
+  const char *p = (const char *)o + http_names[i].at;
+  switch (http_names[i].size) {
+    case sizeof(int): return *(const int *)p;
+    case sizeof(long long): return *(const long long *)p;
+    default: return (long long)*(const size_t *)p;
   }
 }
 
 static void http_put(pqx_http_opts *o, int i, long long v) {
-  switch (i) {
-    case 0: o->connect_timeout_ms = (long)v; break;
-    case 1: o->timeout_ms = (long)v; break;
-    case 2: o->retries = (int)v; break;
-    case 3: o->footer_guess = (size_t)v; break;
-    case 4: o->read_min = (size_t)v; break;
-    default: o->s3_max_keys = (int)v; break;
+  char *p = (char *)o + http_names[i].at;
+  switch (http_names[i].size) {
+    case sizeof(int): *(int *)p = (int)v; break;
+    case sizeof(long long): *(long long *)p = v; break;
+    default: *(size_t *)p = (size_t)v; break;
   }
 }
 
 static char *http_text(pqx_http_opts *o, int i) {
-  return i == 6 ? o->s3_region : o->s3_endpoint;
+  return (char *)o + http_names[i].at;
 }
 
 /* parquet_http_option(name): the setting; (name, value): sets it for the
@@ -1013,7 +1239,8 @@ static void httpOptionFunc(sqlite3_context *ctx, int argc,
   if (i < 0) {
     char *msg = sqlite3_mprintf(
         "%s: no setting '%s' (connect_timeout_ms, timeout_ms, retries, "
-        "footer_guess, read_min, s3_max_keys, s3_region, s3_endpoint)",
+        "footer_guess, read_min, fetch_ahead, coalesce_gap, parallel, "
+        "s3_max_keys, s3_region, s3_endpoint)",
         fn, name ? name : "NULL");
     pqx_result_error_msg(ctx, msg);
     return;

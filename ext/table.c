@@ -2082,6 +2082,52 @@ static int tbl_group_ranges(TblCursor *c, TblTable *t, const TblSnap *f,
 }
 
 /* Opens the used columns' readers on row group g of the current file. */
+/* The byte ranges of node's leaves' chunks in row group g, appended to
+** v (pairs: offset, length) from *n on, while fewer than cap. */
+static void tbl_chunk_ranges(const pq_file *pf, uint32_t g,
+                             const pq_schema_node *node, uint64_t *v, int *n,
+                             int cap) {
+  if (node->leaf >= 0) {
+    const pq_row_group *rg = &pq_file_metadata(pf)->row_groups[g];
+    if ((uint32_t)node->leaf >= rg->n_columns || *n >= cap) return;
+    const pq_column_meta *m = &rg->columns[node->leaf].meta;
+    int64_t at = m->data_page_offset;
+    if (m->dictionary_page_offset >= 0 && m->dictionary_page_offset < at)
+      at = m->dictionary_page_offset;
+    if (at < 0 || m->total_compressed_size <= 0) return;
+    v[2 * *n] = (uint64_t)at;
+    v[2 * *n + 1] = (uint64_t)m->total_compressed_size;
+    (*n)++;
+    return;
+  }
+  for (uint32_t i = 0; i < node->n_children; i++)
+    tbl_chunk_ranges(pf, g, node->children[i], v, n, cap);
+}
+
+/* A URL's row group g about to be read whole: the chunks of the table
+** columns cols[0..ncols) fetched ahead together (remote.c, which bounds
+** what it holds); a file on disk is read as it is.  (The worker's too:
+** it reads only what the snapshot and the file's footer say.) */
+static void tbl_fetch_group(const TblSnap *sn, uint32_t g, const int *cols,
+                            int ncols) {
+  pqx_remote *rem = sn->src.fd.rem;
+  if (!rem) return;
+  const pq_file *pf = sn->src.file;
+  int cap = (int)pq_file_leaf_count(pf);
+  uint64_t *v = sqlite3_malloc64((size_t)(cap ? cap : 1) * 2 * sizeof *v);
+  if (!v) return; /* read as it comes */
+  int n = 0;
+  const pq_schema_node *root = pq_file_schema(pf);
+  for (int i = 0; i < ncols; i++) {
+    int col = cols[i];
+    if (col < 0 || col >= sn->nfield) continue;
+    int fi = sn->field[col]; /* -1: a hive key, or a column it lacks */
+    if (fi >= 0) tbl_chunk_ranges(pf, g, root->children[fi], v, &n, cap);
+  }
+  pqx_remote_fetch(rem, v, n);
+  sqlite3_free(v);
+}
+
 static int tbl_open_readers(TblCursor *c, TblTable *t, const TblSnap *f,
                             uint32_t g) {
   tbl_readers_close(c);
@@ -2367,6 +2413,7 @@ static void tbl_ahead_fail(TblChunk *k, int rc, char *msg) {
 static int tbl_ahead_open(TblAhead *a, int f, uint32_t g, TblChunk *k) {
   const TblSnap *sn = a->snaps[f];
   const pq_file *pf = sn->src.file;
+  tbl_fetch_group(sn, g, a->col, a->ncols);
   for (int i = 0; i < a->ncols; i++) {
     tbl_ahead_close_col(a, i);
     int fi = sn->field[a->col[i]];
@@ -2954,6 +3001,15 @@ static int tbl_advance(TblCursor *c) {
     }
     if (c->range >= c->nranges) continue;
     if (c->ahead) continue; /* its chunks, as the rows are asked for */
+    if (c->ahead_tried && f->src.fd.rem && !c->filters && c->nranges == 1 &&
+        c->ranges[0].lo == 0 &&
+        c->ranges[0].hi == f->rg_first[g + 1] - f->rg_first[g]) {
+      /* read on in order, the whole row group: its chunks fetched at once */
+      int *cols = sqlite3_malloc64((size_t)(c->nreaders + 1) * sizeof *cols);
+      for (int i = 0; cols && i < c->nreaders; i++) cols[i] = c->readers[i].col;
+      if (cols) tbl_fetch_group(f, g, cols, c->nreaders);
+      sqlite3_free(cols);
+    }
     rc = tbl_open_readers(c, t, f, g);
     if (rc) return rc;
   }

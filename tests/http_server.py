@@ -17,6 +17,7 @@ fetches:
 
 Faults, by a path prefix /__fault/<kind>/<path>:
   500once   the first request for the path is a 500, the next ones served
+  500odd    every other request for the path is a 500 (the 2nd, the 4th, ...)
   500       every request is a 500
   reset1    the first response is cut in the middle of its body (the
             connection closed), the next ones served
@@ -54,6 +55,7 @@ def note(first, last, n):
 
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body written apart: no 40 ms waits
 
     def log_message(self, fmt, *args):
         pass
@@ -97,7 +99,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return
         if kind == "slow":
             time.sleep(3)
-        if kind == "500" or (kind == "500once" and seen == 0):
+        if (kind == "500" or (kind == "500once" and seen == 0)
+                or (kind == "500odd" and seen % 2 == 1)):
             note(-1, -1, 0)
             self.plain(500, "injected failure")
             return
