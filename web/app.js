@@ -268,12 +268,6 @@
     loadAndRun(urlSql(url), null);
   }
 
-  function fmtBytes(n) {
-    if (n < 10000) return fmtSize(n);
-    if (n < 10e6) return (n / 1024).toFixed(n < 1e6 ? 1 : 0) + ' KiB';
-    return (n / 1048576).toFixed(1) + ' MiB';
-  }
-
   // The run's requests, on the status line under the URL field: how many,
   // their bytes, and each one in the line's tooltip.
   function showHttp(stats) {
@@ -284,7 +278,7 @@
       return '';
     }
     var failed = stats.log.filter(function (e) { return e.status !== 206 && e.status !== 200; }).length;
-    var text = 'HTTP: ' + plural(stats.requests, 'request') + ', ' + fmtBytes(stats.bytes) + ' fetched' +
+    var text = 'HTTP: ' + plural(stats.requests, 'request') + ', ' + fmtSize(stats.bytes) + ' fetched' +
                (failed ? ' (' + failed + ' failed)' : '');
     var lines = stats.log.map(function (e) {
       return 'bytes ' + e.range + ': ' + (e.status || 'failed') + ', ' + fmtSize(e.bytes) + ', ' + e.url;
