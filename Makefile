@@ -419,8 +419,8 @@ WASM_OBJ    = $(CORE_SRC:src/%.c=$(WASM_BUILD)/core/%.o) \
               $(WASM_BUILD)/pqweb.o $(WASM_BUILD)/sqlite3.o
 WASM_LINK   = -O2 -sALLOW_MEMORY_GROWTH=1 -sMODULARIZE=1 \
               -sEXPORTED_FUNCTIONS=_pqweb_open,_pqweb_exec,_pqweb_version \
-              -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,FS
-WEB_FILES   = $(wildcard web/*.html web/*.js web/*.css)
+              -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,FS --js-library web/remote_lib.js
+WEB_FILES   = $(filter-out web/remote_lib.js,$(wildcard web/*.html web/*.js web/*.css))
 
 wasm-deps:
 	@sh tools/deps.sh emscripten tcl
@@ -452,15 +452,15 @@ $(WASM_BUILD)/pqweb.o: web/pqweb.c web/pqweb.h | wasm-deps
 
 # The page's module: the wasm inside the script (SINGLE_FILE), so that the
 # page also works from file://, where a browser fetches nothing.
-$(WEB_OUT)/pqweb.js: $(WASM_OBJ) $(WASM_BUILD)/codecs/include.flags
+$(WEB_OUT)/pqweb.js: $(WASM_OBJ) $(WASM_BUILD)/codecs/include.flags web/remote_lib.js
 	@mkdir -p $(dir $@)
 	$(EMXX) $(WASM_LINK) -sENVIRONMENT=web -sEXPORT_NAME=createPqweb \
 	  -sSINGLE_FILE=1 -o $@ $(WASM_OBJ) $(WASM_CODECS)
 # The same module as a .wasm of its own: the size test-wasm checks.
-$(WASM_BUILD)/pqweb.wasm: $(WASM_OBJ) $(WASM_BUILD)/codecs/include.flags
+$(WASM_BUILD)/pqweb.wasm: $(WASM_OBJ) $(WASM_BUILD)/codecs/include.flags web/remote_lib.js
 	$(EMXX) $(WASM_LINK) -sENVIRONMENT=web -o $(WASM_BUILD)/pqweb-size.js $(WASM_OBJ) $(WASM_CODECS)
 	mv $(WASM_BUILD)/pqweb-size.wasm $@
-$(WASM_BUILD)/pqweb-node.js: $(WASM_OBJ) $(WASM_BUILD)/codecs/include.flags
+$(WASM_BUILD)/pqweb-node.js: $(WASM_OBJ) $(WASM_BUILD)/codecs/include.flags web/remote_lib.js
 	$(EMXX) $(WASM_LINK) -sENVIRONMENT=node -sNODERAWFS=1 -o $@ $(WASM_OBJ) $(WASM_CODECS)
 # The tutorial's scripts and the demo, for the page's menu.
 $(WEB_OUT)/examples.js: tools/web_examples.tcl sql/demo.sql $(wildcard sql/tutorial/*.sql)

@@ -1112,6 +1112,383 @@ int pqx_remote_available(void) {
   return 1;
 }
 
+#elif defined(__EMSCRIPTEN__) && !defined(PARQUET_OMIT_FILES)
+
+/* ---- The playground's URLs: the page's XMLHttpRequest ------------------
+** WebAssembly in a browser has no libcurl and no sockets: the playground
+** (web/, doc/playground.md) reads a URL through its page, by synchronous
+** XMLHttpRequests with a Range header (web/remote_lib.js gives the two
+** calls below).  The page decides nothing: every check is made here, as
+** the curl build makes them.  Opening is a suffix range of `footer_guess`
+** bytes, whose Content-Range gives the size (no HEAD); each read is one
+** range; a response must have the range asked for, exactly that many
+** bytes, and the ETag, Last-Modified and size of the first one ("it
+** changed while it was read" else).  A 200 (a server that ignores Range)
+** is taken at the open when the whole object fits in `footer_guess`
+** bytes, and refused after.  No request carries If-Match: a header a
+** cross-origin request would need the server's leave to send (CORS);
+** each response is compared instead.  s3:// is not spoken here.
+**
+** A synchronous request of a page cannot ask for bytes (responseType):
+** its body comes as text decoded as x-user-defined, one character per
+** byte, unless it begins with a byte order mark (EF BB BF, FE FF or
+** FF FE), which browsers honour: the text is then shorter than the
+** range.  A short body is asked for again from a byte or two earlier
+** (WREM_SHIFTS times), its first bytes dropped. */
+
+#define WREM_META 256 /* a header's room: 255 bytes and a NUL */
+#define WREM_SHIFTS 3
+
+/* The page's request (web/remote_lib.js): GET url with "Range: bytes=at-"
+** (at + n - 1), or "bytes=-n" when suffix; the body's bytes from `skip`
+** on, up to cap of them, into dst, *got set to the body's whole length;
+** meta gets three NUL-ended headers of WREM_META bytes each,
+** Content-Range, ETag, Last-Modified ("" when absent, or not readable
+** under CORS).  Returns the HTTP status; 0 when the request failed (no
+** connection, a refusal under CORS); -1 when there is no XMLHttpRequest
+** (node). */
+extern int pqx_js_range(const char *url, double at, double n, int suffix,
+                        double skip, uint8_t *dst, double cap, double *got,
+                        char *meta);
+/* Waits ms milliseconds (a retry's pause). */
+extern void pqx_js_wait(int ms);
+
+struct pqx_remote {
+  char *url;
+  pqx_http_opts o;
+  uint64_t size;
+  char etag[WREM_META]; /* empty: none */
+  char date[WREM_META]; /* Last-Modified; empty: none */
+  uint8_t *tail;        /* the end of the file, from the open */
+  uint64_t tail_at;
+  size_t tail_len;
+  uint8_t *blk; /* the last short read's block */
+  uint64_t blk_at;
+  size_t blk_len, blk_cap;
+};
+
+/* What a response said. */
+typedef struct wrem_resp {
+  int status;
+  uint64_t got; /* the body's bytes */
+  int has_range, bad_range;
+  uint64_t first, last, total;
+  char meta[3 * WREM_META];
+} wrem_resp;
+
+#define WREM_ETAG(q) ((q)->meta + WREM_META)
+#define WREM_DATE(q) ((q)->meta + 2 * WREM_META)
+
+/* One request (a suffix range of n bytes, or [at, at + n)), retried as
+** the curl build retries: a failed request, a 5xx or 429.  PQ_OK with q
+** filled and the body in dst (from byte skip, up to cap), or the error. */
+static int wrem_request(pqx_remote *r, uint64_t at, uint64_t n, int suffix,
+                        uint64_t skip, uint8_t *dst, size_t cap,
+                        wrem_resp *q, pq_error *err) {
+  char what[80];
+  if (suffix) {
+    snprintf(what, sizeof what, "bytes -%llu", (unsigned long long)n);
+  } else {
+    snprintf(what, sizeof what, "bytes %llu-%llu", (unsigned long long)at,
+             (unsigned long long)(at + n - 1));
+  }
+  int wait = 100;
+  for (int attempt = 0;; attempt++) {
+    double got = 0;
+    memset(q, 0, sizeof *q);
+    q->status = pqx_js_range(r->url, (double)at, (double)n, suffix,
+                             (double)skip, dst, (double)cap, &got, q->meta);
+    q->got = got > 0 ? (uint64_t)got : 0;
+    if (q->status < 0) {
+      return pqx_input_fail(err, "http", PQ_IO,
+                            "%s: this build reads URLs through a browser's "
+                            "XMLHttpRequest, and there is none here",
+                            what);
+    }
+    int retry = q->status == 0 || q->status == 429 || q->status >= 500;
+    if (retry && attempt < r->o.retries) {
+      pqx_js_wait(wait);
+      wait *= 2;
+      continue;
+    }
+    if (q->status == 0) {
+      return pqx_input_fail(err, "http", PQ_IO,
+                            "%s: the request failed: no answer, or one this "
+                            "page may not read (does the server allow it "
+                            "CORS?)%s",
+                            what, attempt ? " (after retries)" : "");
+    }
+    if (q->status != 206 && q->status != 200) {
+      return pqx_input_fail(err, "http", PQ_IO, "%s: HTTP %d%s", what,
+                            q->status, attempt ? " (after retries)" : "");
+    }
+    const char *cr = q->meta;
+    if (cr[0]) {
+      q->has_range = 1;
+      q->bad_range = pq_http_content_range(cr, strlen(cr), &q->first,
+                                           &q->last, &q->total) != 0;
+    }
+    return PQ_OK;
+  }
+}
+
+/* Whether q is of the object opened. */
+static int wrem_changed(const pqx_remote *r, const wrem_resp *q) {
+  return strcmp(WREM_ETAG(q), r->etag) != 0 ||
+         strcmp(WREM_DATE(q), r->date) != 0 ||
+         (q->has_range && !q->bad_range && q->total != UINT64_MAX &&
+          q->total != r->size);
+}
+
+/* [at, at + n) into dst, every byte checked; a body that came short (a
+** byte order mark taken for one) asked for again from earlier. */
+static int wrem_fetch(pqx_remote *r, uint64_t at, size_t n, uint8_t *dst,
+                      pq_error *err) {
+  unsigned long long a = at, b = at + n - 1;
+  for (uint64_t back = 0;; back++) {
+    wrem_resp q;
+    int rc = wrem_request(r, at - back, n + back, 0, back, dst, n, &q, err);
+    if (rc) return rc;
+    if (q.status == 200) {
+      return pqx_input_fail(err, "http", PQ_IO,
+                            "bytes %llu-%llu: the server sent the whole "
+                            "object (HTTP 200): it does not serve ranges",
+                            a, b);
+    }
+    if (wrem_changed(r, &q)) {
+      return pqx_input_fail(err, "http", PQ_IO,
+                            "it changed while it was read (bytes %llu-%llu: "
+                            "another ETag, date or size)",
+                            a, b);
+    }
+    if (!q.has_range || q.bad_range || q.first != at - back || q.last != b) {
+      return pqx_input_fail(err, "http", PQ_IO,
+                            "bytes %llu-%llu: the response's Content-Range "
+                            "is not that range%s",
+                            a, b,
+                            q.has_range ? ""
+                                        : " (it has none this page may "
+                                          "read: does the server expose "
+                                          "it to CORS?)");
+    }
+    if (q.got == n + back) return PQ_OK;
+    if (q.got > n + back || back == WREM_SHIFTS || back == at) {
+      return pqx_input_fail(err, "http", PQ_IO,
+                            "bytes %llu-%llu: the response has %llu bytes "
+                            "of %llu",
+                            a, b, (unsigned long long)q.got,
+                            (unsigned long long)(n + back));
+    }
+  }
+}
+
+int pqx_remote_read(void *ctx, uint64_t offset, void *dst, size_t n,
+                    pq_error *err) {
+  pqx_remote *r = ctx;
+  if (n == 0) return PQ_OK;
+  if (offset > r->size || n > r->size - offset) {
+    return pqx_input_fail(err, "http", PQ_IO,
+                          "%llu bytes at offset %llu are past its end",
+                          (unsigned long long)n, (unsigned long long)offset);
+  }
+  if (offset >= r->tail_at && offset - r->tail_at <= r->tail_len &&
+      n <= r->tail_len - (offset - r->tail_at)) {
+    memcpy(dst, r->tail + (offset - r->tail_at), n);
+    return PQ_OK;
+  }
+  if (r->blk_len && offset >= r->blk_at && offset - r->blk_at <= r->blk_len &&
+      n <= r->blk_len - (offset - r->blk_at)) {
+    memcpy(dst, r->blk + (offset - r->blk_at), n);
+    return PQ_OK;
+  }
+  if (n >= r->o.read_min) return wrem_fetch(r, offset, n, dst, err);
+  /* a short read (a page header): a block from it, kept */
+  uint64_t want = r->o.read_min;
+  if (want > r->size - offset) want = r->size - offset;
+  if (want > r->blk_cap) {
+    uint8_t *p = sqlite3_realloc64(r->blk, want);
+    if (!p) return pqx_input_fail(err, "http", PQ_NOMEM, "out of memory");
+    r->blk = p;
+    r->blk_cap = (size_t)want;
+  }
+  r->blk_len = 0;
+  int rc = wrem_fetch(r, offset, (size_t)want, r->blk, err);
+  if (rc) return rc;
+  r->blk_at = offset;
+  r->blk_len = (size_t)want;
+  memcpy(dst, r->blk, n);
+  return PQ_OK;
+}
+
+static char *wrem_error(const char *fn, const char *url, const pq_error *e) {
+  return sqlite3_mprintf("%s: '%s': %s", fn, url, e->msg);
+}
+
+/* The end of the file: its size, validators, and the tail that holds the
+** footer (a second request for the rest of a longer one). */
+static int wrem_open_tail(pqx_remote *r, const char *fn, char **msg) {
+  pq_error err;
+  size_t guess = r->o.footer_guess;
+  /* a byte more than asked: a longer body is seen, not cut */
+  r->tail = sqlite3_malloc64(guess + 1);
+  if (!r->tail) return SQLITE_NOMEM;
+  wrem_resp q;
+  int rc = wrem_request(r, 0, guess, 1, 0, r->tail, guess + 1, &q, &err);
+  if (rc) {
+    *msg = wrem_error(fn, r->url, &err);
+    return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
+  }
+  if (strlen(WREM_ETAG(&q)) >= WREM_META - 1 ||
+      strlen(WREM_DATE(&q)) >= WREM_META - 1) {
+    *msg = sqlite3_mprintf("%s: '%s': its ETag or Last-Modified is longer "
+                           "than %d bytes",
+                           fn, r->url, WREM_META - 2);
+    return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
+  }
+  memcpy(r->etag, WREM_ETAG(&q), WREM_META);
+  memcpy(r->date, WREM_DATE(&q), WREM_META);
+  if (q.status == 200) { /* the whole object: no ranges, but it may fit */
+    if (q.got > guess) {
+      *msg = sqlite3_mprintf(
+          "%s: '%s': the server sent the whole object (HTTP 200): it does "
+          "not serve ranges, and the object is larger than %lld bytes",
+          fn, r->url, (long long)guess);
+      return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
+    }
+    r->size = q.got;
+    r->tail_at = 0;
+    r->tail_len = (size_t)q.got;
+    return SQLITE_OK;
+  }
+  int ok = q.has_range && !q.bad_range && q.total != UINT64_MAX &&
+           q.first != UINT64_MAX && q.last + 1 == q.total &&
+           q.last - q.first + 1 <= guess &&
+           (q.last - q.first + 1 == guess || q.first == 0);
+  if (!ok) {
+    *msg = sqlite3_mprintf(
+        "%s: '%s': the response to the range of the last %lld bytes has "
+        "no Content-Range that matches it%s",
+        fn, r->url, (long long)guess,
+        q.has_range ? ""
+                    : " (none this page may read: does the server expose "
+                      "Content-Range to CORS?)");
+    return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
+  }
+  r->size = q.total;
+  r->tail_at = q.first;
+  r->tail_len = (size_t)(q.last - q.first + 1);
+  if (q.got != r->tail_len) {
+    /* short (a byte order mark at its start), or long: its range again */
+    rc = wrem_fetch(r, r->tail_at, r->tail_len, r->tail, &err);
+    if (rc == PQ_NOMEM) return SQLITE_NOMEM;
+    if (rc) {
+      *msg = wrem_error(fn, r->url, &err);
+      return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
+    }
+  }
+  /* The footer's length, when the tail holds it and it is longer. */
+  if (r->tail_len >= 8 && memcmp(r->tail + r->tail_len - 4, "PAR1", 4) == 0) {
+    const uint8_t *p = r->tail + r->tail_len - 8;
+    uint64_t flen = (uint64_t)p[0] | (uint64_t)p[1] << 8 |
+                    (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
+    if (flen + 8 > r->tail_len && flen + 8 <= r->size && r->tail_at > 0) {
+      uint64_t from = r->size - 8 - flen;
+      if (flen + 8 > pqx_db_limit(r->o.db)) {
+        *msg = sqlite3_mprintf("%s: '%s': its footer of %llu bytes is past "
+                               "the limit" PQX_LIMIT_HINT,
+                               fn, r->url, (unsigned long long)flen);
+        return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
+      }
+      uint8_t *t = sqlite3_malloc64(flen + 8);
+      if (!t) return SQLITE_NOMEM;
+      memcpy(t + (r->tail_at - from), r->tail, r->tail_len);
+      rc = wrem_fetch(r, from, (size_t)(r->tail_at - from), t, &err);
+      if (rc) {
+        sqlite3_free(t);
+        if (rc == PQ_NOMEM) return SQLITE_NOMEM;
+        *msg = wrem_error(fn, r->url, &err);
+        return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
+      }
+      sqlite3_free(r->tail);
+      r->tail = t;
+      r->tail_at = from;
+      r->tail_len = (size_t)(flen + 8);
+    }
+  }
+  return SQLITE_OK;
+}
+
+int pqx_remote_open(pqx_remote **out, const pqx_http_opts *o, const char *fn,
+                    const char *url, char **msg) {
+  *out = NULL;
+  *msg = NULL;
+  if (sqlite3_strnicmp(url, "s3://", 5) == 0) {
+    *msg = sqlite3_mprintf(
+        "%s: '%s': the playground reads no s3:// URLs: use the object's "
+        "https:// URL (its bucket must be public and allow CORS)",
+        fn, url);
+    return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
+  }
+  pqx_remote *r = sqlite3_malloc(sizeof *r);
+  if (!r) return SQLITE_NOMEM;
+  memset(r, 0, sizeof *r);
+  r->o = *o;
+  r->url = sqlite3_mprintf("%s", url);
+  int rc = r->url ? wrem_open_tail(r, fn, msg) : SQLITE_NOMEM;
+  if (rc) {
+    pqx_remote_free(r);
+    return rc;
+  }
+  *out = r;
+  return SQLITE_OK;
+}
+
+int pqx_remote_list(const pqx_http_opts *o, const char *fn, const char *pattern,
+                    int lenient, char ***paths, int *n, char **msg) {
+  (void)o;
+  (void)lenient;
+  *paths = NULL;
+  *n = 0;
+  *msg = sqlite3_mprintf(
+      "%s: '%s': the playground reads no s3:// URLs, nor lists them", fn,
+      pattern);
+  return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
+}
+
+int pqx_remote_check(pqx_remote *r, const char *fn, int *same, char **msg) {
+  *same = 0;
+  *msg = NULL;
+  uint8_t two[2];
+  wrem_resp q;
+  pq_error err;
+  /* its first two bytes (some servers read "0-0" as "0-1") */
+  int rc = wrem_request(r, 0, 2, 0, 0, two, 2, &q, &err);
+  if (rc) {
+    *msg = wrem_error(fn, r->url, &err);
+    return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
+  }
+  /* with neither ETag nor date, a change cannot be told: read it again */
+  *same = !wrem_changed(r, &q) && (r->etag[0] || r->date[0]) &&
+          q.status == 206;
+  return SQLITE_OK;
+}
+
+uint64_t pqx_remote_size(const pqx_remote *r) {
+  return r->size;
+}
+
+void pqx_remote_free(pqx_remote *r) {
+  if (!r) return;
+  sqlite3_free(r->url);
+  sqlite3_free(r->tail);
+  sqlite3_free(r->blk);
+  sqlite3_free(r);
+}
+
+int pqx_remote_available(void) {
+  return 1;
+}
+
 #else /* no libcurl (make WITHOUT=curl), or no file access at all */
 
 struct pqx_remote {

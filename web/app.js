@@ -2,11 +2,16 @@
 ** app.js -- the playground's page: an SQL editor over SQLite with the
 ** Parquet extension (pqweb.js, WebAssembly), its results as tables, the
 ** rows of parquet_explain drawn over the bytes they explain, and .parquet
-** files opened from the disk.  A classic script (the page works from
-** file://, where ES modules do not load); no framework, no network.
+** files opened from the disk or read at a URL.  A classic script (the page
+** works from file://, where ES modules do not load); no framework.  The
+** page fetches nothing of its own: a URL in the SQL is read by the module,
+** by range requests (web/remote_lib.js), and each run's requests are
+** counted on the status line.
 **
 ** For the browser test (web/test/browser.mjs): window.pqReady is true once
-** the module is loaded, window.pqRunCount counts the runs that finished.
+** the module is loaded, window.pqRunCount counts the runs that finished,
+** window.pqLastAnswer is the last run's answer as pqweb_exec gave it and
+** window.pqHttp its requests ({requests, bytes, log}).
 */
 (function () {
   'use strict';
@@ -24,6 +29,8 @@
 
   window.pqReady = false;
   window.pqRunCount = 0;
+  window.pqLastAnswer = null;
+  window.pqHttp = null;
 
   var M = null;
   var running = false;
@@ -232,6 +239,56 @@
     loadAndRun(sql, null);
   }
 
+  // ---- URLs -----------------------------------------------------------------
+
+  // A URL's footer and first rows: what opening it by the URL field runs.
+  function urlSql(url) {
+    var u = sqlQuote(url);
+    return '-- ' + url + '\n' +
+      '-- read where it is, by HTTP range requests: each statement fetches the end\n' +
+      '-- of the file (its footer), then only the ranges it needs; the status line\n' +
+      '-- counts the requests and their bytes. Its column chunks:\n' +
+      'SELECT row_group_id, column_id, path_in_schema, type, compression, encodings,\n' +
+      '       num_values, total_compressed_size, stats_min_value, stats_max_value\n' +
+      '  FROM parquet_metadata(' + u + ');\n\n' +
+      '-- A table over it, and its first rows:\n' +
+      'CREATE VIRTUAL TABLE temp.remote USING parquet(' + u + ');\n' +
+      'SELECT * FROM remote LIMIT 10;\n';
+  }
+
+  function openUrl(url) {
+    url = String(url || '').trim();
+    if (!url || !M) return;
+    if (!/^(https?|s3):\/\//i.test(url)) {
+      setStatus('Not a URL: it must begin with https:// or http://', true);
+      return;
+    }
+    activeExample = null;
+    markExample();
+    loadAndRun(urlSql(url), null);
+  }
+
+  // The run's requests, on the status line under the URL field: how many,
+  // their bytes, and each one in the line's tooltip.
+  function showHttp(stats) {
+    var el = $('http-status');
+    if (!stats || !stats.requests) {
+      el.textContent = '';
+      el.removeAttribute('title');
+      return '';
+    }
+    var failed = stats.log.filter(function (e) { return e.status !== 206 && e.status !== 200; }).length;
+    var text = 'HTTP: ' + plural(stats.requests, 'request') + ', ' + fmtSize(stats.bytes) + ' fetched' +
+               (failed ? ' (' + failed + ' failed)' : '');
+    var lines = stats.log.map(function (e) {
+      return 'bytes ' + e.range + ': ' + (e.status || 'failed') + ', ' + fmtSize(e.bytes) + ', ' + e.url;
+    });
+    if (stats.requests > stats.log.length) lines.push('\u2026 and ' + (stats.requests - stats.log.length) + ' more');
+    el.textContent = text;
+    el.title = lines.join('\n');
+    return text;
+  }
+
   function explainPageSql(f, rg, col, page, extra) {
     var head = '-- Page ' + page + ' of column ' + col + (extra.path ? ' (' + extra.path + ')' : '') +
                ', row group ' + rg + ', of ' + f.name + ', as stored:\n' +
@@ -315,6 +372,7 @@
     setTimeout(function () {
       var t0 = performance.now();
       var answer, setupError = null;
+      M.pqwebHttp = {requests: 0, bytes: 0, log: []};
       try {
         var rc = M.ccall('pqweb_open', 'number', [], []);
         if (rc !== 0) throw new Error('cannot open a database (SQLite error ' + rc + ')');
@@ -323,11 +381,15 @@
           var s = execSql(setup);
           setupError = answerError(s);
         }
-        answer = execSql(sql);
+        var text = execText(sql);
+        window.pqLastAnswer = text;
+        answer = parseAnswer(text);
       } catch (e) {
         answer = {results: [], error: 'the module failed: ' + (e && e.message || e)};
       }
       var ms = performance.now() - t0;
+      window.pqHttp = M.pqwebHttp;
+      var httpText = showHttp(M.pqwebHttp);
       try {
         render(answer, setupError);
       } catch (e) {
@@ -339,7 +401,8 @@
       var errors = (answer.results || []).filter(function (r) { return r.error; }).length;
       if (!errors && typeof answer.error === 'string') errors = 1;
       setStatus(plural(n, 'statement') + ' in ' + (ms < 10 ? ms.toFixed(1) : Math.round(ms)) + ' ms' +
-                (errors ? ' \u00b7 ' + plural(errors, 'error') : ''), errors > 0);
+                (errors ? ' \u00b7 ' + plural(errors, 'error') : '') +
+                (httpText ? ' \u00b7 ' + plural(M.pqwebHttp.requests, 'request') : ''), errors > 0);
       running = false;
       $('run').disabled = false;
       document.body.classList.remove('busy');
@@ -2054,6 +2117,10 @@
       openFiles(input.files);
       input.value = '';
     });
+    $('url-form').addEventListener('submit', function (e) {
+      e.preventDefault();
+      openUrl($('url').value);
+    });
     $('files').addEventListener('click', function (e) {
       var b = e.target.closest('button');
       if (!b || !M) return;
@@ -2129,6 +2196,8 @@
       $('run').disabled = false;
       $('lab-run').disabled = false;
       $('file').disabled = false;
+      $('url').disabled = false;
+      $('url-open').disabled = false;
       renderLabCodecs();
       document.body.classList.add('ready');
       setStatus(rc === 0 ? 'Ready.' : 'SQLite did not open (' + rc + ').', rc !== 0);

@@ -9,7 +9,12 @@
 // "ok NAME" or "! NAME: detail"; the last line is "N passed, N failed", and
 // the exit status is 1 if any failed.  Screenshots (1280 px wide) go to
 // SCREENSHOT_DIR: explain-delta.png, file-pages.png, playground.png,
-// lab.png, lab-explain.png.
+// lab.png, lab-explain.png, url.png.
+//
+// A second server, on another port (another origin: CORS), serves Parquet
+// files by range requests for the URL field, counting each request and its
+// bytes, and breaks on demand (a wrong Content-Range, HTTP 500, an ETag
+// that changes, no Range at all, headers not exposed to CORS).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -63,9 +68,9 @@ function finish() {
 
 // A stuck browser must not hang `make test-wasm`.
 const deadline = setTimeout(() => {
-  bad('time', 'the checks took more than 240 s; stopped');
+  bad('time', 'the checks took more than 300 s; stopped');
   finish();
-}, 240000);
+}, 300000);
 deadline.unref();
 
 // ---- A static server ---------------------------------------------------------
@@ -109,6 +114,70 @@ const server = http.createServer((req, res) => {
 });
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const base = `http://127.0.0.1:${server.address().port}/`;
+
+// ---- A server of files by range requests ---------------------------------------
+
+// name -> bytes; each GET is logged as {name, range, status, bytes}.
+const dataFiles = new Map();
+const dataLog = [];
+// The fault of the next requests: null, 'range' (a Content-Range one byte
+// off), 'range-later' (the same, after each file's first request), '500',
+// 'etag' (another ETag at each request), 'whole' (200 and the whole body),
+// 'whole-later' (the same, after each file's first request),
+// 'hidden' (Content-Range and ETag not exposed to CORS); counted from the
+// request dataFaultFrom of the log on.
+let dataFault = null;
+let dataFaultFrom = 0;
+const dataServer = http.createServer((req, res) => {
+  const cors = {
+    'Access-Control-Allow-Origin': '*',
+    'Access-Control-Allow-Headers': 'Range',
+    'Access-Control-Expose-Headers': dataFault === 'hidden' ? '' : 'Content-Range, ETag',
+    'Cache-Control': 'no-store',
+  };
+  if (req.method === 'OPTIONS') {
+    res.writeHead(204, { ...cors, 'Access-Control-Allow-Methods': 'GET' }).end();
+    return;
+  }
+  const name = decodeURIComponent(new URL(req.url, 'http://localhost').pathname.slice(1));
+  const body = dataFiles.get(name);
+  const seen = dataLog.slice(dataFaultFrom).filter((e) => e.name === name).length;
+  const entry = { name, range: req.headers.range || '', status: 0, bytes: 0 };
+  dataLog.push(entry);
+  const send = (status, headers, data) => {
+    entry.status = status;
+    entry.bytes = data ? data.length : 0;
+    res.writeHead(status, { ...cors, ...headers });
+    res.end(data);
+  };
+  if (!body) return send(404, { 'Content-Type': 'text/plain' }, Buffer.from('not found'));
+  if (dataFault === '500') return send(500, { 'Content-Type': 'text/plain' }, Buffer.from('broken'));
+  const etag = dataFault === 'etag' ? `"v${seen}"` : '"v0"';
+  const m = /^bytes=(\d*)-(\d*)$/.exec(entry.range);
+  if (dataFault === 'whole' || (dataFault === 'whole-later' && seen > 0) || !m ||
+      (m[1] === '' && m[2] === '')) {
+    return send(200, { 'Content-Type': 'application/octet-stream', ETag: etag }, body);
+  }
+  let first, last;
+  if (m[1] === '') {
+    first = Math.max(0, body.length - Number(m[2]));
+    last = body.length - 1;
+  } else {
+    first = Number(m[1]);
+    last = m[2] === '' ? body.length - 1 : Math.min(Number(m[2]), body.length - 1);
+  }
+  if (first > last || first >= body.length) {
+    return send(416, { 'Content-Range': `bytes */${body.length}` }, null);
+  }
+  const off = dataFault === 'range' || (dataFault === 'range-later' && seen > 0) ? 1 : 0;
+  send(206, {
+    'Content-Type': 'application/octet-stream',
+    'Content-Range': `bytes ${first + off}-${last + off}/${body.length}`,
+    ETag: etag,
+  }, body.subarray(first, last + 1));
+});
+await new Promise((resolve) => dataServer.listen(0, '127.0.0.1', resolve));
+const dataBase = `http://127.0.0.1:${dataServer.address().port}/`;
 const fileUrl = pathToFileURL(path.join(webDir, 'index.html')).href;
 
 // ---- sqlite3's column mode, as in sql/tutorial/*.out ----------------------------
@@ -149,7 +218,7 @@ function columnTables(text, script) {
 
 const problems = [];
 function isLocal(u) {
-  return u.startsWith(base) || u.startsWith('file:') || u.startsWith('data:') ||
+  return u.startsWith(base) || u.startsWith(dataBase) || u.startsWith('file:') || u.startsWith('data:') ||
          u.startsWith('blob:') || u.startsWith('about:');
 }
 
@@ -167,10 +236,11 @@ async function openPage(url, label) {
     if (!isLocal(r.url())) problems.push(`${label}: a request to another host: ${r.url()}`);
   });
   page.on('requestfailed', (r) => {
+    if (r.url().startsWith(dataBase)) return; // the URL checks' faults, on purpose
     problems.push(`${label}: failed request: ${r.url()} (${r.failure() && r.failure().errorText})`);
   });
   page.on('response', (r) => {
-    if (r.status() >= 400) problems.push(`${label}: HTTP ${r.status()} for ${r.url()}`);
+    if (r.status() >= 400 && !r.url().startsWith(dataBase)) problems.push(`${label}: HTTP ${r.status()} for ${r.url()}`);
   });
   await page.goto(url, { waitUntil: 'load', timeout: 30000 });
   await page.waitForFunction('window.pqReady === true', { timeout: 30000 });
@@ -585,6 +655,232 @@ try {
     });
   }
 
+  // 7b. Files at URLs: read by range requests from another origin (CORS),
+  // every value the native build's, a part of a big file fetched for a
+  // part of its rows, and each fault of the server a clean error.
+  const runNative = (sql) => {
+    assert(fs.existsSync(nativeRun), `no ${nativeRun} (make build/wasm/run)`);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pqurl-'));
+    const script = path.join(dir, 'url.sql');
+    fs.writeFileSync(script, sql + '\n');
+    let a;
+    try {
+      a = JSON.parse(execFileSync(nativeRun, [script], { cwd: dir, encoding: 'utf8' }));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    const e = a.error || (a.results || []).map((r) => r.error).find((x) => x);
+    assert(!e && a.results && a.results.length, `the native build failed: ${JSON.stringify(a).slice(0, 300)}`);
+    return a.results;
+  };
+  // The SQL run in the page: its answer, requests and errors, and the
+  // server's log of the run.
+  const runInPage = async (sql) => {
+    await page.$eval('#sql', (t, s) => { t.value = s; }, sql);
+    const from = dataLog.length;
+    await runAndWait(page, () => page.click('#run'));
+    return {
+      answer: JSON.parse(await page.evaluate(() => window.pqLastAnswer)),
+      http: await page.evaluate(() => window.pqHttp),
+      errors: await page.$$eval('#results .error', (e) => e.map((x) => x.textContent.replace(/\s+/g, ' '))),
+      log: dataLog.slice(from),
+    };
+  };
+  const sameRows = (got, want, label) => {
+    assert(got && !got.error, `${label}: ${got && got.error}`);
+    assert(JSON.stringify(got.columns) === JSON.stringify(want.columns),
+           `${label}: columns ${got.columns}, natively ${want.columns}`);
+    assert(got.rows.length === want.rows.length, `${label}: ${got.rows.length} rows, natively ${want.rows.length}`);
+    got.rows.forEach((r, i) => {
+      const a = JSON.stringify(r), b = JSON.stringify(want.rows[i]);
+      assert(a === b, `${label}: row ${i} is ${a.slice(0, 200)}, natively ${b.slice(0, 200)}`);
+    });
+    return got.rows.length * got.columns.length;
+  };
+  const fetched = (log) => log.reduce((n, e) => n + e.bytes, 0);
+  const sqlQ = (s) => `'${s.replace(/'/g, "''")}'`;
+  // The table t over src (a URL or a path), and the rows `rest` asks of it.
+  const onTable = (src, rest) => `CREATE VIRTUAL TABLE temp.t USING parquet(${sqlQ(src)});\n` +
+                                 `SELECT * FROM t ${rest};`;
+  const last = (list) => list[list.length - 1];
+
+  const urlDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pqurl-files-'));
+  const bigPath = path.join(urlDir, 'big.parquet');
+  const tinyPath = path.join(path.dirname(sampleFile), 'alltypes_tiny_pages_plain.parquet');
+  const local = { 'alltypes_plain.parquet': sampleFile, 'big.parquet': bigPath,
+                  'alltypes_tiny_pages_plain.parquet': tinyPath };
+  let urlReady = await check('url-files', () => {
+    // Written by the native build: 2000 rows in 4 row groups, pages of 100, uncompressed,
+    // with byte order marks among the values of `mark`.
+    runNative(`SELECT parquet_write(${sqlQ(bigPath)}, ${sqlQ(
+      'WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 2000) ' +
+      'SELECT i AS id, (i * 2654435761) % 100003 AS n, round(i / 7.0, 3) AS price, ' +
+      "printf('%.*c', 100 + i % 150, char(97 + i % 26)) AS word, " +
+      "CASE i % 3 WHEN 0 THEN X'EFBBBF41' WHEN 1 THEN X'FFFE4243' ELSE X'FEFF4445' END AS mark FROM s")},
+      '{"codec":"UNCOMPRESSED","page_values":100,"row_group_size":500}');`);
+    for (const [name, p] of Object.entries(local)) dataFiles.set(name, fs.readFileSync(p));
+    const big = dataFiles.get('big.parquet').length;
+    assert(big > 4 * 65536, `big.parquet is ${big} bytes`);
+    return `big.parquet ${big} bytes`;
+  });
+
+  if (urlReady) {
+    await check('url-field', async () => {
+      const url = dataBase + 'alltypes_plain.parquet';
+      await page.$eval('#url', (x, u) => { x.value = u; }, url);
+      const from = dataLog.length;
+      await runAndWait(page, () => page.click('#url-open'));
+      const log = dataLog.slice(from);
+      const errs = await page.$$eval('#results .error', (e) => e.map((x) => x.textContent));
+      assert(!errs.length, `errors: ${errs.join(' | ')}`);
+      const sql = await page.$eval('#sql', (t) => t.value);
+      assert(sql.includes(`parquet_metadata('${url}')`) && sql.includes(`USING parquet('${url}')`),
+             `the editor holds: ${sql}`);
+      const t = await domTables(page);
+      const meta = t.find((x) => x.headers.includes('path_in_schema'));
+      assert(meta && meta.rows.length === 11, `metadata: ${meta ? meta.rows.length + ' rows' : 'none'}`);
+      const rows = t.find((x) => x.headers.includes('bool_col'));
+      assert(rows && rows.rows.length === 8, `rows: ${rows ? rows.rows.length : 'none'}`);
+      const line = await page.$eval('#http-status', (x) => x.textContent);
+      const m = /^HTTP: (\d+) requests?, ([\d,]+) bytes fetched$/.exec(line);
+      assert(m, `the status line says: ${line}`);
+      assert(Number(m[1]) === log.length && log.length >= 2,
+             `the page counts ${m[1]} requests, the server ${log.length}`);
+      assert(Number(m[2].replace(/,/g, '')) === fetched(log),
+             `the page counts ${m[2]} bytes, the server sent ${fetched(log)}`);
+      // each statement's suffix range, and the table's scan its check
+      assert(log.every((e) => e.status === 206) && /^bytes=-\d+$/.test(log[0].range),
+             `requests: ${JSON.stringify(log)}`);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: path.join(shotDir, 'url.png') });
+      return line;
+    });
+
+    for (const name of ['alltypes_plain.parquet', 'big.parquet']) {
+      await check(`url-values-${name}`, async () => {
+        const run = await runInPage(onTable(dataBase + name, ''));
+        const want = last(runNative(onTable(local[name], '')));
+        const n = sameRows(last(run.answer.results), want, name);
+        assert(run.http.requests === run.log.length, `${run.http.requests} requests, the server saw ${run.log.length}`);
+        return `${n} values as the native build's, ${run.log.length} requests`;
+      });
+    }
+
+    // A part of the rows: a part of the file.
+    for (const [name, where] of [['big.parquet', 'WHERE id = 1234'], ['big.parquet', 'LIMIT 10'],
+                                 ['alltypes_tiny_pages_plain.parquet', 'WHERE id = 1234'],
+                                 ['alltypes_tiny_pages_plain.parquet', 'LIMIT 10']]) {
+      await check(`url-part-${name}-${where.split(' ')[0].toLowerCase()}`, async () => {
+        const run = await runInPage(onTable(dataBase + name, where));
+        const want = last(runNative(onTable(local[name], where)));
+        sameRows(last(run.answer.results), want, name);
+        assert(want.rows.length > 0, 'no rows');
+        const size = dataFiles.get(name).length;
+        const got = fetched(run.log);
+        assert(got === run.http.bytes, `the page counts ${run.http.bytes} bytes, the server sent ${got}`);
+        assert(got < size / 2, `${got} bytes fetched of ${size}`);
+        return `${want.rows.length} rows, ${run.log.length} requests, ${got} bytes of ${size}`;
+      });
+    }
+
+    // A range whose first bytes are a byte order mark: a browser decodes the
+    // body as text, shorter; it is asked for again from a byte earlier.
+    await check('url-byte-order-mark', async () => {
+      const body = dataFiles.get('big.parquet');
+      const notes = [];
+      for (const mark of [[0xef, 0xbb, 0xbf], [0xff, 0xfe], [0xfe, 0xff]]) {
+        const at = body.lastIndexOf(Buffer.from(mark));
+        assert(at > 0, `no ${Buffer.from(mark).toString('hex')} in big.parquet`);
+        const guess = body.length - at;
+        const run = await runInPage(`SELECT parquet_http_option('footer_guess', ${guess});\n` +
+                                    onTable(dataBase + 'big.parquet', 'WHERE id = 1234'));
+        const want = last(runNative(onTable(bigPath, 'WHERE id = 1234')));
+        sameRows(last(run.answer.results), want, `footer_guess ${guess}`);
+        assert(run.log[0].range === `bytes=-${guess}`, `the first request: ${run.log[0].range}`);
+        assert(run.log.some((e) => e.range === `bytes=${at - 1}-${body.length - 1}`),
+               `no request from byte ${at - 1}: ${run.log.map((e) => e.range).join(', ')}`);
+        notes.push(`${Buffer.from(mark).toString('hex')} at ${at}`);
+      }
+      return notes.join(', ');
+    });
+
+    // A footer longer than the first request: a second one for the rest; and
+    // short reads (page headers) fetched as blocks of read_min bytes.
+    await check('url-footer-and-blocks', async () => {
+      const size = dataFiles.get('big.parquet').length;
+      const run = await runInPage("SELECT parquet_http_option('footer_guess', 64);\n" +
+                                  "SELECT parquet_http_option('read_min', 8192);\n" +
+                                  onTable(dataBase + 'big.parquet', 'WHERE id % 97 = 0'));
+      const want = last(runNative(onTable(bigPath, 'WHERE id % 97 = 0')));
+      sameRows(last(run.answer.results), want, 'footer_guess 64, read_min 8192');
+      assert(run.log[0].range === 'bytes=-64', `the first request: ${run.log[0].range}`);
+      const second = /^bytes=(\d+)-(\d+)$/.exec(run.log[1].range);
+      assert(second && Number(second[2]) === size - 65, `the second request: ${run.log[1].range}`);
+      const blocks = run.log.filter((e) => e.bytes === 8192).length;
+      assert(blocks > 0, `no block of 8192 bytes: ${run.log.map((e) => e.range).join(', ')}`);
+      return `footer from byte ${second[1]}, ${blocks} blocks of 8192 bytes, ${run.log.length} requests`;
+    });
+
+    // The server's faults: each a clean error that names the function, the
+    // URL, the bytes and the status; the page goes on.
+    const faults = [
+      ['whole', 'alltypes_plain.parquet', null],
+      ['whole', 'big.parquet', /parquet: 'URL': the server sent the whole object \(HTTP 200\): it does not serve ranges, and the object is larger than 65536 bytes/],
+      // (a table's scan would check the file first, and open it again)
+      ['whole-later', 'big.parquet', /parquet_pages: 'URL'.*http: bytes \d+-\d+: the server sent the whole object \(HTTP 200\): it does not serve ranges/,
+       (url) => `SELECT count(*) FROM parquet_pages('${url}');`],
+      ['range', 'big.parquet', /parquet: 'URL': the response to the range of the last 65536 bytes has no Content-Range that matches it/],
+      ['range-later', 'big.parquet', /parquet: 'URL'.*http: bytes \d+-\d+: the response's Content-Range is not that range/],
+      ['500', 'big.parquet', /parquet: 'URL': http: bytes -65536: HTTP 500 \(after retries\)/],
+      ['etag', 'big.parquet', /parquet: 'URL'.*http: it changed while it was read \(bytes \d+-\d+: another ETag, date or size\)/],
+      ['hidden', 'big.parquet', /parquet: 'URL': the response to the range of the last 65536 bytes has no Content-Range that matches it \(none this page may read: does the server expose Content-Range to CORS\?\)/],
+    ];
+    for (const [fault, name, re, sqlOf] of faults) {
+      await check(`url-fault-${fault}-${name}`, async () => {
+        const url = dataBase + name;
+        dataFault = fault;
+        dataFaultFrom = dataLog.length;
+        let run;
+        try {
+          run = await runInPage(sqlOf ? sqlOf(url) : onTable(url, 'WHERE id < 5'));
+        } finally {
+          dataFault = null;
+        }
+        if (!re) {
+          const want = last(runNative(onTable(local[name], 'WHERE id < 5')));
+          sameRows(last(run.answer.results), want, name);
+          assert(run.log.every((e) => e.status === 200 && e.bytes === dataFiles.get(name).length),
+                 `requests: ${JSON.stringify(run.log)}`);
+          return `taken whole: ${run.log.length} requests of ${run.log[0].bytes} bytes`;
+        }
+        const want = new RegExp(re.source.replace('URL', url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+        assert(run.errors.length && want.test(run.errors[0]), `errors: ${run.errors.join(' | ')}`);
+        assert(!run.answer.results.some((r) => r.rows && r.rows.length), 'rows came with the error');
+        if (fault === '500') assert(run.log.length === 4, `${run.log.length} requests: three retries expected`);
+        const status = await page.$eval('#status', (x) => x.className);
+        assert(/bad/.test(status), `the status line is ${status}`);
+        return run.errors[0].replace(/(CREATE|SELECT) .*$/, '').trim();
+      });
+    }
+
+    await check('url-s3', async () => {
+      const run = await runInPage(onTable('s3://bucket/data/t.parquet', ''));
+      assert(run.errors.length &&
+             run.errors[0].includes("parquet: 's3://bucket/data/t.parquet': the playground reads no s3:// URLs"),
+             `errors: ${run.errors.join(' | ')}`);
+      assert(!run.log.length, 'a request was made');
+    });
+
+    await check('url-after-faults', async () => {
+      const run = await runInPage(`CREATE VIRTUAL TABLE temp.t USING parquet('${dataBase}big.parquet');\n` +
+                                  'SELECT count(*) AS n FROM t;');
+      assert(!run.errors.length, `errors: ${run.errors.join(' | ')}`);
+      assert(last(run.answer.results).rows[0][0] === 2000, `count ${JSON.stringify(last(run.answer.results).rows)}`);
+      return `${run.log.length} requests`;
+    });
+  }
+  fs.rmSync(urlDir, { recursive: true, force: true });
+
   // 8. The encoding lab: a query's lab as a table that sorts and a chart
   // of a panel per column, its bytes those of the native build, a point
   // explained; then an opened file's lab.
@@ -987,7 +1283,7 @@ try {
     await page.click('#tab-sql');
   }
 
-  for (const name of ['explain-delta.png', 'file-pages.png', 'playground.png', 'lab.png', 'lab-explain.png']) {
+  for (const name of ['explain-delta.png', 'file-pages.png', 'playground.png', 'lab.png', 'lab-explain.png', 'url.png']) {
     await shotCheck(name);
   }
 
@@ -1004,5 +1300,6 @@ try {
 } finally {
   await browser.close().catch(() => {});
   server.close();
+  dataServer.close();
 }
 finish();
