@@ -219,6 +219,13 @@ int pqx_remote_list(const pqx_http_opts *o, const char *fn,
 /* 1 when key (a path of segments split by '/') matches pattern, whose
 ** segments are matched as a glob's (glob.c): `**` any number of them. */
 int pqx_glob_key_match(const char *pattern, const char *key);
+/* A connection's footers of the URLs it opened (remote.c): made, freed,
+** and db's (limits.c keeps it with the connection, made on first use;
+** NULL for a NULL db or when out of memory). */
+typedef struct pqx_footers pqx_footers;
+pqx_footers *pqx_footers_new(void);
+void pqx_footers_free(pqx_footers *f);
+pqx_footers *pqx_footers_of(sqlite3 *db);
 /* db's settings (the defaults for a NULL db), and setting them (limits.c
 ** keeps them with the connection's other settings). */
 void pqx_http_opts_of(sqlite3 *db, pqx_http_opts *o);

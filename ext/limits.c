@@ -48,6 +48,7 @@ typedef struct pqx_conn {
   size_t lent_cap;
   int files_off;    /* parquet_file_access(0) was called: for good */
   pqx_http_opts http; /* parquet_http_option (remote.c); db unset */
+  pqx_footers *footers; /* URLs' footers (remote.c), or NULL */
   struct pqx_conn *next;
 } pqx_conn;
 
@@ -251,7 +252,17 @@ static void dropConn(void *p) {
   }
   pthread_mutex_unlock(&conns_mu);
   pq_buf_free(&((pqx_conn *)p)->spare);
+  pqx_footers_free(((pqx_conn *)p)->footers);
   sqlite3_free(p);
+}
+
+pqx_footers *pqx_footers_of(sqlite3 *db) {
+  pthread_mutex_lock(&conns_mu);
+  pqx_conn *c = db ? conn_of(db) : NULL;
+  if (c && !c->footers) c->footers = pqx_footers_new();
+  pqx_footers *f = c ? c->footers : NULL;
+  pthread_mutex_unlock(&conns_mu);
+  return f;
 }
 
 int pqx_register_limits(sqlite3 *db) {

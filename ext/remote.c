@@ -59,9 +59,148 @@ int pqx_is_s3_glob(const char *path) {
   return strpbrk(slash + 1, "*?[") != NULL || n == 0 || slash[n] == '/';
 }
 
+/* ---- The connection's footers ---------------------------------------------
+** The end of each object a connection opened (its footer), with the
+** object's strong ETag, is kept with the connection (limits.c): at most
+** FOOTERS_MAX objects and FOOTERS_BYTES bytes, the least recently used let
+** go first.  Opening the URL again asks for its end with If-None-Match:
+** a 304 says the bytes kept are the object's still (one request, no
+** body); any other answer is read as without them, and kept instead. */
+#define FOOTERS_MAX 64
+#define FOOTERS_BYTES ((size_t)32 << 20)
+#define FOOTER_TAG_MAX 200
+#define FOOTER_DATE_MAX 64
+
+typedef struct pqx_footer {
+  char *url;
+  char etag[FOOTER_TAG_MAX + 1];
+  char date[FOOTER_DATE_MAX + 1]; /* its Last-Modified, or empty */
+  uint64_t size, tail_at;
+  size_t tail_len;
+  uint8_t *tail;
+  uint64_t used; /* when it was last kept or taken */
+} pqx_footer;
+
+struct pqx_footers {
+  pthread_mutex_t mu;
+  pqx_footer e[FOOTERS_MAX];
+  int n;
+  size_t bytes;
+  uint64_t tick;
+};
+
+pqx_footers *pqx_footers_new(void) {
+  pqx_footers *f = sqlite3_malloc(sizeof *f);
+  if (!f) return NULL;
+  memset(f, 0, sizeof *f);
+  if (pthread_mutex_init(&f->mu, NULL) != 0) {
+    sqlite3_free(f);
+    return NULL;
+  }
+  return f;
+}
+
+static void footer_drop(pqx_footers *f, int i) {
+  f->bytes -= f->e[i].tail_len;
+  sqlite3_free(f->e[i].url);
+  sqlite3_free(f->e[i].tail);
+  f->e[i] = f->e[--f->n];
+}
+
+void pqx_footers_free(pqx_footers *f) {
+  if (!f) return;
+  while (f->n) footer_drop(f, f->n - 1);
+  pthread_mutex_destroy(&f->mu);
+  sqlite3_free(f);
+}
+
 #if defined(PQX_HAVE_CURL) && !defined(PARQUET_OMIT_FILES)
 
 #include <curl/curl.h>
+
+/* (the footers kept, used by the opening below) */
+static int footer_find(const pqx_footers *f, const char *url) {
+  for (int i = 0; i < f->n; i++)
+    if (strcmp(f->e[i].url, url) == 0) return i;
+  return -1;
+}
+
+/* The ETag kept for url into etag (empty: none). */
+static void footer_tag(pqx_footers *f, const char *url,
+                       char etag[FOOTER_TAG_MAX + 1]) {
+  etag[0] = 0;
+  if (!f) return;
+  pthread_mutex_lock(&f->mu);
+  int i = footer_find(f, url);
+  if (i >= 0) memcpy(etag, f->e[i].etag, FOOTER_TAG_MAX + 1);
+  pthread_mutex_unlock(&f->mu);
+}
+
+/* The bytes kept for url under etag, copied: 0, or -1 when they are gone
+** (or are of another ETag), -2 when out of memory. */
+static int footer_take(pqx_footers *f, const char *url, const char *etag,
+                       uint8_t **tail, uint64_t *tail_at, size_t *tail_len,
+                       uint64_t *size, char date[FOOTER_DATE_MAX + 1]) {
+  pthread_mutex_lock(&f->mu);
+  int i = footer_find(f, url), rc = -1;
+  if (i >= 0 && strcmp(f->e[i].etag, etag) == 0) {
+    pqx_footer *e = &f->e[i];
+    *tail = sqlite3_malloc64(e->tail_len + 1);
+    if (*tail) {
+      memcpy(*tail, e->tail, e->tail_len);
+      *tail_at = e->tail_at;
+      *tail_len = e->tail_len;
+      *size = e->size;
+      memcpy(date, e->date, FOOTER_DATE_MAX + 1);
+      e->used = ++f->tick;
+      rc = 0;
+    } else {
+      rc = -2;
+    }
+  }
+  pthread_mutex_unlock(&f->mu);
+  return rc;
+}
+
+/* Keeps a copy of what opening url fetched (nothing kept when it cannot
+** be: too large, no strong ETag, no memory). */
+static void footer_keep(pqx_footers *f, const char *url, const char *etag,
+                        const char *date, const uint8_t *tail,
+                        uint64_t tail_at, size_t tail_len, uint64_t size) {
+  if (!f || !etag[0] || strncmp(etag, "W/", 2) == 0 ||
+      strlen(etag) > FOOTER_TAG_MAX || strlen(date) > FOOTER_DATE_MAX ||
+      tail_len > FOOTERS_BYTES / 4)
+    return;
+  pthread_mutex_lock(&f->mu);
+  int i = footer_find(f, url);
+  if (i >= 0) footer_drop(f, i);
+  while (f->n && (f->n == FOOTERS_MAX || f->bytes + tail_len > FOOTERS_BYTES)) {
+    int old = 0;
+    for (int k = 1; k < f->n; k++)
+      if (f->e[k].used < f->e[old].used) old = k;
+    footer_drop(f, old);
+  }
+  pqx_footer *e = &f->e[f->n];
+  memset(e, 0, sizeof *e);
+  e->url = sqlite3_mprintf("%s", url);
+  e->tail = sqlite3_malloc64(tail_len ? tail_len : 1);
+  if (e->url && e->tail) {
+    snprintf(e->etag, sizeof e->etag, "%s", etag);
+    snprintf(e->date, sizeof e->date, "%s", date);
+    memcpy(e->tail, tail, tail_len);
+    e->tail_at = tail_at;
+    e->tail_len = tail_len;
+    e->size = size;
+    e->used = ++f->tick;
+    f->bytes += tail_len;
+    f->n++;
+  } else {
+    sqlite3_free(e->url);
+    sqlite3_free(e->tail);
+  }
+  pthread_mutex_unlock(&f->mu);
+}
+
 
 #define ETAG_MAX 200
 #define DATE_MAX 64
@@ -84,6 +223,7 @@ struct pqx_remote {
   size_t blk_len, blk_cap;
   struct curl_slist *base; /* the headers of every request (S3's) */
   struct curl_slist *hdr;  /* ... and a range request's validator */
+  struct curl_slist *kept; /* ... or the opening's, If-None-Match */
   /* fetched ahead (pqx_remote_fetch): pieces of the file, in order */
   struct rem_span *span;
   int nspan;
@@ -400,10 +540,11 @@ static int rem_s3_sign(pqx_remote *r) {
 #define REQ_SUFFIX 1  /* the last n bytes, without them */
 #define REQ_PLAIN 2   /* [at, at + n), without them */
 #define REQ_WHOLE 3   /* no range: the whole response (a listing) */
+#define REQ_KEPT 4    /* the last n bytes, If-None-Match the ETag kept */
 static int rem_request(pqx_remote *r, uint64_t at, uint64_t n, int how,
                        rem_resp *q, pq_error *err) {
   char range[64], what[80];
-  if (how == REQ_SUFFIX) {
+  if (how == REQ_SUFFIX || how == REQ_KEPT) {
     snprintf(range, sizeof range, "-%llu", (unsigned long long)n);
   } else {
     snprintf(range, sizeof range, "%llu-%llu", (unsigned long long)at,
@@ -423,7 +564,9 @@ static int rem_request(pqx_remote *r, uint64_t at, uint64_t n, int how,
     if (c == CURLE_OK) c = curl_easy_setopt(r->h, CURLOPT_WRITEDATA, q);
     if (c == CURLE_OK)
       c = curl_easy_setopt(r->h, CURLOPT_HTTPHEADER,
-                           how == REQ_CHECKED ? r->hdr : r->base);
+                           how == REQ_CHECKED ? r->hdr
+                           : how == REQ_KEPT  ? r->kept
+                                              : r->base);
     if (c == CURLE_OUT_OF_MEMORY)
       return pqx_input_fail(err, "http", PQ_NOMEM, "out of memory");
     if (c == CURLE_OK) c = curl_easy_perform(r->h);
@@ -450,7 +593,8 @@ static int rem_request(pqx_remote *r, uint64_t at, uint64_t n, int how,
                             curl_easy_strerror(c),
                             attempt ? " (after retries)" : "");
     }
-    if (q->status != 206 && q->status != 200) {
+    if (q->status != 206 && q->status != 200 &&
+        !(how == REQ_KEPT && q->status == 304)) {
       /* an S3 error names itself: <Code>NoSuchKey</Code> */
       const char *c0 = strstr(q->err, "<Code>"), *c1;
       int cn = 0;
@@ -763,7 +907,71 @@ static char *rem_error(const char *fn, const char *url, const pq_error *e) {
 
 /* The end of the file: size, validators, and the tail that holds the
 ** footer (a second request for the rest of a longer one). */
+/* Opening by the footer the connection kept for the URL: 1 when the
+** server says it is the object's still (HTTP 304), r then filled; 0 when
+** there is none or it is not (the response then unused); < 0 an error
+** (SQLITE_ codes negated, msg set unless out of memory). */
+static int rem_open_kept(pqx_remote *r, pqx_footers *f, const char *fn,
+                         char **msg) {
+  char etag[FOOTER_TAG_MAX + 1];
+  footer_tag(f, r->url, etag);
+  if (!etag[0]) return 0;
+  char line[FOOTER_TAG_MAX + 32];
+  snprintf(line, sizeof line, "If-None-Match: %s", etag);
+  for (struct curl_slist *l = r->base; l; l = l->next) {
+    struct curl_slist *n = curl_slist_append(r->kept, l->data);
+    if (!n) return -SQLITE_NOMEM;
+    r->kept = n;
+  }
+  struct curl_slist *n = curl_slist_append(r->kept, line);
+  if (!n) return -SQLITE_NOMEM;
+  r->kept = n;
+  uint8_t none;
+  rem_resp q;
+  memset(&q, 0, sizeof q);
+  q.dst = &none;
+  q.cap = 0; /* a body is not read: the request is made again without */
+  pq_error err;
+  int rc = rem_request(r, 0, r->o.footer_guess, REQ_KEPT, &q, &err);
+  if (rc == PQ_NOMEM) return -SQLITE_NOMEM;
+  if (rc == PQ_IO && !q.overflow) {
+    *msg = rem_error(fn, r->url, &err);
+    return -SQLITE_ERROR;
+  }
+  if (rc || q.status != 304 || (q.etag[0] && strcmp(q.etag, etag) != 0))
+    return 0;
+  uint8_t *tail;
+  uint64_t at, size;
+  size_t len;
+  int got = footer_take(f, r->url, etag, &tail, &at, &len, &size, r->date);
+  if (got == -2) return -SQLITE_NOMEM;
+  if (got) return 0;
+  r->tail = tail;
+  r->tail_at = at;
+  r->tail_len = len;
+  r->size = size;
+  snprintf(r->etag, sizeof r->etag, "%s", etag);
+  return rem_validators(r) ? -SQLITE_NOMEM : 1;
+}
+
+static int rem_open_fetch(pqx_remote *r, const char *fn, char **msg);
+
 static int rem_open_tail(pqx_remote *r, const char *fn, char **msg) {
+  pqx_footers *f = pqx_footers_of(r->o.db);
+  if (f) {
+    int k = rem_open_kept(r, f, fn, msg);
+    if (k < 0) return -k;
+    if (k > 0) return SQLITE_OK;
+  }
+  int rc = rem_open_fetch(r, fn, msg);
+  if (rc == SQLITE_OK)
+    footer_keep(f, r->url, r->etag, r->date, r->tail, r->tail_at, r->tail_len,
+                r->size);
+  return rc;
+}
+
+/* Opening by fetching the end of the object. */
+static int rem_open_fetch(pqx_remote *r, const char *fn, char **msg) {
   pq_error err;
   size_t guess = r->o.footer_guess;
   /* (a byte more than asked: a server that reads "-N" as "0-N" sends it) */
@@ -1096,6 +1304,7 @@ void pqx_remote_free(pqx_remote *r) {
   if (r->multi) curl_multi_cleanup(r->multi);
   if (r->h) curl_easy_cleanup(r->h);
   curl_slist_free_all(r->hdr);
+  curl_slist_free_all(r->kept);
   curl_slist_free_all(r->base);
   sqlite3_free(r->http);
   /* the credentials are not left in freed memory */
@@ -1475,6 +1684,14 @@ int pqx_remote_check(pqx_remote *r, const char *fn, int *same, char **msg) {
 
 uint64_t pqx_remote_size(const pqx_remote *r) {
   return r->size;
+}
+
+/* Reads here are synchronous requests of the page, one at a time: nothing
+** is fetched ahead. */
+void pqx_remote_fetch(pqx_remote *r, const uint64_t *ranges, int n) {
+  (void)r;
+  (void)ranges;
+  (void)n;
 }
 
 void pqx_remote_free(pqx_remote *r) {

@@ -7,7 +7,8 @@ through a link out of DIR is not served), HTTP/1.1 with keep-alive,
 answering single byte ranges (bytes=a-b, bytes=a-, bytes=-n) with 206 and
 Content-Range, 416 when none of it is in the file; a strong ETag (of the
 file's size, inode and modification time) and Last-Modified; If-Match and
-If-Unmodified-Since (412 when they fail).
+If-Unmodified-Since (412 when they fail); If-None-Match (304 when it is the
+file's ETag).
 
 It counts what it serves, so that the tests can assert what a query
 fetches:
@@ -118,6 +119,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if since is not None and since.strip() != modified:
             note(-1, -1, 0)
             self.plain(412, "precondition failed")
+            return
+        none = self.headers.get("If-None-Match")
+        if none is not None and none.strip() == etag and kind != "etag":
+            note(-1, -1, 0)
+            self.send_response(304)
+            self.send_header("ETag", etag)
+            self.send_header("Last-Modified", modified)
+            self.end_headers()
             return
         size = st.st_size
         first, last, code = 0, size - 1, 200
