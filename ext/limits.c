@@ -156,6 +156,7 @@ static void http_defaults(pqx_http_opts *o) {
   o->footer_guess = 64 << 10;
   o->read_min = 0;
   o->s3_max_keys = 1000;
+  o->s3_part_size = 8 << 20;
 }
 
 void pqx_http_opts_of(sqlite3 *db, pqx_http_opts *o) {
