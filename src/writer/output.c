@@ -46,6 +46,15 @@
 #include "writer.h"
 
 int pq_tbl_flush(pq_table_writer *tw) {
+  if (tw->sink) {
+    /* (the writer sends its bytes itself; any drained go the same way) */
+    if (tw->out.oom) return PQ_NOMEM;
+    int rc = PQ_OK;
+    if (tw->out.len && pq_tbl_to_sink(tw, tw->out.data, tw->out.len))
+      rc = pq_tbl_io_error(tw, PQ_IO, NULL); /* (the sink's failure) */
+    tw->out.len = 0;
+    return rc;
+  }
   if (!tw->f) {
     if (tw->out.oom) return PQ_NOMEM;
     if (tw->to_memory && tw->out.len > pq_tbl_limit(tw))
