@@ -185,9 +185,13 @@ static int s3p_request(pqx_s3_put *u, const char *method, const char *query,
     c = curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
   }
   if (c == CURLE_OK) c = curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
+  if (c != CURLE_OK) { /* a setting refused: only for want of memory */
+    sqlite3_free(url);
+    return PQ_NOMEM;
+  }
   long wait = 100;
   int rc = PQ_OK;
-  for (int attempt = 0; c == CURLE_OK; attempt++) {
+  for (int attempt = 0;; attempt++) {
     u->status = 0;
     u->etag[0] = 0;
     u->etag_long = 0;
@@ -217,7 +221,6 @@ static int s3p_request(pqx_s3_put *u, const char *method, const char *query,
     break;
   }
   if (c == CURLE_OUT_OF_MEMORY) rc = PQ_NOMEM;
-  else if (c != CURLE_OK && rc == PQ_OK) rc = PQ_NOMEM; /* a setting refused */
   sqlite3_free(url);
   return rc;
 }
