@@ -53,6 +53,9 @@ struct pqx_s3_put {
   sqlite3 *db;
   char *url;                 /* s3://bucket/key, as given */
   char *http;                /* the object's URL */
+  char *urlbuf;              /* ... with a request's query (no allocation
+                             ** then: an abort needs none) */
+  size_t urlcap;
   CURL *h;
   struct curl_slist *bin;    /* the headers of a request of bytes */
   struct curl_slist *xml;    /* ... and of CompleteMultipartUpload's */
@@ -61,7 +64,9 @@ struct pqx_s3_put {
   size_t len, cap;
   int nparts;                /* parts sent */
   uint64_t sent;             /* their bytes */
-  char *upload;              /* the upload's id, escaped; NULL: none */
+  /* the upload's id, escaped (empty: none); kept here, so that nothing
+  ** is allocated between S3's answer and its keeping */
+  char upload[3 * S3P_ID_MAX + 1];
   int completed;             /* the object is whole: nothing to abort */
   pq_buf done;               /* CompleteMultipartUpload's <Part>s */
   /* the response to the last request */
@@ -171,8 +176,8 @@ static int s3p_allowed(pqx_s3_put *u, pq_buf *msg) {
 static int s3p_request(pqx_s3_put *u, const char *method, const char *query,
                        struct curl_slist *hdr, const uint8_t *body, size_t n,
                        const char *what, pq_buf *msg) {
-  char *url = sqlite3_mprintf("%s%s", u->http, query);
-  if (!url) return PQ_NOMEM;
+  char *url = u->urlbuf;
+  snprintf(url, u->urlcap, "%s%s", u->http, query);
   CURL *h = u->h;
   CURLcode c = curl_easy_setopt(h, CURLOPT_URL, url);
   if (c == CURLE_OK) c = curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdr);
@@ -185,10 +190,7 @@ static int s3p_request(pqx_s3_put *u, const char *method, const char *query,
     c = curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
   }
   if (c == CURLE_OK) c = curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
-  if (c != CURLE_OK) { /* a setting refused: only for want of memory */
-    sqlite3_free(url);
-    return PQ_NOMEM;
-  }
+  if (c != CURLE_OK) return PQ_NOMEM; /* (only for want of memory) */
   long wait = 100;
   int rc = PQ_OK;
   for (int attempt = 0;; attempt++) {
@@ -221,7 +223,6 @@ static int s3p_request(pqx_s3_put *u, const char *method, const char *query,
     break;
   }
   if (c == CURLE_OUT_OF_MEMORY) rc = PQ_NOMEM;
-  sqlite3_free(url);
   return rc;
 }
 
@@ -240,10 +241,23 @@ static int s3p_begin(pqx_s3_put *u, pq_buf *msg) {
   if (!ok)
     return s3p_fail(u, msg, PQ_IO,
                     "CreateMultipartUpload: the answer has no UploadId");
-  char *raw = sqlite3_mprintf("%.*s", (int)n, id);
-  u->upload = raw ? pqx_s3_escape(raw, 0) : NULL;
-  sqlite3_free(raw);
-  return u->upload ? PQ_OK : PQ_NOMEM;
+  /* escaped as a query's value (SigV4's form, as pqx_s3_escape) */
+  static const char hex[] = "0123456789ABCDEF";
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)id[i];
+    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+        (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' ||
+        c == '~') {
+      u->upload[k++] = (char)c;
+    } else {
+      u->upload[k++] = '%';
+      u->upload[k++] = hex[c >> 4];
+      u->upload[k++] = hex[c & 15];
+    }
+  }
+  u->upload[k] = 0;
+  return PQ_OK;
 }
 
 /* UploadPart of the part filled (the upload begun first), its ETag kept
@@ -254,7 +268,7 @@ static int s3p_send_part(pqx_s3_put *u, pq_buf *msg) {
                     "the file takes more than %d parts of %lld bytes, S3's "
                     "most: a larger s3_part_size (parquet_http_option)",
                     S3P_PARTS_MAX, (long long)u->o.s3_part_size);
-  int rc = u->upload ? PQ_OK : s3p_begin(u, msg);
+  int rc = u->upload[0] ? PQ_OK : s3p_begin(u, msg);
   if (!rc) rc = s3p_allowed(u, msg);
   if (rc) return rc;
   int k = u->nparts + 1;
@@ -313,7 +327,7 @@ static int s3p_write(void *ctx, const uint8_t *p, size_t n, pq_buf *msg) {
 ** last part and CompleteMultipartUpload. */
 static int s3p_commit(void *ctx, pq_buf *msg) {
   pqx_s3_put *u = ctx;
-  if (!u->upload) {
+  if (!u->upload[0]) {
     int rc = s3p_allowed(u, msg);
     if (!rc)
       rc = s3p_request(u, "PUT", "", u->bin, u->part, u->len, "PUT", msg);
@@ -354,7 +368,7 @@ static int s3p_commit(void *ctx, pq_buf *msg) {
 ** lifecycle rules are the last resort for an upload left pending. */
 static void s3p_abort(void *ctx) {
   pqx_s3_put *u = ctx;
-  if (!u->upload || u->completed) return;
+  if (!u->upload[0] || u->completed) return;
   pq_buf m;
   pq_buf_init(&m);
   char query[32 + S3P_ID_MAX * 3];
@@ -362,8 +376,7 @@ static void s3p_abort(void *ctx) {
   s3p_request(u, "DELETE", query, u->bin, NULL, 0, "AbortMultipartUpload",
               &m);
   pq_buf_free(&m);
-  sqlite3_free(u->upload);
-  u->upload = NULL;
+  u->upload[0] = 0;
 }
 
 /* base's lines, then `line`, as a new list (NULL: out of memory). */
@@ -436,7 +449,9 @@ int pqx_s3_put_open(pqx_s3_put **out, sqlite3 *db, const char *fn,
     char *path = pqx_s3_escape(key, 1);
     u->http = path ? pqx_s3_url(&u->o, b, bn, path) : NULL;
     sqlite3_free(path);
-    u->h = u->http ? curl_easy_init() : NULL;
+    u->urlcap = u->http ? strlen(u->http) + 64 + 3 * S3P_ID_MAX : 0;
+    u->urlbuf = u->http ? sqlite3_malloc64(u->urlcap) : NULL;
+    u->h = u->urlbuf ? curl_easy_init() : NULL;
     if (!u->h) rc = SQLITE_NOMEM;
   }
   struct curl_slist *base = NULL;
@@ -472,8 +487,8 @@ void pqx_s3_put_free(pqx_s3_put *u) {
   for (size_t i = 0; i < sizeof u->o; i++) v[i] = 0;
   sqlite3_free(u->url);
   sqlite3_free(u->http);
+  sqlite3_free(u->urlbuf);
   sqlite3_free(u->part);
-  sqlite3_free(u->upload);
   pq_buf_free(&u->done);
   sqlite3_free(u);
 }
