@@ -16,7 +16,8 @@
 ** memory, a part refused), ends the upload (AbortMultipartUpload): no
 ** pending upload is left either, whose parts S3 would keep.
 **
-** Requests are signed as the reads are (remote.c's pqx_s3_sign), and
+** Requests are signed as the reads are (remote.c's pqx_s3_sign; the body
+** as UNSIGNED-PAYLOAD, which S3 takes: TLS guards it on the way), and
 ** tried again as they are: a failed connection, a 5xx or 429, `retries`
 ** times, after 100 ms, then twice as long each time; a part is kept until
 ** it is taken, so that it can be sent again.  Before each request that
