@@ -198,6 +198,7 @@ typedef struct pqx_http_opts {
   int s3_max_keys;          /* a listing page's objects: 1 to 1000 */
   char s3_region[64];
   char s3_endpoint[512];
+  size_t s3_part_size;      /* a multipart upload's parts (s3_put.c) */
   char s3_key_id[256];      /* parquet_s3_credentials: never read back */
   char s3_secret[256];
   char s3_token[4096];
@@ -248,6 +249,23 @@ void pqx_remote_free(pqx_remote *r);
 void pqx_remote_fetch(pqx_remote *r, const uint64_t *ranges, int n);
 /* 1 when the build reads URLs (libcurl). */
 int pqx_remote_available(void);
+/* The least s3_part_size: S3's 5 MiB, or, for the tests against a server
+** that takes smaller parts, PARQUET_S3_MIN_PART_SIZE from the environment
+** (1 or more). */
+long long pqx_s3_part_min(void);
+
+/* ---- Writing to s3:// (s3_put.c) ----------------------------------------
+** parquet_write's output at an s3:// URL: the table writer's sink
+** (pq_table_sink) as an S3 upload, in parts of s3_part_size bytes
+** (doc/remote.md, "Writing"). */
+typedef struct pqx_s3_put pqx_s3_put;
+/* An upload to url with db's settings, nothing sent yet ("fn: 'url': ..."
+** when the URL is none, or the build has no libcurl). */
+int pqx_s3_put_open(pqx_s3_put **out, sqlite3 *db, const char *fn,
+                    const char *url, char **msg);
+/* The sink that sends what the writer makes (u must outlive its use). */
+void pqx_s3_put_sink(pqx_s3_put *u, pq_table_sink *sink);
+void pqx_s3_put_free(pqx_s3_put *u);
 int pqx_register_remote(sqlite3 *db);
 
 /* ---- Reading files (source.c) ------------------------------------------- */

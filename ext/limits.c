@@ -160,6 +160,7 @@ static void http_defaults(pqx_http_opts *o) {
   o->coalesce_gap = (size_t)1 << 20;
   o->parallel = 4;
   o->s3_max_keys = 1000;
+  o->s3_part_size = 8 << 20;
 }
 
 void pqx_http_opts_of(sqlite3 *db, pqx_http_opts *o) {

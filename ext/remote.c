@@ -41,6 +41,7 @@
 #include <time.h>
 
 #include "ext.h"
+#include "remote.h"
 
 int pqx_is_url(const char *path) {
   static const char *const schemes[] = {"http://", "https://", "s3://"};
@@ -334,6 +335,14 @@ static void rem_sleep_ms(long ms) {
   }
 }
 
+int pqx_http_retryable(CURLcode c, int status) {
+  return rem_retryable(c, status);
+}
+
+void pqx_http_sleep_ms(long ms) {
+  rem_sleep_ms(ms);
+}
+
 /* The handle's settings that hold for every request. */
 static int rem_setup(pqx_remote *r) {
   CURL *h = r->h;
@@ -431,6 +440,10 @@ static char *rem_escape(const char *v, int keep_slash) {
   return out;
 }
 
+char *pqx_s3_escape(const char *v, int keep_slash) {
+  return rem_escape(v, keep_slash);
+}
+
 /* Whether b (n bytes) is a bucket's name: 3 to 63 of a-z, 0-9, '.', '-'. */
 static int rem_s3_bucket_ok(const char *b, size_t n) {
   if (n < 3 || n > 63) return 0;
@@ -443,20 +456,19 @@ static int rem_s3_bucket_ok(const char *b, size_t n) {
   return 1;
 }
 
-static const char *rem_s3_region(const pqx_remote *r) {
-  const char *region = r->o.s3_region[0]
-                           ? r->o.s3_region
+const char *pqx_s3_region(const pqx_http_opts *o) {
+  const char *region = o->s3_region[0]
+                           ? o->s3_region
                            : rem_env("AWS_REGION", "AWS_DEFAULT_REGION");
   return region ? region : "us-east-1";
 }
 
-/* The bucket of r->url (*b, *bn) and its key (*key, after the '/'); an
+/* The bucket of url (*b, *bn) and its key (*key, after the '/'); an
 ** error unless the bucket's name is one and, with need_key, a key
 ** follows. */
-static int rem_s3_parts(const pqx_remote *r, const char *fn, int need_key,
-                        const char **b, size_t *bn, const char **key,
-                        char **msg) {
-  *b = r->url + 5;
+int pqx_s3_parts(const char *url, const char *fn, int need_key,
+                 const char **b, size_t *bn, const char **key, char **msg) {
+  *b = url + 5;
   const char *slash = strchr(*b, '/');
   *bn = slash ? (size_t)(slash - *b) : strlen(*b);
   *key = slash ? slash + 1 : "";
@@ -464,17 +476,22 @@ static int rem_s3_parts(const pqx_remote *r, const char *fn, int need_key,
     *msg = sqlite3_mprintf(
         "%s: '%s': an s3:// URL is s3://BUCKET/KEY (a bucket's name is 3 to "
         "63 of a-z, 0-9, '.' and '-'; the key is not empty)",
-        fn, r->url);
+        fn, url);
     return *msg ? SQLITE_ERROR : SQLITE_NOMEM;
   }
   return SQLITE_OK;
 }
 
-/* The URL of the bucket's `rest` (a path, escaped; or "?query"). */
-static char *rem_s3_url(const pqx_remote *r, const char *b, size_t bn,
-                        const char *rest) {
-  const char *ep = r->o.s3_endpoint[0]
-                       ? r->o.s3_endpoint
+static int rem_s3_parts(const pqx_remote *r, const char *fn, int need_key,
+                        const char **b, size_t *bn, const char **key,
+                        char **msg) {
+  return pqx_s3_parts(r->url, fn, need_key, b, bn, key, msg);
+}
+
+char *pqx_s3_url(const pqx_http_opts *o, const char *b, size_t bn,
+                 const char *rest) {
+  const char *ep = o->s3_endpoint[0]
+                       ? o->s3_endpoint
                        : rem_env("AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL");
   const char *sep = rest[0] == '?' ? "" : "/";
   if (ep) {
@@ -483,7 +500,13 @@ static char *rem_s3_url(const pqx_remote *r, const char *b, size_t bn,
     return sqlite3_mprintf("%.*s/%.*s%s%s", (int)en, ep, (int)bn, b, sep, rest);
   }
   return sqlite3_mprintf("https://%.*s.s3.%s.amazonaws.com/%s%s", (int)bn, b,
-                         rem_s3_region(r), rest[0] == '?' ? "" : "", rest);
+                         pqx_s3_region(o), rest[0] == '?' ? "" : "", rest);
+}
+
+/* The URL of the bucket's `rest` (a path, escaped; or "?query"). */
+static char *rem_s3_url(const pqx_remote *r, const char *b, size_t bn,
+                        const char *rest) {
+  return pqx_s3_url(&r->o, b, bn, rest);
 }
 
 static int rem_s3_sign(pqx_remote *r);
@@ -502,11 +525,9 @@ static int rem_s3_setup(pqx_remote *r, const char *fn, char **msg) {
   return rem_s3_sign(r);
 }
 
-/* The signing of r's requests, when there are credentials. */
-static int rem_s3_sign(pqx_remote *r) {
-  const char *region = rem_s3_region(r);
-  const char *id = r->o.s3_key_id, *secret = r->o.s3_secret,
-             *token = r->o.s3_token;
+int pqx_s3_sign(CURL *h, const pqx_http_opts *o, struct curl_slist **base) {
+  const char *region = pqx_s3_region(o);
+  const char *id = o->s3_key_id, *secret = o->s3_secret, *token = o->s3_token;
   if (!id[0]) {
     id = rem_env("AWS_ACCESS_KEY_ID", NULL);
     secret = rem_env("AWS_SECRET_ACCESS_KEY", NULL);
@@ -516,20 +537,27 @@ static int rem_s3_sign(pqx_remote *r) {
   }
   char sig[128];
   snprintf(sig, sizeof sig, "aws:amz:%s:s3", region);
-  CURLcode c = curl_easy_setopt(r->h, CURLOPT_AWS_SIGV4, sig);
-  if (c == CURLE_OK) c = curl_easy_setopt(r->h, CURLOPT_USERNAME, id);
-  if (c == CURLE_OK) c = curl_easy_setopt(r->h, CURLOPT_PASSWORD, secret);
+  CURLcode c = curl_easy_setopt(h, CURLOPT_AWS_SIGV4, sig);
+  if (c == CURLE_OK) c = curl_easy_setopt(h, CURLOPT_USERNAME, id);
+  if (c == CURLE_OK) c = curl_easy_setopt(h, CURLOPT_PASSWORD, secret);
   if (c != CURLE_OK) return SQLITE_NOMEM;
   /* S3 wants the payload's hash named; a GET has none to sign */
-  r->base = curl_slist_append(NULL, "x-amz-content-sha256: UNSIGNED-PAYLOAD");
-  if (!r->base) return SQLITE_NOMEM;
+  *base = curl_slist_append(NULL, "x-amz-content-sha256: UNSIGNED-PAYLOAD");
+  if (!*base) return SQLITE_NOMEM;
   if (token[0]) {
     char *t = sqlite3_mprintf("x-amz-security-token: %s", token);
-    struct curl_slist *n = t ? curl_slist_append(r->base, t) : NULL;
+    struct curl_slist *n = t ? curl_slist_append(*base, t) : NULL;
     sqlite3_free(t);
     if (!n) return SQLITE_NOMEM;
-    r->base = n;
+    *base = n;
   }
+  return SQLITE_OK;
+}
+
+/* The signing of r's requests, when there are credentials. */
+static int rem_s3_sign(pqx_remote *r) {
+  int rc = pqx_s3_sign(r->h, &r->o, &r->base);
+  if (rc || !r->base) return rc; /* (anonymous: no base) */
   return rem_validators(r) ? SQLITE_NOMEM : SQLITE_OK;
 }
 
@@ -1795,6 +1823,7 @@ static const struct {
     HTTP_NUM("s3_max_keys", 1, 1000, s3_max_keys),
     HTTP_TEXT("s3_region", s3_region),
     HTTP_TEXT("s3_endpoint", s3_endpoint),
+    HTTP_NUM("s3_part_size", 5 << 20, 5LL << 30, s3_part_size),
 };
 #define HTTP_NAMES ((int)(sizeof http_names / sizeof *http_names))
 
@@ -1834,7 +1863,7 @@ static void httpOptionFunc(sqlite3_context *ctx, int argc,
     char *msg = sqlite3_mprintf(
         "%s: no setting '%s' (connect_timeout_ms, timeout_ms, retries, "
         "footer_guess, read_min, fetch_ahead, coalesce_gap, parallel, "
-        "s3_max_keys, s3_region, s3_endpoint)",
+        "s3_max_keys, s3_region, s3_endpoint, s3_part_size)",
         fn, name ? name : "NULL");
     pqx_result_error_msg(ctx, msg);
     return;
@@ -1875,10 +1904,13 @@ static void httpOptionFunc(sqlite3_context *ctx, int argc,
       }
     } else {
       long long n = sqlite3_value_int64(v);
-      if (sqlite3_value_type(v) != SQLITE_INTEGER || n < http_names[i].lo ||
+      long long lo = strcmp(http_names[i].name, "s3_part_size") == 0
+                         ? pqx_s3_part_min()
+                         : http_names[i].lo;
+      if (sqlite3_value_type(v) != SQLITE_INTEGER || n < lo ||
           n > http_names[i].hi) {
         bad = sqlite3_mprintf("%s: '%s' is an INTEGER from %lld to %lld", fn,
-                              name, http_names[i].lo, http_names[i].hi);
+                              name, lo, http_names[i].hi);
       } else {
         http_put(o, i, n);
       }

@@ -14,7 +14,9 @@
 ** half-written is ever at `path`.  With a NULL path the file is returned
 ** as a BLOB, bounded by parquet_max_alloc.  With "partition_by" or
 ** "file_size_bytes" the path is a folder of files, the query sorted here
-** by the partition keys.  Returns the rows written.  What is SQLite's
+** by the partition keys.  At an s3:// URL the file is uploaded as it is
+** written (s3_put.c), and nothing is there unless it is whole.  Returns
+** the rows written.  What is SQLite's
 ** stays here: the query, the row function that hands over its rows, the
 ** refusals of the connection (doc/security.md), and the errors as SQL's.
 **
@@ -51,6 +53,8 @@ typedef struct Writer {
   const char *const *part_names;
   int npart;
   int write_part;          /* the partition columns in the files too */
+  pqx_s3_put *up;          /* an s3:// URL's upload */
+  pq_table_sink sink;      /* ... as the writer's sink */
 } Writer;
 
 /* ---- Messages (write.h) ------------------------------------------------- */
@@ -142,7 +146,8 @@ static char *w_init(Writer *wr, sqlite3 *db) {
 }
 
 static void w_free(Writer *wr) {
-  pq_table_writer_free(wr->tw);
+  pq_table_writer_free(wr->tw); /* (the upload aborted, unless complete) */
+  pqx_s3_put_free(wr->up);
   sqlite3_finalize(wr->qw);
   if (!(wr->in && !wr->in->sql)) sqlite3_finalize(wr->q); /* (a source's) */
   sqlite3_free(wr->dv);
@@ -375,6 +380,34 @@ static char *w_query_refused(sqlite3_stmt *q) {
   return NULL;
 }
 
+/* The output: memory (a NULL path), an upload (an s3:// URL), or the
+** path's file or folder. */
+static char *w_output(Writer *wr, const char *path) {
+  int rc;
+  if (!path) {
+    rc = pq_table_writer_to_memory(wr->tw);
+  } else if (pqx_is_url(path)) {
+    if (sqlite3_strnicmp(path, "s3://", 5) != 0)
+      return pqx_w_msg(FN ": '%s': writing to http(s) URLs is not "
+                          "supported; use s3://",
+                       path);
+    if (wr->folder)
+      return pqx_w_msg(FN ": '%s': \"partition_by\" and \"file_size_bytes\" "
+                          "write a folder of files, which is not written to "
+                          "s3:// (write each partition with a query of its "
+                          "own)",
+                       path);
+    char *m;
+    rc = pqx_s3_put_open(&wr->up, wr->db, FN, path, &m);
+    if (rc) return m ? m : PQX_W_NOMEM;
+    pqx_s3_put_sink(wr->up, &wr->sink);
+    rc = pq_table_writer_to_sink(wr->tw, &wr->sink);
+  } else {
+    rc = pq_table_writer_to_path(wr->tw, path);
+  }
+  return rc ? w_fail(wr, rc) : NULL;
+}
+
 /* Runs the query sql (one read-only statement), or the capture's rows,
 ** into the writer: its columns named and declared, the output chosen
 ** (path, or NULL for a BLOB; a capture's is set), every row given.  NULL,
@@ -416,12 +449,8 @@ query_ready:;
     goto done;
   }
   if (!in) {
-    rc = path ? pq_table_writer_to_path(wr->tw, path)
-              : pq_table_writer_to_memory(wr->tw);
-    if (rc) {
-      msg = w_fail(wr, rc);
-      goto done;
-    }
+    msg = w_output(wr, path);
+    if (msg) goto done;
   }
   /* A folder: the query sorted by its partition keys, which follow the
   ** columns written. */

@@ -1438,8 +1438,10 @@ PQ_API int pq_nested_variant_shred(pq_nested *n, const char *spec, size_t len,
 ** output is a file (written under a temporary name, synced, renamed), a
 ** folder of files ("partition_by", "file_size_bytes": hive folders, the
 ** partition keys given after each row's values, the rows sorted by them),
-** memory (the file's bytes, at most host->limit), or a capture: the
-** batches handed to callbacks rather than encoded.
+** memory (the file's bytes, at most host->limit), a sink (the program's
+** own callbacks, which take the file's bytes as the row groups close: an
+** upload, a socket), or a capture: the batches handed to callbacks rather
+** than encoded.
 **
 ** Every function returns a PQ_ code; when it is neither PQ_OK nor
 ** PQ_NOMEM, pq_table_writer_message says what went wrong ("options:
@@ -1491,6 +1493,32 @@ typedef struct pq_table_capture {
   int (*group)(void *ctx, pq_error *err);
 } pq_table_capture;
 
+/* A sink: the program's own place for the file, which the writer streams
+** into as it goes (ext/s3_put.c uploads it to S3 in parts): the bytes of
+** each row group when it closes, the footer's at the end, so that memory
+** follows a row group, not the file.
+**
+**   write   the file's next n bytes at p, in order (n > 0).  Called on
+**           one thread at a time, but that may be the writer's worker
+**           thread (unless "threads": 1 or host->no_threads).
+**   commit  every byte given: the file made whole where it goes.  Called
+**           once, by pq_table_writer_finish, after the last write.
+**   abort   the file is given up: whatever write and commit began is
+**           undone (nothing half-written left).  Called once, by
+**           pq_table_writer_free, unless commit returned PQ_OK: after a
+**           failure of write or commit, of the writer, or of the program,
+**           or when the program frees the writer without finishing.
+**
+** write and commit return PQ_OK, PQ_NOMEM, or another code with the
+** reason appended to msg (the writer's message then; its code the
+** writer's return). */
+typedef struct pq_table_sink {
+  void *ctx;
+  int (*write)(void *ctx, const uint8_t *p, size_t n, pq_buf *msg);
+  int (*commit)(void *ctx, pq_buf *msg);
+  void (*abort)(void *ctx);
+} pq_table_sink;
+
 typedef struct pq_table_writer pq_table_writer;
 
 /* A writer of parquet_write's defaults (host may be NULL; it must outlive
@@ -1512,11 +1540,14 @@ PQ_API int pq_table_writer_partitions(const pq_table_writer *tw,
                                       const char *const **names,
                                       int *write_columns);
 
-/* The output, one of three, before the columns: a path (a file, or the
-** folder of a folder's files), memory (NULL path), or a capture (cap must
-** outlive the writer). */
+/* The output, one of four, before the columns: a path (a file, or the
+** folder of a folder's files), memory (NULL path), a sink (one file, not
+** a folder: PQ_MISUSE with "partition_by" or "file_size_bytes"), or a
+** capture (sink and cap must outlive the writer). */
 PQ_API int pq_table_writer_to_path(pq_table_writer *tw, const char *path);
 PQ_API int pq_table_writer_to_memory(pq_table_writer *tw);
+PQ_API int pq_table_writer_to_sink(pq_table_writer *tw,
+                                   const pq_table_sink *sink);
 PQ_API int pq_table_writer_to_capture(pq_table_writer *tw,
                                       const pq_table_capture *cap);
 
@@ -1531,7 +1562,7 @@ PQ_API int pq_table_writer_row(pq_table_writer *tw, const pq_dvalue *vals);
 PQ_API int pq_table_writer_rows_put(pq_table_writer *tw, const pq_dvalue *vals,
                                     size_t n);
 /* The rows all given: the last batch, row group and footer written, the
-** file or folder committed. */
+** file, folder or sink committed. */
 PQ_API int pq_table_writer_finish(pq_table_writer *tw);
 /* The rows written. */
 PQ_API int64_t pq_table_writer_rows(const pq_table_writer *tw);

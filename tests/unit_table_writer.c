@@ -2,10 +2,11 @@
 ** unit_table_writer.c -- the table writer (parquet.h, "Writing a table")
 ** through the public header alone: columns typed by their values, by
 ** their declared types and by the options, NULLs, a nested column, row
-** groups, the worker thread on and off, the output in memory, in a file
-** and in a partitioned folder, and the failures: an option, a value, the
-** memory limit, the host's refusal, and every allocation of a small write
-** failing in turn.  Each file is read back with the core's reader and its
+** groups, the worker thread on and off, the output in memory, in a file,
+** in a partitioned folder and in a sink of the program's, and the
+** failures: an option, a value, the memory limit, the host's refusal, a
+** sink's refusal, and every allocation of a small write failing in turn
+** (to memory, and to a sink, which is aborted).  Each file is read back with the core's reader and its
 ** rows compared with the values given.
 */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
@@ -172,13 +173,51 @@ static int write_rows(pq_table_writer *tw, int ncols, int nrows) {
   return rc;
 }
 
-/* The flat columns (no tags) into memory, with the worker or without. */
-static void test_memory(int threads, pq_buf *file) {
+/* ---- A sink of the program's -------------------------------------------------- */
+
+/* What the writer did with it: the bytes, in order, and its calls. */
+typedef struct rec_sink {
+  pq_buf bytes;
+  int writes, commits, aborts;
+  size_t most;          /* the largest write */
+  int fail_write;       /* this write (from 1) refuses; 0: none */
+  int fail_commit;      /* the commit refuses */
+} rec_sink;
+
+static int rec_write(void *ctx, const uint8_t *p, size_t n, pq_buf *msg) {
+  rec_sink *r = ctx;
+  r->writes++;
+  if (n > r->most) r->most = n;
+  if (r->writes == r->fail_write) {
+    pq_buf_append(msg, "the disk is on fire", 19);
+    return PQ_IO;
+  }
+  pq_buf_append(&r->bytes, p, n);
+  return r->bytes.oom ? PQ_NOMEM : PQ_OK;
+}
+static int rec_commit(void *ctx, pq_buf *msg) {
+  rec_sink *r = ctx;
+  r->commits++;
+  if (r->fail_commit) {
+    pq_buf_append(msg, "no room at the end", 18);
+    return PQ_IO;
+  }
+  return PQ_OK;
+}
+static void rec_abort(void *ctx) {
+  rec_sink *r = ctx;
+  r->aborts++;
+}
+
+/* The flat columns (no tags) into memory (sink NULL) or into a sink, with
+** the worker or without. */
+static void test_output(int threads, pq_buf *file, const pq_table_sink *sink) {
   char opts[512];
   snprintf(opts, sizeof opts, flat_fmt, 1000, threads);
   pq_table_writer *tw = pq_table_writer_new(NULL);
   int rc = pq_table_writer_options(tw, opts, strlen(opts));
-  if (!rc) rc = pq_table_writer_to_memory(tw);
+  if (!rc) rc = sink ? pq_table_writer_to_sink(tw, sink)
+                     : pq_table_writer_to_memory(tw);
   /* id, name, score, day, bin: "names" has tags fifth, so bin takes its
   ** place by name below */
   const char *n5[5] = {"id", "name", "score", "day", "bin"};
@@ -196,7 +235,12 @@ static void test_memory(int threads, pq_buf *file) {
         pq_table_writer_message(tw));
   CHECK(pq_table_writer_rows(tw) == 2500, "memory: %lld rows",
         (long long)pq_table_writer_rows(tw));
-  pq_table_writer_take(tw, file);
+  if (sink) {
+    rec_sink *r = sink->ctx;
+    pq_buf_append(file, r->bytes.data, r->bytes.len);
+  } else {
+    pq_table_writer_take(tw, file);
+  }
   pq_table_writer_free(tw);
   pq_buf got, want;
   pq_buf_init(&got);
@@ -210,6 +254,73 @@ static void test_memory(int threads, pq_buf *file) {
   }
   pq_buf_free(&got);
   pq_buf_free(&want);
+}
+
+static void test_memory(int threads, pq_buf *file) {
+  test_output(threads, file, NULL);
+}
+
+/* The same rows into a sink: the same bytes, streamed (each row group
+** when it closes), committed once, never aborted. */
+static void test_sink(int threads, const pq_buf *want) {
+  rec_sink r = {0};
+  pq_buf_init(&r.bytes);
+  pq_table_sink sink = {&r, rec_write, rec_commit, rec_abort};
+  pq_buf got;
+  pq_buf_init(&got);
+  test_output(threads, &got, &sink);
+  CHECK(got.len == want->len && memcmp(got.data, want->data, got.len) == 0,
+        "sink, threads %d: its bytes are not the memory output's", threads);
+  CHECK(r.commits == 1 && r.aborts == 0, "sink: %d commits, %d aborts",
+        r.commits, r.aborts);
+  CHECK(r.writes >= 3 && r.most < got.len / 2,
+        "sink: %d writes, the largest %zu bytes of %zu", r.writes, r.most,
+        got.len);
+  pq_buf_free(&got);
+  pq_buf_free(&r.bytes);
+}
+
+/* A sink's refusals: its message and code the writer's, and it is
+** aborted; a writer freed unfinished aborts it too; a folder's options
+** take no sink. */
+static void test_sink_failures(void) {
+  for (int k = 0; k < 3; k++) {
+    rec_sink r = {0};
+    pq_buf_init(&r.bytes);
+    if (k == 0) r.fail_write = 2;
+    if (k == 1) r.fail_commit = 1;
+    pq_table_sink sink = {&r, rec_write, rec_commit, rec_abort};
+    const char opts[] = "{\"row_group_size\":50}";
+    pq_table_writer *tw = pq_table_writer_new(NULL);
+    int rc = pq_table_writer_options(tw, opts, strlen(opts));
+    if (!rc) rc = pq_table_writer_to_sink(tw, &sink);
+    if (!rc && k < 2) rc = write_rows(tw, 2, 200);
+    if (!rc && k == 2) { /* given up after a few rows */
+      const char *n1[1] = {"id"};
+      rc = pq_table_writer_columns(tw, 1, n1, NULL);
+      pq_dvalue v = {PQ_DV_INT, 7, 0, NULL, 0};
+      for (int i = 0; i < 2000 && !rc; i++) rc = pq_table_writer_row(tw, &v);
+    }
+    const char *want = k == 0 ? "the disk is on fire" : k == 1 ? "no room at the end" : "";
+    CHECK(rc == (k < 2 ? PQ_IO : PQ_OK) &&
+              strcmp(pq_table_writer_message(tw), want) == 0,
+          "sink refusal %d: %d '%s'", k, rc, pq_table_writer_message(tw));
+    CHECK(r.aborts == 0, "sink refusal %d: aborted before the free", k);
+    pq_table_writer_free(tw);
+    CHECK(r.aborts == 1 && r.commits == (k == 1),
+          "sink refusal %d: %d aborts, %d commits", k, r.aborts, r.commits);
+    pq_buf_free(&r.bytes);
+  }
+  rec_sink r = {0};
+  pq_table_sink sink = {&r, rec_write, rec_commit, rec_abort};
+  pq_table_writer *tw = pq_table_writer_new(NULL);
+  const char opts[] = "{\"partition_by\":[\"k\"]}";
+  int rc = pq_table_writer_options(tw, opts, strlen(opts));
+  if (!rc) rc = pq_table_writer_to_sink(tw, &sink);
+  CHECK(rc == PQ_MISUSE && strstr(pq_table_writer_message(tw), "a sink takes one file"),
+        "sink of a folder: %d %s", rc, pq_table_writer_message(tw));
+  pq_table_writer_free(tw);
+  CHECK(r.aborts == 0 && r.writes == 0, "sink of a folder: used");
 }
 
 /* Every column, the nested one too, into a file. */
@@ -388,7 +499,7 @@ static void test_refusal(const char *dir) {
 
 /* Every allocation of a small write failing in turn: PQ_NOMEM, and
 ** nothing left allocated. */
-static void test_nomem(void) {
+static void test_nomem(int to_sink) {
   int done = 0, faults = 0;
   const char opts[] = "{\"threads\":1,\"columns\":{\"tags\":{\"type\":"
                       "\"LIST<INT64>\"},\"day\":{\"type\":\"DATE\"}},"
@@ -398,16 +509,27 @@ static void test_nomem(void) {
   for (long k = 0; k < 20000 && !done; k++) {
     live = 0;
     fail_at = k;
+    /* (the sink's bytes are the core allocator's: they may fail too) */
+    rec_sink r = {0};
+    pq_buf_init(&r.bytes);
+    pq_table_sink sink = {&r, rec_write, rec_commit, rec_abort};
     pq_table_writer *tw = pq_table_writer_new(NULL);
     int rc = tw ? pq_table_writer_options(tw, opts, strlen(opts)) : PQ_NOMEM;
-    if (!rc) rc = pq_table_writer_to_memory(tw);
+    if (!rc) rc = to_sink ? pq_table_writer_to_sink(tw, &sink)
+                          : pq_table_writer_to_memory(tw);
+    int set = !rc && to_sink;
     if (!rc) rc = write_rows(tw, NCOLS, 40);
     pq_buf out;
     pq_buf_init(&out);
-    if (!rc) pq_table_writer_take(tw, &out);
+    if (!rc && !to_sink) pq_table_writer_take(tw, &out);
     pq_table_writer_free(tw);
     pq_buf_free(&out);
     fail_at = -1;
+    if (set)
+      CHECK(r.commits + r.aborts == 1 && (rc == PQ_OK) == (r.aborts == 0),
+            "nomem, sink: allocation %ld: rc %d, %d commits, %d aborts", k,
+            rc, r.commits, r.aborts);
+    pq_buf_free(&r.bytes);
     if (rc == PQ_OK) done = 1;
     else if (rc == PQ_NOMEM) faults++;
     else CHECK(0, "nomem: allocation %ld: %d %s", k, rc, "not PQ_NOMEM");
@@ -429,13 +551,17 @@ int main(void) {
   test_memory(2, &b);
   CHECK(a.len == b.len && a.len && memcmp(a.data, b.data, a.len) == 0,
         "the worker's file differs from the calling thread's");
+  test_sink(1, &a);
+  test_sink(2, &a);
   pq_buf_free(&a);
   pq_buf_free(&b);
   test_file(dir);
   test_folder(dir);
   test_failures();
   test_refusal(dir);
-  test_nomem();
+  test_sink_failures();
+  test_nomem(0);
+  test_nomem(1);
   rmdir(dir);
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;

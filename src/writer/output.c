@@ -1,6 +1,6 @@
 /*
 ** output.c -- where the table writer's bytes go (table.c): memory, a
-** file, or a folder of files.
+** file, a folder of files, or the program's sink.
 **
 ** A file is written under a temporary name beside its path and renamed
 ** when complete: nothing half-written is ever at the path.  It is durable
@@ -21,6 +21,12 @@
 ** once the last is written: the path must not exist, or be an empty
 ** folder, and a write that fails leaves nothing behind.  The host is
 ** asked (may_write) before each folder and file is made.
+**
+** A sink (parquet.h, pq_table_sink) takes the bytes as the core writer
+** makes them final, a row group's when it closes: nothing of the file is
+** kept here.  Its write may fail on the worker's thread: what it said is
+** kept (sink_rc, sink_msg) until the writer's failure is made of it on
+** the same thread.
 */
 #define _GNU_SOURCE /* nftw's FTW_DEPTH, fileno */
 #include <errno.h>
@@ -40,6 +46,15 @@
 #include "writer.h"
 
 int pq_tbl_flush(pq_table_writer *tw) {
+  if (tw->sink) {
+    /* (the writer sends its bytes itself; any drained go the same way) */
+    if (tw->out.oom) return PQ_NOMEM;
+    int rc = PQ_OK;
+    if (tw->out.len && pq_tbl_to_sink(tw, tw->out.data, tw->out.len))
+      rc = pq_tbl_io_error(tw, PQ_IO, NULL); /* (the sink's failure) */
+    tw->out.len = 0;
+    return rc;
+  }
   if (!tw->f) {
     if (tw->out.oom) return PQ_NOMEM;
     if (tw->to_memory && tw->out.len > pq_tbl_limit(tw))
@@ -63,7 +78,43 @@ int pq_tbl_sink(void *ctx, const uint8_t *p, size_t n) {
   return 1;
 }
 
+int pq_tbl_to_sink(void *ctx, const uint8_t *p, size_t n) {
+  pq_table_writer *tw = ctx;
+  tw->file_bytes += (int64_t)n;
+  tw->sink_msg.len = 0;
+  tw->sink_msg.oom = 0;
+  int rc = tw->sink->write(tw->sink->ctx, p, n, &tw->sink_msg);
+  if (rc == PQ_OK) return 0;
+  tw->sink_rc = rc;
+  return 1;
+}
+
+/* The sink's failure rc, with what it said in tw->sink_msg, as tw's. */
+static int to_sink_fail(pq_table_writer *tw, int rc) {
+  if (rc == PQ_NOMEM) return rc;
+  pq_buf *m = &tw->sink_msg;
+  if (m->len == 0) pq_buf_append(m, "the sink refused the file", 25);
+  pq_buf_byte(m, 0);
+  if (m->oom) return PQ_NOMEM;
+  return pq_tbl_fail(tw, rc, "%s", (const char *)m->data);
+}
+
+int pq_tbl_sink_commit(pq_table_writer *tw) {
+  tw->sink_msg.len = 0;
+  tw->sink_msg.oom = 0;
+  int rc = tw->sink->commit(tw->sink->ctx, &tw->sink_msg);
+  if (rc) return to_sink_fail(tw, rc);
+  tw->sink_done = 1;
+  return PQ_OK;
+}
+
+void pq_tbl_sink_abort(pq_table_writer *tw) {
+  if (tw->sink && !tw->sink_done) tw->sink->abort(tw->sink->ctx);
+  tw->sink = NULL;
+}
+
 int pq_tbl_io_error(pq_table_writer *tw, int rc, const pq_error *err) {
+  if (rc == PQ_IO && tw->sink && tw->sink_rc) return to_sink_fail(tw, tw->sink_rc);
   if (rc == PQ_IO && tw->tmp)
     return pq_tbl_fail(tw, rc, "writing '%s': %s", tw->tmp,
                       strerror(tw->io_errno));

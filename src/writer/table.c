@@ -636,6 +636,8 @@ int pq_tbl_start(pq_table_writer *tw) {
                  !tw->host.no_threads;
   if (tw->folder) {
     rc = pq_tbl_make_root(tw); /* its files open with their first rows */
+  } else if (tw->sink) {
+    pq_writer_set_sink(tw->w, pq_tbl_to_sink, tw);
   } else if (!tw->to_memory && !tw->cap) {
     rc = pq_tbl_create(tw);
     if (!rc) pq_writer_set_sink(tw->w, pq_tbl_sink, tw);
@@ -657,6 +659,7 @@ pq_table_writer *pq_table_writer_new(const pq_table_host *host) {
   pq_buf_init(&tw->look_heap);
   pq_buf_init(&tw->fname);
   pq_buf_init(&tw->key);
+  pq_buf_init(&tw->sink_msg);
   pq_tbl_options_init(&tw->opt);
   pq_partitioner_init(&tw->part, 0);
   return tw;
@@ -681,6 +684,7 @@ void pq_table_writer_free(pq_table_writer *tw) {
   }
   pq_free(tw->cols);
   pq_writer_free(tw->w);
+  pq_tbl_sink_abort(tw);
   pq_tbl_free_output(tw);
   pq_tbl_options_free(&tw->opt);
   pq_partitioner_free(&tw->part);
@@ -692,6 +696,7 @@ void pq_table_writer_free(pq_table_writer *tw) {
   pq_buf_free(&tw->look_heap);
   pq_buf_free(&tw->fname);
   pq_buf_free(&tw->key);
+  pq_buf_free(&tw->sink_msg);
   pq_free(tw);
 }
 
@@ -750,6 +755,18 @@ int pq_table_writer_to_memory(pq_table_writer *tw) {
   return PQ_OK;
 }
 
+int pq_table_writer_to_sink(pq_table_writer *tw, const pq_table_sink *sink) {
+  if (pq_table_writer_folder(tw))
+    return pq_tbl_fail(tw, PQ_MISUSE,
+                      "\"partition_by\" and \"file_size_bytes\" write a "
+                      "folder of files: a sink takes one file");
+  if (!sink || !sink->write || !sink->commit || !sink->abort)
+    return pq_tbl_fail(tw, PQ_MISUSE,
+                      "a sink has a write, a commit and an abort");
+  tw->sink = sink;
+  return PQ_OK;
+}
+
 int pq_table_writer_to_capture(pq_table_writer *tw, const pq_table_capture *cap) {
   tw_options *o = &tw->opt;
   if (o->npart > 0 || o->file_size > 0)
@@ -770,9 +787,10 @@ int pq_table_writer_columns(pq_table_writer *tw, int n,
                             const char *const *names,
                             const char *const *decls) {
   if (n < 1 || tw->cols) return pq_tbl_fail(tw, PQ_MISUSE, "no columns");
-  if (!tw->path && !tw->root && !tw->to_memory && !tw->cap)
-    return pq_tbl_fail(tw, PQ_MISUSE, "no output: a path, memory or a "
-                                      "capture comes before the columns");
+  if (!tw->path && !tw->root && !tw->to_memory && !tw->sink && !tw->cap)
+    return pq_tbl_fail(tw, PQ_MISUSE, "no output: a path, memory, a sink "
+                                      "or a capture comes before the "
+                                      "columns");
   int oom = 0;
   tw->cols = pq_calloc((size_t)n, sizeof *tw->cols);
   if (!tw->cols) return PQ_NOMEM;
@@ -835,6 +853,7 @@ int pq_table_writer_finish(pq_table_writer *tw) {
   rc = pq_writer_finish(tw->w, &tw->out, &err);
   rc = rc ? pq_tbl_io_error(tw, rc, &err) : pq_tbl_flush(tw);
   if (!rc && tw->f) rc = pq_tbl_commit(tw);
+  if (!rc && tw->sink) rc = pq_tbl_sink_commit(tw);
   return rc;
 }
 

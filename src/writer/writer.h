@@ -195,6 +195,10 @@ struct pq_table_writer {
   /* the output (output.c) */
   char *path, *tmp;
   void *f;                 /* FILE * */
+  const pq_table_sink *sink; /* the program's (pq_table_writer_to_sink) */
+  int sink_done;           /* its commit succeeded: no abort */
+  int sink_rc;             /* its write's failure */
+  pq_buf sink_msg;         /* ... and what it said */
   int64_t bloom_fixed;     /* bytes a row group's filters sized by "ndv" take */
   int64_t groups;          /* row groups closed */
   pq_buf out;
@@ -277,6 +281,11 @@ int pq_tbl_end_file(pq_table_writer *tw);
 int pq_tbl_end_folder(pq_table_writer *tw);
 void pq_tbl_free_output(pq_table_writer *tw);
 int pq_tbl_sink(void *ctx, const uint8_t *p, size_t n);
+/* The program's sink: the writer's bytes to it, its commit, its abort
+** (unless committed). */
+int pq_tbl_to_sink(void *ctx, const uint8_t *p, size_t n);
+int pq_tbl_sink_commit(pq_table_writer *tw);
+void pq_tbl_sink_abort(pq_table_writer *tw);
 
 /* A REAL's text as SQLite writes it ("%!.15g": a ".0" where no point
 ** would show, "0.0" for -0.0, "Inf", "-Inf"; "nan"), appended
