@@ -500,6 +500,10 @@ typedef struct col_writer {
   int npath;
 
   pq_encoder *enc;    /* the page's values (dictionary: the chunk's) */
+  pq_encoder *kept_dict, *kept_plain; /* the dictionary encoder and the
+                      ** other, while the column uses the other one: kept
+                      ** from chunk to chunk with their memory, which a
+                      ** new one would fault in again (bench/NOTES.md) */
   pq_buf def;         /* the page's definition levels, as RLE runs */
   pq_rle_writer defw;
   pq_buf rep;         /* ... and repetition levels */
@@ -848,7 +852,30 @@ int pq_writer_open_schema(pq_writer **out, const pq_write_node *fields,
 /* Opens the encoder of the page (dictionary: of the chunk) if none is. */
 static int open_encoder(col_writer *c, pq_error *err) {
   if (c->enc) return PQ_OK;
+  pq_encoder **kept = c->dict ? &c->kept_dict : &c->kept_plain;
+  if (*kept) {
+    c->enc = *kept;
+    *kept = NULL;
+    return PQ_OK;
+  }
   return pq_encoder_open(&c->enc, &c->p, err);
+}
+
+/* The column's encoder, done with for now: kept for the next chunk when
+** it can begin a new stream (and "auto", which may choose another, is
+** off), else freed. */
+static void put_encoder_away(col_writer *c) {
+  pq_encoder *e = c->enc;
+  c->enc = NULL;
+  if (!e) return;
+  pq_encoder **kept = c->dict ? &c->kept_dict : &c->kept_plain;
+  int again = c->dict || pq_encoder_reusable(e);
+  if (c->o.auto_encoding || !again || *kept) {
+    pq_encoder_free(e);
+    return;
+  }
+  if (c->dict) pq_dict_reset(e);
+  *kept = e;
 }
 
 /* Compresses src[0..n) with codec at level onto out (or copies it). */
@@ -1068,9 +1095,12 @@ static int write_dict_page(pq_writer *w, col_writer *c, pq_error *err) {
   sc->tmp.len = 0;
   sc->body.len = 0;
   rc = pq_encoder_finish(c->enc, &sc->tmp, &sc->body, err);
-  pq_encoder_free(c->enc);
-  c->enc = NULL;
-  if (rc) return rc;
+  if (rc) {
+    pq_encoder_free(c->enc);
+    c->enc = NULL;
+    return rc;
+  }
+  put_encoder_away(c);
   if (sc->body.oom) return pq_nomem(err, LABEL);
   pq_page_draft d;
   memset(&d, 0, sizeof d);
@@ -1123,10 +1153,7 @@ static int fall_back(pq_writer *w, col_writer *c, pq_error *err) {
 static int flush_chunk(pq_writer *w, col_writer *c, pq_error *err) {
   int rc = flush_page(w, c, err);
   if (rc) return rc;
-  if (!c->dict) { /* an encoder kept from page to page goes with its chunk */
-    pq_encoder_free(c->enc);
-    c->enc = NULL;
-  }
+  if (!c->dict) put_encoder_away(c); /* (the next chunk's is a dictionary) */
   if (c->dict && c->chunk_rows > 0) {
     rc = write_dict_page(w, c, err);
     if (rc) return rc;
@@ -2181,6 +2208,8 @@ void pq_writer_free(pq_writer *w) {
   for (int i = 0; i < w->ncols; i++) {
     col_writer *c = &w->cols[i];
     pq_encoder_free(c->enc);
+    pq_encoder_free(c->kept_dict);
+    pq_encoder_free(c->kept_plain);
     pq_buf_free(&c->def);
     stats_free(&c->page_stats);
     stats_free(&c->chunk_stats);
