@@ -57,9 +57,12 @@ static void column_make(column *c, pq_type t, int32_t tl, size_t n, int nulls) {
   c->present = malloc(n + 1);
   size_t vs = pq_value_size(t, tl);
   c->values = malloc(n * vs + 1);
-  c->heap = malloc(n * 24 + 1);
+  c->heap = malloc(n * 48 + 1);
   size_t heap = 0;
-  int small = rnd() % 2; /* few distinct values: dictionaries, runs */
+  int shape = rnd() % 3;
+  int small = shape == 0; /* few distinct values: dictionaries, runs */
+  int tails = shape == 2; /* byte arrays alike but for their last bytes
+                          ** (bounds compared past a long prefix) */
   for (size_t i = 0; i < n; i++) {
     c->present[i] = !(nulls && rnd() % 8 < (uint64_t)nulls);
     if (!c->present[i]) continue;
@@ -89,10 +92,14 @@ static void column_make(column *c, pq_type t, int32_t tl, size_t n, int nulls) {
       }
       case PQ_BYTE_ARRAY: {
         pq_bytes b;
-        size_t len = small ? r % 3 : r % 24;
+        static const uint8_t edge[] = {0x00, 0x01, 0x7f, 0x80, 0xfe, 0xff};
+        size_t len = small ? r % 3 : tails ? r % 41 : r % 24;
         b.ptr = c->heap + heap;
         for (size_t k = 0; k < len; k++)
-          c->heap[heap + k] = (uint8_t)(small ? 'a' + r % 5 : rnd());
+          c->heap[heap + k] =
+              (uint8_t)(small ? 'a' + r % 5
+                        : tails ? (k + 3 < len ? 'p' + k % 3 : edge[rnd() % 6])
+                                : rnd());
         heap += len;
         b.len = len;
         memcpy(v, &b, sizeof b);

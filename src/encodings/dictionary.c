@@ -685,8 +685,11 @@ static inline uint64_t entry_num(const dict_enc *s, uint32_t e) {
 
 /* Rebuilds the table with n slots. */
 static int dict_set_slots(dict_enc *s, uint32_t n) {
-  uint32_t *slots = pq_calloc(n, sizeof *slots);
-  if (!slots) return PQ_NOMEM;
+  /* a table of that size already (kept by pq_dict_reset): emptied, and
+  ** filled again in place, its pages written before */
+  uint32_t *slots = s->slots && s->nslots == n ? s->slots : NULL;
+  if (slots) memset(slots, 0, (size_t)n * sizeof *slots);
+  else if (!(slots = pq_calloc(n, sizeof *slots))) return PQ_NOMEM;
   int shift = 64 - pq_bit_width64(n - 1);
   for (uint32_t i = 0; i < s->entries; i++) {
     uint32_t j = s->numeric ? hash_num(entry_num(s, i), shift)
@@ -694,7 +697,7 @@ static int dict_set_slots(dict_enc *s, uint32_t n) {
     while (slots[j]) j = (j + 1) & (n - 1);
     slots[j] = i + 1;
   }
-  pq_free(s->slots);
+  if (slots != s->slots) pq_free(s->slots);
   s->slots = slots;
   s->nslots = n;
   s->shift = shift;
@@ -804,6 +807,7 @@ static int direct_widen(dict_enc *s, int64_t x) {
     s->direct = 0;
     uint32_t n = 64;
     while ((uint64_t)s->entries * 2 > n) n *= 2;
+    if (n < s->nslots) n = s->nslots; /* (the table a chunk before grew) */
     return dict_set_slots(s, n) ? -1 : 0;
   }
   uint64_t span = need * 2 < 1024 ? 1024 : need * 2;
@@ -989,7 +993,7 @@ static int dict_finish(pq_encoder *e, pq_buf *out, pq_buf *dict,
   dict_enc *s = (dict_enc *)e;
   pq_rle_adaptive_flush(&s->idx);
   pq_buf_byte(out, (uint8_t)s->idx.w);
-  pq_buf_move(out, &s->idx.buf);
+  pq_buf_hand_over(out, &s->idx.buf);
   if (!dict) return PQ_OK;
   if (e->p.type == PQ_BOOLEAN) {
     uint8_t bits = 0;
@@ -997,7 +1001,8 @@ static int dict_finish(pq_encoder *e, pq_buf *out, pq_buf *dict,
       bits |= (uint8_t)(s->keys.data[i] << i);
     if (s->entries) pq_buf_byte(dict, bits);
   } else {
-    pq_buf_move(dict, &s->keys);
+    /* (the keys keep dict's memory, if it had any, for pq_dict_reset) */
+    pq_buf_hand_over(dict, &s->keys);
   }
   return PQ_OK;
 }
@@ -1006,10 +1011,23 @@ int pq_dict_take_indices(pq_encoder *e, pq_buf *out) {
   dict_enc *s = (dict_enc *)e;
   pq_rle_adaptive_flush(&s->idx);
   pq_buf_byte(out, (uint8_t)s->idx.w);
-  pq_buf_move(out, &s->idx.buf);
-  pq_rle_adaptive_free(&s->idx);
-  pq_rle_adaptive_init(&s->idx);
+  pq_buf_hand_over(out, &s->idx.buf);
+  pq_rle_adaptive_reset(&s->idx);
   return out->oom ? PQ_NOMEM : PQ_OK;
+}
+
+void pq_dict_reset(pq_encoder *e) {
+  dict_enc *s = (dict_enc *)e;
+  e->count = 0;
+  s->keys.len = 0;
+  s->entries = 0;
+  if (s->slots) memset(s->slots, 0, (size_t)s->nslots * sizeof *s->slots);
+  pq_free(s->dtab);
+  s->dtab = NULL;
+  s->dbase = s->dspan = 0;
+  s->vmin = s->vmax = 0;
+  s->direct = e->p.type == PQ_INT32 || e->p.type == PQ_INT64;
+  pq_rle_adaptive_reset(&s->idx);
 }
 
 uint32_t pq_dict_entries(const pq_encoder *e) {

@@ -258,6 +258,9 @@ int pq_dict_encoder(pq_encoder **out, const pq_params *p, pq_error *err);
 ** of the values put since the last call (its bit-width byte and runs) to
 ** out and begins a new one; the dictionary keeps its entries. */
 int pq_dict_take_indices(pq_encoder *e, pq_buf *out);
+/* After pq_encoder_finish: empty again, for the next chunk's dictionary,
+** keeping its memory (its table, as large as it grew). */
+void pq_dict_reset(pq_encoder *e);
 uint32_t pq_dict_entries(const pq_encoder *e);
 /* The bytes of the dictionary so far, as its page will hold them. */
 size_t pq_dict_bytes(const pq_encoder *e);
@@ -306,6 +309,7 @@ void pq_rle_writer_flush(pq_rle_writer *w);
 ** RLE when no bit_width is given, so that memory follows the encoded size. */
 typedef struct pq_rle_adaptive {
   pq_buf buf;
+  pq_buf spare; /* the memory of a stream re-encoded wider, for the next */
   pq_rle_writer wr;
   int w;
   uint64_t count;
@@ -315,6 +319,8 @@ void pq_rle_adaptive_init(pq_rle_adaptive *a);
 int pq_rle_adaptive_put(pq_rle_adaptive *a, const uint32_t *v, size_t n);
 /* Flushes; a->buf then holds the runs and a->w their width. */
 void pq_rle_adaptive_flush(pq_rle_adaptive *a);
+/* Empties it for a new stream, keeping its memory. */
+void pq_rle_adaptive_reset(pq_rle_adaptive *a);
 void pq_rle_adaptive_free(pq_rle_adaptive *a);
 
 /* ---- The DELTA_BINARY_PACKED writer, shared by the DELTA_* encoders. */

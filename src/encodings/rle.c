@@ -673,8 +673,13 @@ void pq_rle_adaptive_init(pq_rle_adaptive *a) {
 /* Re-encodes everything written so far at bit width nw. */
 static int rle_widen(pq_rle_adaptive *a, int nw) {
   pq_rle_writer_flush(&a->wr);
-  pq_buf nb;
-  pq_buf_init(&nb);
+  if (a->count == 0 && a->buf.len == 0) { /* nothing to re-encode */
+    pq_rle_writer_init(&a->wr, &a->buf, nw);
+    a->w = nw;
+    return a->buf.oom ? PQ_NOMEM : PQ_OK;
+  }
+  pq_buf nb = a->spare; /* (empty: the memory of the last one replaced) */
+  pq_buf_init(&a->spare);
   pq_rle_writer nwr;
   pq_rle_writer_init(&nwr, &nb, nw);
   if (a->count > 0 && !a->buf.oom) {
@@ -695,7 +700,9 @@ static int rle_widen(pq_rle_adaptive *a, int nw) {
     }
   }
   int oom = a->buf.oom;
-  pq_buf_free(&a->buf);
+  a->spare = a->buf;
+  a->spare.len = 0;
+  a->spare.oom = 0;
   a->buf = nb;
   a->buf.oom |= oom;
   a->wr = nwr;
@@ -721,7 +728,17 @@ void pq_rle_adaptive_flush(pq_rle_adaptive *a) {
   pq_rle_writer_flush(&a->wr);
 }
 
+void pq_rle_adaptive_reset(pq_rle_adaptive *a) {
+  pq_buf keep = a->buf, spare = a->spare;
+  keep.len = 0;
+  keep.oom = 0;
+  pq_rle_adaptive_init(a);
+  a->buf = keep;
+  a->spare = spare;
+}
+
 void pq_rle_adaptive_free(pq_rle_adaptive *a) {
+  pq_buf_free(&a->spare);
   pq_buf_free(&a->buf);
 }
 

@@ -505,6 +505,17 @@ static int tt_column(pq_table_writer *tw, int i, char *type, char *enc,
   c->vsize = c->p.type == PQ_BYTE_ARRAY ? sizeof(pq_bytes)
              : c->p.type == PQ_FIXED_LEN_BYTE_ARRAY ? sizeof(size_t)
                                                     : pq_value_size(c->p.type, 0);
+  /* The values a column takes as they are (pq_tbl_put_value would store
+  ** them unchanged): an INT64 column's integers, a DOUBLE's reals, a
+  ** STRING's or JSON's texts, a BINARY's blobs. */
+  int k = c->t.kind;
+  c->fast = c->tree ? TW_FAST_NONE
+            : k == PQ_WT_INT64 && c->p.type == PQ_INT64 ? TW_FAST_INT64
+            : k == PQ_WT_DOUBLE && c->p.type == PQ_DOUBLE ? TW_FAST_DOUBLE
+            : (k == PQ_WT_STRING || k == PQ_WT_JSON) && c->p.type == PQ_BYTE_ARRAY
+                ? TW_FAST_TEXT
+            : k == PQ_WT_BINARY && c->p.type == PQ_BYTE_ARRAY ? TW_FAST_BLOB
+                                                              : TW_FAST_NONE;
   c->b.values = pq_malloc((size_t)TW_BATCH * c->vsize);
   c->b.present = pq_malloc(TW_BATCH);
   if (!c->b.values || !c->b.present) return PQ_NOMEM;
@@ -584,10 +595,42 @@ static int tt_row(pq_table_writer *tw, const pq_dvalue *vals) {
     if (r) return r;
   }
   for (int i = 0; i < tw->ncols; i++) {
-    if (tw->cols[i].skip) continue;
+    tw_col *c = &tw->cols[i];
+    const pq_dvalue *v = &vals[i];
+    if (c->skip) continue;
+    /* The kinds a column takes as they are: here, without a call. */
+    static const int fast_kind[] = {0, PQ_DV_INT, PQ_DV_DOUBLE, PQ_DV_TEXT,
+                                    PQ_DV_BLOB};
+    if (c->fast && v->kind == fast_kind[c->fast]) {
+      tw_fill *f = &c->b;
+      uint8_t *slot = f->values + f->nvalues * c->vsize;
+      if (c->fast == TW_FAST_INT64) {
+        memcpy(slot, &v->i, 8);
+      } else if (c->fast == TW_FAST_DOUBLE) {
+        memcpy(slot, &v->d, 8);
+      } else {
+        /* the bytes into the heap; their pointer made when the batch
+        ** goes (pq_tbl_put_fill) */
+        pq_bytes pb = {(const uint8_t *)(uintptr_t)f->heap.len, v->n};
+        if (v->n) {
+          if (f->heap.cap - f->heap.len < v->n &&
+              pq_buf_reserve(&f->heap, v->n))
+            return PQ_NOMEM;
+          memcpy(f->heap.data + f->heap.len, v->p, v->n);
+          f->heap.len += v->n;
+        }
+        memcpy(slot, &pb, sizeof pb);
+      }
+      f->present[f->nrows++] = 1;
+      f->nvalues++;
+      continue;
+    }
+    if (v->kind == PQ_DV_NULL && !c->tree) {
+      c->b.present[c->b.nrows++] = 0;
+      continue;
+    }
     /* a fault leaves the columns before it a row ahead: the write fails */
-    int rc = tw->cols[i].tree ? pq_tbl_put_nested(tw, i, &vals[i])
-                              : pq_tbl_put_value(tw, i, &vals[i]);
+    int rc = c->tree ? pq_tbl_put_nested(tw, i, v) : pq_tbl_put_value(tw, i, v);
     if (rc) return rc;
   }
   tw->group_rows++;

@@ -62,11 +62,32 @@ static void stats_free(stats *s) {
   pq_buf_free(&s->bmax);
 }
 
+static inline uint64_t load_be64(const uint8_t *p) {
+  return (uint64_t)p[0] << 56 | (uint64_t)p[1] << 48 | (uint64_t)p[2] << 40 |
+         (uint64_t)p[3] << 32 | (uint64_t)p[4] << 24 | (uint64_t)p[5] << 16 |
+         (uint64_t)p[6] << 8 | (uint64_t)p[7];
+}
+
+/* Bytes compared unsigned, a prefix first: eight at a time as big-endian
+** words, without a call (a value is compared with its page's bounds
+** twice a value); the last word of eight or more overlaps the one before,
+** whose bytes were equal. */
 static int bytes_cmp(const uint8_t *a, size_t na, const uint8_t *b,
                      size_t nb) {
-  size_t n = na < nb ? na : nb;
-  int c = n ? memcmp(a, b, n) : 0;
-  if (c) return c;
+  size_t n = na < nb ? na : nb, i = 0;
+  if (n >= 8) {
+    for (; i + 8 <= n; i += 8) {
+      uint64_t x = load_be64(a + i), y = load_be64(b + i);
+      if (x != y) return x < y ? -1 : 1;
+    }
+    if (i < n) {
+      uint64_t x = load_be64(a + n - 8), y = load_be64(b + n - 8);
+      if (x != y) return x < y ? -1 : 1;
+    }
+  } else {
+    for (; i < n; i++)
+      if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
+  }
   return na < nb ? -1 : na > nb;
 }
 
@@ -139,8 +160,9 @@ static void stats_bytes(stats *s, const uint8_t *p, size_t n) {
     s->has = 1;
     return;
   }
+  /* (min <= max: a new min is no new max) */
   if (stats_cmp(s, p, n, s->bmin.data, s->bmin.len) < 0) set_bytes(&s->bmin, p, n);
-  if (stats_cmp(s, p, n, s->bmax.data, s->bmax.len) > 0) set_bytes(&s->bmax, p, n);
+  else if (stats_cmp(s, p, n, s->bmax.data, s->bmax.len) > 0) set_bytes(&s->bmax, p, n);
 }
 
 /* The least and greatest of n integers of type T at v, into s. */
@@ -500,6 +522,10 @@ typedef struct col_writer {
   int npath;
 
   pq_encoder *enc;    /* the page's values (dictionary: the chunk's) */
+  pq_encoder *kept_dict, *kept_plain; /* the dictionary encoder and the
+                      ** other, while the column uses the other one: kept
+                      ** from chunk to chunk with their memory, which a
+                      ** new one would fault in again (bench/NOTES.md) */
   pq_buf def;         /* the page's definition levels, as RLE runs */
   pq_rle_writer defw;
   pq_buf rep;         /* ... and repetition levels */
@@ -848,7 +874,30 @@ int pq_writer_open_schema(pq_writer **out, const pq_write_node *fields,
 /* Opens the encoder of the page (dictionary: of the chunk) if none is. */
 static int open_encoder(col_writer *c, pq_error *err) {
   if (c->enc) return PQ_OK;
+  pq_encoder **kept = c->dict ? &c->kept_dict : &c->kept_plain;
+  if (*kept) {
+    c->enc = *kept;
+    *kept = NULL;
+    return PQ_OK;
+  }
   return pq_encoder_open(&c->enc, &c->p, err);
+}
+
+/* The column's encoder, done with for now: kept for the next chunk when
+** it can begin a new stream (and "auto", which may choose another, is
+** off), else freed. */
+static void put_encoder_away(col_writer *c) {
+  pq_encoder *e = c->enc;
+  c->enc = NULL;
+  if (!e) return;
+  pq_encoder **kept = c->dict ? &c->kept_dict : &c->kept_plain;
+  int again = c->dict || pq_encoder_reusable(e);
+  if (c->o.auto_encoding || !again || *kept) {
+    pq_encoder_free(e);
+    return;
+  }
+  if (c->dict) pq_dict_reset(e);
+  *kept = e;
 }
 
 /* Compresses src[0..n) with codec at level onto out (or copies it). */
@@ -1068,9 +1117,12 @@ static int write_dict_page(pq_writer *w, col_writer *c, pq_error *err) {
   sc->tmp.len = 0;
   sc->body.len = 0;
   rc = pq_encoder_finish(c->enc, &sc->tmp, &sc->body, err);
-  pq_encoder_free(c->enc);
-  c->enc = NULL;
-  if (rc) return rc;
+  if (rc) {
+    pq_encoder_free(c->enc);
+    c->enc = NULL;
+    return rc;
+  }
+  put_encoder_away(c);
   if (sc->body.oom) return pq_nomem(err, LABEL);
   pq_page_draft d;
   memset(&d, 0, sizeof d);
@@ -1123,10 +1175,7 @@ static int fall_back(pq_writer *w, col_writer *c, pq_error *err) {
 static int flush_chunk(pq_writer *w, col_writer *c, pq_error *err) {
   int rc = flush_page(w, c, err);
   if (rc) return rc;
-  if (!c->dict) { /* an encoder kept from page to page goes with its chunk */
-    pq_encoder_free(c->enc);
-    c->enc = NULL;
-  }
+  if (!c->dict) put_encoder_away(c); /* (the next chunk's is a dictionary) */
   if (c->dict && c->chunk_rows > 0) {
     rc = write_dict_page(w, c, err);
     if (rc) return rc;
@@ -2181,6 +2230,8 @@ void pq_writer_free(pq_writer *w) {
   for (int i = 0; i < w->ncols; i++) {
     col_writer *c = &w->cols[i];
     pq_encoder_free(c->enc);
+    pq_encoder_free(c->kept_dict);
+    pq_encoder_free(c->kept_plain);
     pq_buf_free(&c->def);
     stats_free(&c->page_stats);
     stats_free(&c->chunk_stats);

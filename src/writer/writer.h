@@ -140,7 +140,11 @@ typedef struct tw_col {
   double cost;             /* seconds its batches took */
   char *crs;               /* GEOMETRY, GEOGRAPHY: its crs (o.crs, t.crs) */
   int skip;                /* left out of a capture */
+  int fast;                /* TW_FAST_*: the values of one kind it takes as
+                           ** they are, without conversion (table.c) */
 } tw_col;
+
+enum { TW_FAST_NONE, TW_FAST_INT64, TW_FAST_DOUBLE, TW_FAST_TEXT, TW_FAST_BLOB };
 
 /* The options (table_options.c). */
 typedef struct tw_options {
