@@ -395,13 +395,8 @@ static void cell_decimal(const pq_schema_element *e, int scale, int precision,
     p = b->ptr;
     n = b->len;
   }
-  if (!pq_decimal_fits_text(p, n)) { /* more digits than text holds here */
-    out->kind = PQ_CELL_BLOB;
-    out->p = p;
-    out->n = n;
-    return;
-  }
   if (precision > 0 && precision <= 15) { /* it fits in the last 8 bytes */
+    if (!pq_decimal_fits_text(p, n)) goto blob;
     if (n > 8) {
       p += n - 8;
       n = 8;
@@ -410,8 +405,15 @@ static void cell_decimal(const pq_schema_element *e, int scale, int precision,
     out->r = cell_scaled(cell_be_int(p, n), scale);
     return;
   }
-  cell_text(out, scratch, pq_text_decimal(scratch, PQ_CELL_SCRATCH, p, n,
-                                          scale));
+  size_t k = pq_text_decimal_fit(scratch, PQ_CELL_SCRATCH, p, n, scale);
+  if (k) {
+    cell_text(out, scratch, k);
+    return;
+  }
+blob: /* more digits than text holds here */
+  out->kind = PQ_CELL_BLOB;
+  out->p = p;
+  out->n = n;
 }
 
 void pq_cell_from_value(const pq_schema_element *e, int binary_as_string,

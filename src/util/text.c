@@ -180,12 +180,26 @@ static size_t text_decimal_out(char *s, size_t cap, int neg, const char *dig,
   return o;
 }
 
-/* The digits of u at the end of buf (which ends at e): where they start. */
+/* The digits of u at the end of buf (which ends at e): where they start.
+** Two digits a division. */
 static char *text_u64_digits(char *e, uint64_t u) {
-  do {
-    *--e = (char)('0' + (int)(u % 10));
-    u /= 10;
-  } while (u);
+  static const char pairs[] =
+      "00010203040506070809101112131415161718192021222324252627282930313233"
+      "34353637383940414243444546474849505152535455565758596061626364656667"
+      "68697071727374757677787980818283848586878889909192939495969798"
+      "99";
+  while (u >= 100) {
+    unsigned r = (unsigned)(u % 100);
+    u /= 100;
+    e -= 2;
+    memcpy(e, pairs + 2 * r, 2);
+  }
+  if (u >= 10) {
+    e -= 2;
+    memcpy(e, pairs + 2 * u, 2);
+  } else {
+    *--e = (char)('0' + (int)u);
+  }
   return e;
 }
 
@@ -255,6 +269,13 @@ size_t pq_text_decimal(char *s, size_t cap, const uint8_t *p, size_t n,
 int pq_decimal_fits_text(const uint8_t *p, size_t n) {
   cell_be_trim(&p, &n);
   return n <= PQ_DECIMAL_MAX_BYTES;
+}
+
+size_t pq_text_decimal_fit(char *s, size_t cap, const uint8_t *p, size_t n,
+                           int scale) {
+  cell_be_trim(&p, &n);
+  if (n > PQ_DECIMAL_MAX_BYTES) return 0;
+  return pq_text_decimal(s, cap, p, n, scale);
 }
 
 size_t pq_text_interval(char *s, size_t cap, const uint8_t *p) {
