@@ -4,7 +4,7 @@
 **
 **   build/bench/tables [--quick] [--extension PATH] [--work DIR]
 **                      [--duckdb DIR] [--parquet-wasm DIR]
-**                      [--results FILE] [--only TABLE]
+**                      [--results FILE] [--only TABLE] [--users]
 **
 ** Data (made once, kept under WORK/table_data/):
 **   t.parquet     10 M rows written by DuckDB (bench/tables.mjs): id BIGINT
@@ -17,6 +17,9 @@
 **   t_pi.parquet  the rows of t.parquet as arrow-rs writes them
 **                 (bench/pageindex.mjs, parquet-wasm): a page index, pages
 **                 of 20 000 rows
+**   h/            the rows of t.parquet with a column `section` (the url's
+**                 first folder: six values), in hive folders by it,
+**                 written by DuckDB (bench/tables.mjs hive)
 **
 ** Figures, each the median over PROCS sqlite3 shells (fresh processes) of
 ** each shell's best of RUNS runs (.timer) after one untimed (for figures
@@ -46,14 +49,21 @@
 **       worker thread / with threads=1, and / the native table; sum(x) /
 **       SQLite's generate_series over as many rows; a point query and
 **       LIMIT 10 with the worker allowed / threads=1
+**   (h) the queries a new user runs (a filter, a GROUP BY, a join with a
+**       native table, LIKE with a prefix, a filter on a hive key), the
+**       table with threads=1 and with its default against DuckDB with one
+**       thread, each with its ratio, and whether the results agree; the
+**       native table's time beside
 **
 ** The section is written under the heading "## The parquet table", in
 ** place of the one a run before wrote, else at the end of the results
-** file.  The shell, timing and results helpers are bench/shell.h's.
+** file; (h) under "## The parquet table: a new user's queries" the same
+** way.  --users runs (h) alone.  The shell, timing and results helpers are bench/shell.h's.
 */
 #define _DEFAULT_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
+#include <math.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 
@@ -126,7 +136,147 @@ static long long cold_bytes(const char *path, const char *script) {
   return resident(path);
 }
 
-/* ---- DuckDB -------------------------------------------------------------- */
+/* ---- (h) A new user's queries ----------------------------------------------- */
+
+#define USERS_HEADING "## The parquet table: a new user's queries"
+
+/* The same query in both engines: T is the file's table, H the hive
+** folder's; cats is a native table in each. */
+static const struct {
+  const char *name, *what, *sql;
+} users_q[] = {
+    {"filter", "a filter", "SELECT count(*), round(sum(x), 2) FROM T WHERE opt > 90000"},
+    {"group", "GROUP BY", "SELECT cat, count(*), round(avg(x), 2) FROM T GROUP BY cat ORDER BY cat"},
+    {"join", "a join with a native table",
+     "SELECT c.grp, count(*), round(sum(t.x), 2) FROM T t JOIN cats c ON c.cat = t.cat "
+     "GROUP BY c.grp ORDER BY c.grp"},
+    {"like", "LIKE with a prefix",
+     "SELECT count(*) FROM T WHERE url LIKE 'https://shop.example.com/books/%'"},
+    {"hive", "a hive key", "SELECT count(*), round(sum(x), 2) FROM H WHERE section = 'books'"},
+};
+#define USERS_N (int)(sizeof users_q / sizeof users_q[0])
+
+/* q with T and H replaced by t and h. */
+static void users_sql(const char *q, char *buf, size_t cap) {
+  size_t o = 0;
+  for (const char *p = q; *p && o + 2 < cap; p++) {
+    int word = (p == q || p[-1] == ' ') && (p[1] == ' ' || !p[1]);
+    buf[o++] = word && (*p == 'T' || *p == 'H') ? (char)(*p + 32) : *p;
+  }
+  buf[o] = 0;
+}
+
+/* Whether two results agree: the same fields, numbers equal to 1e-9. */
+static int users_agree(const char *a, const char *b) {
+  for (;;) {
+    while (*a == ' ' || *a == '|' || *a == '\n') a++;
+    while (*b == ' ' || *b == '|' || *b == '\n') b++;
+    if (!*a || !*b) return !*a && !*b;
+    size_t na = strcspn(a, " |\n"), nb = strcspn(b, " |\n");
+    char *ea, *eb;
+    double x = strtod(a, &ea), y = strtod(b, &eb);
+    if (ea == a + na && eb == b + nb && na && nb) {
+      if (fabs(x - y) > 1e-9 * (fabs(x) > 1 ? fabs(x) : 1)) return 0;
+    } else if (na != nb || memcmp(a, b, na)) {
+      return 0;
+    }
+    a += na;
+    b += nb;
+  }
+}
+
+static void users_section(const char *tfile, const char *hdir, const char *native,
+                          const char *duckdir, const char *command, const char *mach,
+                          const char *loadavg, const char *date, long rows) {
+  char setup[4096], q[1024], cmd[4096];
+  const char *opts[2] = {", threads=1", ""};
+  double ours[USERS_N][2], nat[USERS_N];
+  sample s_ours[USERS_N][2];
+  char *res[USERS_N];
+  for (int k = 0; k < USERS_N; k++) {
+    users_sql(users_q[k].sql, q, sizeof q - 1);
+    for (int m = 0; m < 2; m++) {
+      snprintf(setup, sizeof setup,
+               "CREATE VIRTUAL TABLE temp.t USING parquet('%s'%s);\n"
+               "CREATE VIRTUAL TABLE temp.h USING parquet('%s/**/*.parquet', "
+               "hive_partitioning=1%s);\n"
+               "CREATE TEMP TABLE cats(cat TEXT PRIMARY KEY, grp INTEGER);\n"
+               "INSERT INTO cats SELECT 'category-' || value, value %% 5 FROM "
+               "generate_series(0, 49);",
+               tfile, opts[m], hdir, opts[m]);
+      strcat(q, ";");
+      ours[k][m] = best_times_s(":memory:", setup, q, &s_ours[k][m], NULL);
+      q[strlen(q) - 1] = 0;
+    }
+    /* The native table `native` in place of the file (not of the folders). */
+    nat[k] = -1;
+    if (!strstr(users_q[k].sql, " H ")) {
+      char nq[1024];
+      const char *at = strstr(q, " t");
+      snprintf(nq, sizeof nq, "%.*s native%s;", (int)(at - q), q, at + 2);
+      nat[k] = best_times_s(native,
+                            "CREATE TEMP TABLE cats(cat TEXT PRIMARY KEY, grp INTEGER);\n"
+                            "INSERT INTO cats SELECT 'category-' || value, value % 5 FROM "
+                            "generate_series(0, 49);",
+                            nq, NULL, NULL);
+    }
+    char script[8192];
+    snprintf(script, sizeof script, "%s\n%s;", setup, q);
+    res[k] = NULL;
+    if (shell(":memory:", script, &res[k])) {
+      free(res[k]);
+      res[k] = NULL;
+    }
+  }
+  snprintf(cmd, sizeof cmd, "env -u LD_PRELOAD node bench/tables.mjs '%s' users '%s' %d '%s'",
+           duckdir, tfile, PROCS * RUNS, hdir);
+  char *duck = run_node(cmd);
+
+  section_len = 0;
+  out(USERS_HEADING "\n\n");
+  out("- command: `%s` (run by `make bench`)\n", command);
+  out("- machine: %s; load average %s at the start\n- date: %s\n", mach, loadavg, date);
+  out("- data: `%s` (%ld rows, the section above), and the same rows in hive "
+      "folders by `section` (the url's first folder, six values; `%s`, written "
+      "by DuckDB); `cats` a native table of the 50 categories and a group "
+      "(`cat TEXT PRIMARY KEY, grp INTEGER` in SQLite, a table in DuckDB)\n",
+      tfile, rows, hdir);
+  out("- each statement timed in %d sqlite3 shells, best of %d after one untimed, the median; "
+      "DuckDB (@duckdb/node-api 1.5.6) with `threads=1`, best of %d after one "
+      "untimed; the same SQL in both, over `read_parquet` in DuckDB "
+      "(`hive_partitioning = true` for the folders); \"same\": the two "
+      "results agree, numbers to 1e-9\n\n",
+      PROCS, RUNS, PROCS * RUNS);
+  out("| query | | parquet table, threads=1, s | DuckDB, one thread, s | ratio | "
+      "parquet table, default (reading ahead), s | ratio | native SQLite table, s | same |\n");
+  out("|---|---|---|---|---|---|---|---|---|\n");
+  for (int k = 0; k < USERS_N; k++) {
+    double d = duck ? json_num(duck, users_q[k].name) : -1;
+    char name[64], want[8192] = "";
+    snprintf(name, sizeof name, "\"%s_rows\":\"", users_q[k].name);
+    const char *r = duck ? strstr(duck, name) : NULL;
+    if (r) {
+      r += strlen(name);
+      size_t n = strcspn(r, "\"");
+      if (n >= sizeof want) n = sizeof want - 1;
+      memcpy(want, r, n);
+      want[n] = 0;
+    }
+    char ns[32] = "";
+    if (nat[k] >= 0) snprintf(ns, sizeof ns, "%.3f", nat[k]);
+    out("| %s | `%s` | %.3f | %.4f | %.1f | %.3f | %.1f | %s | %s |\n", users_q[k].what,
+        users_q[k].sql, ours[k][0], d, d > 0 ? ours[k][0] / d : -1, ours[k][1],
+        d > 0 ? ours[k][1] / d : -1, ns,
+        res[k] && r ? (users_agree(res[k], want) ? "yes" : "NO") : "not checked");
+    free(res[k]);
+  }
+  out("\nT is `t` (the file) in SQLite and `read_parquet` of it in DuckDB; H the "
+      "folders. Ratios: the parquet table's time over DuckDB's. The native "
+      "SQLite table (`native`, the same rows) shows what SQLite's own engine "
+      "costs for the query: a GROUP BY without an index sorts every row, a "
+      "join looks each row up in `cats`' index.\n");
+  free(duck);
+}
 
 /* ---- Main ------------------------------------------------------------------ */
 
@@ -134,6 +284,7 @@ int main(int argc, char **argv) {
   const char *only = arg_value(argc, argv, "--only", NULL);
   if (only && !strstr(only, "TABLE")) return 0;
   int quick = has_flag(argc, argv, "--quick");
+  int users_only = has_flag(argc, argv, "--users");
   EXT = arg_value(argc, argv, "--extension", EXT);
   const char *workdir = arg_value(argc, argv, "--work", "build/bench");
   const char *duckdir = arg_value(argc, argv, "--duckdb", NULL);
@@ -142,7 +293,7 @@ int main(int argc, char **argv) {
   if (quick) PROCS = 1;
   setvbuf(stdout, NULL, _IOLBF, 0);
 
-  char dir[1024], tfile[1200], big[1200], native[1200], pifile[1200], cmd[4096];
+  char dir[1024], tfile[1200], big[1200], native[1200], pifile[1200], hdir[1200], cmd[4096];
   snprintf(dir, sizeof dir, "%s/table_data", workdir);
   mkdir(workdir, 0777);
   mkdir(dir, 0777);
@@ -152,6 +303,7 @@ int main(int argc, char **argv) {
   snprintf(big, sizeof big, "%s/big.parquet", dir);
   snprintf(native, sizeof native, "%s/native%s.db", dir, q_);
   snprintf(pifile, sizeof pifile, "%s/t_pi%s.parquet", dir, q_);
+  snprintf(hdir, sizeof hdir, "%s/h%s", dir, q_);
   const long rows = quick ? 1000000 : 10000000, big_rows = 40000000, point = rows / 2;
 
   /* ---- The data, once ---- */
@@ -163,12 +315,15 @@ int main(int argc, char **argv) {
   snprintf(cmd, sizeof cmd, "env -u LD_PRELOAD node bench/tables.mjs '%s' gen '%s' %ld",
            duckdir, tfile, rows);
   gen_t = run_node(cmd);
-  if (!quick) {
+  if (!quick && !users_only) {
     snprintf(cmd, sizeof cmd, "env -u LD_PRELOAD node bench/tables.mjs '%s' gen '%s' %ld",
              duckdir, big, big_rows);
     gen_big = run_node(cmd);
   }
-  if (!file_exists(tfile) || (!quick && !file_exists(big))) {
+  snprintf(cmd, sizeof cmd, "env -u LD_PRELOAD node bench/tables.mjs '%s' hive '%s' '%s'",
+           duckdir, tfile, hdir);
+  free(run_node(cmd));
+  if (!file_exists(tfile) || (!quick && !users_only && !file_exists(big))) {
     fprintf(stderr, "tables: the files were not written\n");
     return 1;
   }
@@ -196,6 +351,11 @@ int main(int argc, char **argv) {
   strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
   char command[1024];
   command_line(argc, argv, command, sizeof command);
+  if (users_only) {
+    users_section(tfile, hdir, native, duckdir, command, mach, loadavg, date, rows);
+    if (resfile) write_results(resfile, USERS_HEADING);
+    return 0;
+  }
 
   /* ---- Ours, and the native table ---- */
   char setup[2800], q[512];
@@ -506,5 +666,8 @@ int main(int argc, char **argv) {
       native);
   free(duck);
   if (resfile) write_results(resfile, HEADING);
+  out("\n");
+  users_section(tfile, hdir, native, duckdir, command, mach, loadavg, date, rows);
+  if (resfile) write_results(resfile, USERS_HEADING);
   return 0;
 }

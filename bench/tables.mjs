@@ -1,5 +1,7 @@
 // tables.mjs DUCKDB_DIR gen FILE ROWS
 // tables.mjs DUCKDB_DIR time FILE RUNS POINT
+// tables.mjs DUCKDB_DIR hive FILE FOLDER
+// tables.mjs DUCKDB_DIR users FILE RUNS FOLDER
 //
 // DuckDB's side of the benchmark of the `parquet` table (bench/tables.c).
 //
@@ -20,6 +22,16 @@
 // the file also with the filter_pushdown optimizer disabled (a full
 // scan).  Prints one JSON line: {query: {file, table[, file_scan]}} in
 // seconds.
+//
+// hive: writes FOLDER (unless it exists), the rows of FILE with a column
+// `section` (the part of the url after the host: six values), in hive
+// folders by section (section=books/...), row groups as in gen.
+//
+// users: with one thread, best of RUNS, the queries a new user runs, over
+// read_parquet(FILE) and the hive FOLDER (bench/tables.c, section (h)),
+// with `cats`, a table of DuckDB's own of the 50 categories and their
+// group; prints one JSON line: {query: seconds, query_rows: the result's
+// rows as text}.
 import { createRequire } from 'node:module';
 import { existsSync, statSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
@@ -56,6 +68,41 @@ if (mode === 'gen') {
   const [groups] = await one(`SELECT count(DISTINCT row_group_id) FROM parquet_metadata(${sq(file)})`);
   console.log(JSON.stringify({ file, bytes: statSync(file).size, row_groups: Number(groups),
                                seconds: clock() - t0 }));
+} else if (mode === 'hive') {
+  const folder = arg;
+  const t0 = clock();
+  if (!existsSync(folder)) {
+    const tmp = folder + '.tmp';
+    await con.run(`COPY (SELECT *, split_part(url, '/', 4) AS section FROM read_parquet(${sq(file)}))
+      TO ${sq(tmp)} (FORMAT parquet, PARTITION_BY (section), ROW_GROUP_SIZE 100000)`);
+    renameSync(tmp, folder);
+  }
+  console.log(JSON.stringify({ folder, seconds: clock() - t0 }));
+} else if (mode === 'users') {
+  const runs = Number(arg), folder = point;
+  await con.run(`CREATE TABLE cats AS SELECT 'category-' || i AS cat, i % 5 AS grp FROM range(50) r(i)`);
+  const t = `read_parquet(${sq(file)})`;
+  const h = `read_parquet(${sq(folder + '/**/*.parquet')}, hive_partitioning = true)`;
+  const queries = {
+    filter: `SELECT count(*), round(sum(x), 2) FROM ${t} WHERE opt > 90000`,
+    group: `SELECT cat, count(*), round(avg(x), 2) FROM ${t} GROUP BY cat ORDER BY cat`,
+    join: `SELECT c.grp, count(*), round(sum(t.x), 2) FROM ${t} t JOIN cats c ON c.cat = t.cat GROUP BY c.grp ORDER BY c.grp`,
+    like: `SELECT count(*) FROM ${t} WHERE url LIKE 'https://shop.example.com/books/%'`,
+    hive: `SELECT count(*), round(sum(x), 2) FROM ${h} WHERE section = 'books'`,
+  };
+  const out = {};
+  for (const [name, sql] of Object.entries(queries)) {
+    const rows = (await con.runAndReadAll(sql)).getRows(); // untimed
+    out[name + '_rows'] = rows.map((r) => r.map(String).join('|')).join(' ');
+    let best = Infinity;
+    for (let i = 0; i < runs; i++) {
+      const a = clock();
+      await con.runAndReadAll(sql);
+      best = Math.min(best, clock() - a);
+    }
+    out[name] = best;
+  }
+  console.log(JSON.stringify(out));
 } else {
   const runs = Number(arg);
   const best = async (sql) => {

@@ -3272,7 +3272,7 @@ static inline void tbl_result(sqlite3_context *ctx, const pq_cell *v) {
       sqlite3_result_blob64(ctx, v->p ? v->p : (const uint8_t *)"", v->n,
                             SQLITE_TRANSIENT);
       break;
-    default: sqlite3_result_null(ctx);
+    default: break; /* NULL: what SQLite set before xColumn */
   }
 }
 

@@ -20,8 +20,10 @@
 **   6. UUIDs: random ones, both cases, with and without dashes
 **   7. the texts made by hand (dates, times, timestamps with the date's
 **      text kept from one value to the next) against the printf forms they
-**      stand for, and the byte comparison of the instant collation's
-**      common form against its parse (the same texts after a space)
+**      stand for; decimals of every byte length and scale against their
+**      digits found the slow way (a byte-wise division by ten); and the
+**      byte comparison of the instant collation's common form against its
+**      parse (the same texts after a space)
 **
 ** Every error is checked by its code and its whole message.  Prints a
 ** line per failure starting with "!" and ends with "N passed, N failed".
@@ -1180,6 +1182,114 @@ static void printf_date(char *s, size_t cap, int64_t days) {
   snprintf(s, cap, "%04lld-%02d-%02d", y, m, d);
 }
 
+/* The text of a big-endian two's complement decimal the slow way: its
+** magnitude divided by ten a byte at a time, a digit a pass. */
+static size_t slow_decimal(char *s, const uint8_t *p, size_t n, int scale) {
+  uint8_t mag[64];
+  while (n > 1 && ((p[0] == 0 && p[1] < 0x80) || (p[0] == 0xff && p[1] >= 0x80))) {
+    p++;
+    n--;
+  }
+  int neg = n > 0 && p[0] >= 0x80;
+  memcpy(mag, p, n);
+  if (neg) {
+    int carry = 1;
+    for (size_t i = n; i-- > 0;) {
+      int v = (uint8_t)~mag[i] + carry;
+      mag[i] = (uint8_t)v;
+      carry = v >> 8;
+    }
+  }
+  char dig[200];
+  int k = 0;
+  for (;;) {
+    int rem = 0, any = 0;
+    for (size_t i = 0; i < n; i++) {
+      int cur = rem << 8 | mag[i];
+      mag[i] = (uint8_t)(cur / 10);
+      rem = cur % 10;
+      any |= mag[i];
+    }
+    dig[k++] = (char)('0' + rem);
+    if (!any) break;
+  }
+  while (k <= scale) dig[k++] = '0';
+  size_t o = 0;
+  if (neg) s[o++] = '-';
+  for (int i = k - 1; i >= 0; i--) {
+    s[o++] = dig[i];
+    if (i == scale && scale > 0) s[o++] = '.';
+  }
+  s[o] = 0;
+  return o;
+}
+
+/* Decimals' text against the slow way: every byte length 0..45 (past 38
+** significant bytes none), every scale 0..39, random values and the
+** extremes of each length, and int64 values through pq_text_decimal64. */
+static void test_decimal_text(void) {
+  int64_t bad = 0;
+  char why[300] = "";
+  for (int i = 0; i < 60000; i++) {
+    size_t n = (size_t)(i % 46);
+    int scale = (int)((i / 46) % 40);
+    uint8_t b[48];
+    int form = (int)(rnd() % 8);
+    for (size_t j = 0; j < n; j++) b[j] = (uint8_t)rnd();
+    if (n && form == 0) { /* the most negative of n bytes */
+      memset(b, 0, n);
+      b[0] = 0x80;
+    } else if (n && form == 1) { /* the most positive */
+      memset(b, 0xff, n);
+      b[0] = 0x7f;
+    } else if (n && form == 2) { /* -1, 0 and small ones, sign-repeated */
+      memset(b, (int)(rnd() & 1) ? 0xff : 0, n);
+      b[n - 1] = (uint8_t)rnd();
+    } else if (n > 4 && form == 3) { /* runs of zeros inside */
+      memset(b + 1, 0, n - 2);
+    }
+    char want[200], got[PQ_CELL_SCRATCH];
+    size_t wn = slow_decimal(want, b, n, scale);
+    int fits = pq_decimal_fits_text(b, n);
+    size_t gn = pq_text_decimal_fit(got, sizeof got, b, n, scale);
+    if (!fits) { /* past 38 bytes: none made */
+      if (gn != 0 && !bad++)
+        snprintf(why, sizeof why, "%zu bytes: %zu made", n, gn);
+      continue;
+    }
+    if (gn != wn || strcmp(got, want)) {
+      if (!bad++)
+        snprintf(why, sizeof why, "%zu bytes, scale %d, fitted: '%s', want '%s'", n,
+                 scale, got, want);
+    }
+    gn = pq_text_decimal(got, sizeof got, b, n, scale);
+    if (gn != wn || strcmp(got, want)) {
+      if (!bad++)
+        snprintf(why, sizeof why, "%zu bytes, scale %d: '%s', want '%s'", n,
+                 scale, got, want);
+    }
+    if (n == 8) { /* the same value as an int64 */
+      uint64_t u = 0;
+      for (int j = 0; j < 8; j++) u = u << 8 | b[j];
+      gn = pq_text_decimal64(got, sizeof got, (int64_t)u, scale);
+      if (gn != wn || strcmp(got, want)) {
+        if (!bad++)
+          snprintf(why, sizeof why, "int64 %lld, scale %d: '%s', want '%s'",
+                   (long long)u, scale, got, want);
+      }
+    }
+  }
+  CHECK(bad == 0, "%lld decimal texts differ from the slow way: %s",
+        (long long)bad, why);
+  /* A short buffer: cut, and ended with a NUL. */
+  uint8_t v[2] = {0x30, 0x39}; /* 12345 */
+  char s[4];
+  size_t k = pq_text_decimal(s, sizeof s, v, 2, 2);
+  CHECK(k == 3 && !strcmp(s, "123"), "cut: %zu '%s'", k, s);
+  k = pq_text_decimal64(s, sizeof s, -12345, 2);
+  CHECK(k == 3 && !strcmp(s, "-12"), "cut: %zu '%s'", k, s);
+}
+
 static void test_by_hand(void) {
   int64_t bad = 0;
   char got[PQ_CELL_SCRATCH], want[PQ_CELL_SCRATCH];
@@ -1258,6 +1368,7 @@ int main(void) {
   test_timestamps();
   test_int96();
   test_decimals();
+  test_decimal_text();
   test_uuids();
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;

@@ -248,7 +248,7 @@ static int vx_plain_name(const uint8_t *p, size_t n) {
 ** big-endian ones). */
 static void vx_decimal(char *s, size_t cap, const uint8_t *p, int k,
                        int scale) {
-  uint8_t be[16];
+  uint8_t be[16] = {0}; /* (k may be 0: none of it read) */
   for (int i = 0; i < k; i++) be[i] = p[k - 1 - i];
   pq_text_decimal(s, cap, be, (size_t)k, scale);
 }

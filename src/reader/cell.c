@@ -351,14 +351,18 @@ static void cell_real(pq_cell *c, double r) {
   c->r = r;
 }
 
-/* The decimal value of an unscaled integer of at most 15 digits. */
-static double cell_scaled(int64_t unscaled, int scale) {
+double pq_decimal_divisor(int scale) {
   static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,
                                1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
                                1e18, 1e19, 1e20, 1e21, 1e22};
-  if (scale >= 0 && scale <= 22) return (double)unscaled / p10[scale];
-  return (double)unscaled / pow(10, scale);
+  if (scale >= 0 && scale <= 22) return p10[scale];
+  return pow(10, scale);
+}
+
+/* The decimal value of an unscaled integer of at most 15 digits. */
+static double cell_scaled(int64_t unscaled, int scale) {
+  return (double)unscaled / pq_decimal_divisor(scale);
 }
 
 /* A big-endian two's complement integer of n <= 8 bytes. */
@@ -370,9 +374,8 @@ static int64_t cell_be_int(const uint8_t *p, size_t n) {
 
 static void cell_decimal(const pq_schema_element *e, int scale, int precision,
                          const void *v, char *scratch, pq_cell *out) {
-  uint8_t be[16];
-  const uint8_t *p = be;
-  size_t n = 0;
+  const uint8_t *p;
+  size_t n;
   if (e->type == PQ_INT32 || e->type == PQ_INT64) {
     int64_t x = e->type == PQ_INT32 ? *(const int32_t *)v
                                     : *(const int64_t *)v;
@@ -381,9 +384,9 @@ static void cell_decimal(const pq_schema_element *e, int scale, int precision,
       out->r = cell_scaled(x, scale);
       return;
     }
-    for (int i = 0; i < 8; i++)
-      be[i] = (uint8_t)((uint64_t)x >> (56 - 8 * i));
-    n = 8;
+    cell_text(out, scratch,
+              pq_text_decimal64(scratch, PQ_CELL_SCRATCH, x, scale));
+    return;
   } else if (e->type == PQ_FIXED_LEN_BYTE_ARRAY) {
     p = v;
     n = (size_t)e->type_length;
@@ -392,13 +395,8 @@ static void cell_decimal(const pq_schema_element *e, int scale, int precision,
     p = b->ptr;
     n = b->len;
   }
-  if (!pq_decimal_fits_text(p, n)) { /* more digits than text holds here */
-    out->kind = PQ_CELL_BLOB;
-    out->p = p;
-    out->n = n;
-    return;
-  }
   if (precision > 0 && precision <= 15) { /* it fits in the last 8 bytes */
+    if (!pq_decimal_fits_text(p, n)) goto blob;
     if (n > 8) {
       p += n - 8;
       n = 8;
@@ -407,8 +405,15 @@ static void cell_decimal(const pq_schema_element *e, int scale, int precision,
     out->r = cell_scaled(cell_be_int(p, n), scale);
     return;
   }
-  cell_text(out, scratch, pq_text_decimal(scratch, PQ_CELL_SCRATCH, p, n,
-                                          scale));
+  size_t k = pq_text_decimal_fit(scratch, PQ_CELL_SCRATCH, p, n, scale);
+  if (k) {
+    cell_text(out, scratch, k);
+    return;
+  }
+blob: /* more digits than text holds here */
+  out->kind = PQ_CELL_BLOB;
+  out->p = p;
+  out->n = n;
 }
 
 void pq_cell_from_value(const pq_schema_element *e, int binary_as_string,

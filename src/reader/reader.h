@@ -38,6 +38,10 @@ static inline pq_meaning pq_meaning_of(const pq_schema_element *e) {
   return m;
 }
 
+/* 10^scale, what a DECIMAL of at most 15 digits is divided by to make
+** its REAL. */
+double pq_decimal_divisor(int scale);
+
 /* pq_cell_from_value with the leaf's meaning already worked out. */
 void pq_cell_convert(const pq_schema_element *e, const pq_meaning *m,
                      int binary_as_string, const void *v, char *scratch,

@@ -297,6 +297,41 @@ int pq_field_reader_read_entries(pq_field_reader *r, pq_cell *cells,
       c->p = (const uint8_t *)r->text[i];
       j++;
     }
+  } else if (r->meaning.as == PQ_AS_DECIMAL &&
+             (e->type == PQ_INT32 || e->type == PQ_INT64)) {
+    /* Integer decimals: REAL up to 15 digits, else their text, digit by
+    ** digit (cell.c's conversion, without its call and checks a value). */
+    const uint8_t *v = r->vals;
+    int wide = e->type == PQ_INT64, scale = r->meaning.scale;
+    int real = r->meaning.precision > 0 && r->meaning.precision <= 15;
+    double div = pq_decimal_divisor(scale);
+    for (size_t i = 0; i < got; i++) {
+      pq_cell *c = &cells[i];
+      if (entry) entry[i] = -1;
+      c->p = NULL;
+      c->n = 0;
+      if (r->def[i] != max_def) {
+        c->kind = PQ_CELL_NULL;
+        continue;
+      }
+      int64_t x;
+      if (wide) {
+        memcpy(&x, v + j * 8, 8);
+      } else {
+        int32_t x32;
+        memcpy(&x32, v + j * 4, 4);
+        x = x32;
+      }
+      j++;
+      if (real) {
+        c->kind = PQ_CELL_REAL;
+        c->r = (double)x / div;
+        continue;
+      }
+      c->kind = PQ_CELL_TEXT;
+      c->n = pq_text_decimal64(r->text[i], PQ_CELL_SCRATCH, x, scale);
+      c->p = (const uint8_t *)r->text[i];
+    }
   } else {
     size_t vs = pq_value_size(e->type, e->type_length);
     for (size_t i = 0; i < got; i++) {

@@ -149,60 +149,133 @@ static void cell_be_trim(const uint8_t **p, size_t *n) {
   }
 }
 
+/* The text of a decimal whose magnitude's digits are dig[0..k) (most
+** significant first, no leading zero but a lone one), at scale digits
+** after the point: at most cap - 1 characters and a NUL. */
+static size_t text_decimal_out(char *s, size_t cap, int neg, const char *dig,
+                               int k, int scale) {
+  char t[PQ_DECIMAL_TEXT_MAX + 48];
+  size_t o = 0;
+  if (neg) t[o++] = '-';
+  if (k <= scale) { /* "0." and the zeros before the digits */
+    t[o++] = '0';
+    t[o++] = '.';
+    memset(t + o, '0', (size_t)(scale - k));
+    o += (size_t)(scale - k);
+    memcpy(t + o, dig, (size_t)k);
+    o += (size_t)k;
+  } else {
+    memcpy(t + o, dig, (size_t)(k - scale));
+    o += (size_t)(k - scale);
+    if (scale > 0) {
+      t[o++] = '.';
+      memcpy(t + o, dig + k - scale, (size_t)scale);
+      o += (size_t)scale;
+    }
+  }
+  if (!cap) return 0;
+  if (o >= cap) o = cap - 1;
+  memcpy(s, t, o);
+  s[o] = 0;
+  return o;
+}
+
+/* The digits of u at the end of buf (which ends at e): where they start.
+** Two digits a division. */
+static char *text_u64_digits(char *e, uint64_t u) {
+  static const char pairs[] =
+      "00010203040506070809101112131415161718192021222324252627282930313233"
+      "34353637383940414243444546474849505152535455565758596061626364656667"
+      "68697071727374757677787980818283848586878889909192939495969798"
+      "99";
+  while (u >= 100) {
+    unsigned r = (unsigned)(u % 100);
+    u /= 100;
+    e -= 2;
+    memcpy(e, pairs + 2 * r, 2);
+  }
+  if (u >= 10) {
+    e -= 2;
+    memcpy(e, pairs + 2 * u, 2);
+  } else {
+    *--e = (char)('0' + (int)u);
+  }
+  return e;
+}
+
+size_t pq_text_decimal64(char *s, size_t cap, int64_t v, int scale) {
+  char buf[24];
+  int neg = v < 0;
+  uint64_t u = neg ? 0 - (uint64_t)v : (uint64_t)v;
+  char *d = text_u64_digits(buf + sizeof buf, u);
+  if (scale < 0) scale = 0;
+  if (scale > PQ_DECIMAL_SCALE_MAX) scale = PQ_DECIMAL_SCALE_MAX;
+  return text_decimal_out(s, cap, neg, d, (int)(buf + sizeof buf - d), scale);
+}
+
 size_t pq_text_decimal(char *s, size_t cap, const uint8_t *p, size_t n,
                        int scale) {
   cell_be_trim(&p, &n);
   if (n > PQ_DECIMAL_MAX_BYTES) n = 0; /* (callers check) */
-  int neg = n > 0 && (p[0] & 0x80);
-  /* The magnitude, in base 10^9 limbs, least significant first. */
-  uint32_t limb[(PQ_DECIMAL_MAX_BYTES * 8 + 28) / 29 + 1];
-  size_t nl = 0;
-  uint8_t mag[PQ_DECIMAL_MAX_BYTES];
-  memcpy(mag, p, n);
-  if (neg) { /* two's complement negation */
-    int carry = 1;
-    for (size_t i = n; i-- > 0;) {
-      int v = (uint8_t)~mag[i] + carry;
-      mag[i] = (uint8_t)v;
-      carry = v >> 8;
-    }
+  if (scale < 0) scale = 0;
+  if (scale > PQ_DECIMAL_SCALE_MAX) scale = PQ_DECIMAL_SCALE_MAX;
+  if (n <= 8) { /* an int64 */
+    uint64_t u = n && (p[0] & 0x80) ? ~(uint64_t)0 : 0;
+    for (size_t i = 0; i < n; i++) u = u << 8 | p[i];
+    return pq_text_decimal64(s, cap, (int64_t)u, scale);
   }
+  int neg = (p[0] & 0x80) != 0;
+  /* The magnitude in 32-bit limbs, most significant first. */
+  uint32_t limb[(PQ_DECIMAL_MAX_BYTES + 3) / 4];
+  size_t nl = (n + 3) / 4, head = n - (nl - 1) * 4;
+  for (size_t i = 0, b = 0; i < nl; i++) {
+    uint32_t x = 0;
+    for (size_t j = i ? 4 : head; j > 0; j--) x = x << 8 | p[b++];
+    limb[i] = neg ? ~x : x;
+  }
+  if (neg) { /* two's complement: the ones' complement, plus one */
+    if (head < 4) limb[0] &= (uint32_t)0xffffffffu >> (32 - 8 * head);
+    for (size_t i = nl; i-- > 0;)
+      if (++limb[i]) break;
+  }
+  /* Divided by 10^9 again and again: each remainder nine digits, from
+  ** the least significant, written from the end of dig. */
+  char dig[PQ_DECIMAL_TEXT_MAX + 16];
+  char *e = dig + sizeof dig;
   size_t start = 0;
-  while (start < n) { /* divide mag by 10^9, the remainder a limb */
+  while (start < nl && !limb[start]) start++;
+  while (start < nl) {
     uint64_t rem = 0;
-    for (size_t i = start; i < n; i++) {
-      uint64_t cur = rem << 8 | mag[i];
-      mag[i] = (uint8_t)(cur / 1000000000u);
+    for (size_t i = start; i < nl; i++) {
+      uint64_t cur = rem << 32 | limb[i];
+      limb[i] = (uint32_t)(cur / 1000000000u);
       rem = cur % 1000000000u;
     }
-    limb[nl++] = (uint32_t)rem;
-    while (start < n && !mag[start]) start++;
-  }
-  char digits[sizeof limb / sizeof *limb * 9 + 48];
-  int k = 0;
-  for (size_t i = 0; i < nl; i++) {
-    uint32_t v = limb[i];
-    for (int j = 0; j < 9; j++) {
-      digits[k++] = (char)('0' + (int)(v % 10));
-      v /= 10;
+    while (start < nl && !limb[start]) start++;
+    uint32_t r = (uint32_t)rem;
+    if (start < nl) { /* nine digits, leading zeros too */
+      for (int j = 0; j < 9; j++) {
+        *--e = (char)('0' + (int)(r % 10));
+        r /= 10;
+      }
+    } else {
+      e = text_u64_digits(e, r);
     }
   }
-  while (k > 1 && digits[k - 1] == '0') k--;
-  if (!k) digits[k++] = '0';
-  while (k <= scale && k < (int)sizeof digits) digits[k++] = '0';
-  size_t o = 0;
-  if (neg && o + 1 < cap) s[o++] = '-';
-  for (int i = k - 1; i >= 0 && o + 2 < cap; i--) {
-    s[o++] = digits[i];
-    if (i == scale && scale > 0) s[o++] = '.';
-  }
-  if (cap) s[o < cap ? o : cap - 1] = 0;
-  return o;
+  if (e == dig + sizeof dig) *--e = '0';
+  return text_decimal_out(s, cap, neg, e, (int)(dig + sizeof dig - e), scale);
 }
 
 int pq_decimal_fits_text(const uint8_t *p, size_t n) {
   cell_be_trim(&p, &n);
   return n <= PQ_DECIMAL_MAX_BYTES;
+}
+
+size_t pq_text_decimal_fit(char *s, size_t cap, const uint8_t *p, size_t n,
+                           int scale) {
+  cell_be_trim(&p, &n);
+  if (n > PQ_DECIMAL_MAX_BYTES) return 0;
+  return pq_text_decimal(s, cap, p, n, scale);
 }
 
 size_t pq_text_interval(char *s, size_t cap, const uint8_t *p) {

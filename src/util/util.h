@@ -273,9 +273,17 @@ size_t pq_text_int96(char *s, size_t cap, const uint8_t *p);
 ** PQ_DECIMAL_MAX_BYTES bytes past those that repeat its sign (92 digits;
 ** pq_decimal_fits_text says): at most 95 characters. */
 #define PQ_DECIMAL_MAX_BYTES 38
+#define PQ_DECIMAL_TEXT_MAX 92 /* the most digits of such a value */
+#define PQ_DECIMAL_SCALE_MAX 39 /* a greater scale is not a decimal's here */
 size_t pq_text_decimal(char *s, size_t cap, const uint8_t *p, size_t n,
                        int scale);
+/* The same of an int64 (INT32 and INT64 decimals), without the bytes. */
+size_t pq_text_decimal64(char *s, size_t cap, int64_t v, int scale);
 int pq_decimal_fits_text(const uint8_t *p, size_t n);
+/* pq_text_decimal when pq_decimal_fits_text, else 0 (and nothing written):
+** the bytes looked at once. */
+size_t pq_text_decimal_fit(char *s, size_t cap, const uint8_t *p, size_t n,
+                           int scale);
 /* An INTERVAL (months, days, milliseconds: little-endian unsigned) as
 ** DuckDB writes one: "1 year 2 months 3 days 04:05:06.789", "00:00:00". */
 size_t pq_text_interval(char *s, size_t cap, const uint8_t *p);
