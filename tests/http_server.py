@@ -169,14 +169,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
         else:
             self.send_header("Content-Length", str(len(body)))
         self.end_headers()
+        # counted before it is sent: a client that has the bytes may ask for
+        # the counts at once
         if cut:
+            note(first, last, len(body) // 2)
             self.wfile.write(body[: len(body) // 2])
             self.wfile.flush()
             self.close_connection = True
-            note(first, last, len(body) // 2)
             return
-        self.wfile.write(body)
         note(first, last, len(body))
+        self.wfile.write(body)
         if kind == "short":
             self.close_connection = True
 
