@@ -194,6 +194,8 @@ typedef struct pqx_http_opts {
                             ** this many bytes of it (0: never) */
   size_t coalesce_gap;      /* ranges this close fetched as one */
   int parallel;             /* requests in flight at once */
+  size_t cache_size;        /* the connection's ranges kept: at most
+                            ** (pqx_footers_limit: read there) */
   /* s3:// URLs: empty strings for none (the environment's, or AWS's) */
   int s3_max_keys;          /* a listing page's objects: 1 to 1000 */
   char s3_region[64];
@@ -220,12 +222,17 @@ int pqx_remote_list(const pqx_http_opts *o, const char *fn,
 /* 1 when key (a path of segments split by '/') matches pattern, whose
 ** segments are matched as a glob's (glob.c): `**` any number of them. */
 int pqx_glob_key_match(const char *pattern, const char *key);
-/* A connection's footers of the URLs it opened (remote.c): made, freed,
-** and db's (limits.c keeps it with the connection, made on first use;
-** NULL for a NULL db or when out of memory). */
+/* What a connection keeps of the URLs it read (remote.c): their footers
+** and byte ranges.  Made (one reference), held (one more), freed (one
+** less: gone with the last), its ranges limited to `limit` bytes; and
+** db's, held for the caller, who frees it (limits.c keeps it with the
+** connection, made on first use; NULL for a NULL db or when out of
+** memory). */
 typedef struct pqx_footers pqx_footers;
 pqx_footers *pqx_footers_new(void);
+void pqx_footers_hold(pqx_footers *f);
 void pqx_footers_free(pqx_footers *f);
+void pqx_footers_limit(pqx_footers *f, size_t limit);
 pqx_footers *pqx_footers_of(sqlite3 *db);
 /* db's settings (the defaults for a NULL db), and setting them (limits.c
 ** keeps them with the connection's other settings). */

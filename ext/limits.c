@@ -159,6 +159,7 @@ static void http_defaults(pqx_http_opts *o) {
   o->fetch_ahead = (size_t)64 << 20;
   o->coalesce_gap = (size_t)1 << 20;
   o->parallel = 4;
+  o->cache_size = (size_t)128 << 20;
   o->s3_max_keys = 1000;
   o->s3_part_size = 8 << 20;
 }
@@ -260,8 +261,12 @@ static void dropConn(void *p) {
 pqx_footers *pqx_footers_of(sqlite3 *db) {
   pthread_mutex_lock(&conns_mu);
   pqx_conn *c = db ? conn_of(db) : NULL;
-  if (c && !c->footers) c->footers = pqx_footers_new();
+  if (c && !c->footers) {
+    c->footers = pqx_footers_new();
+    pqx_footers_limit(c->footers, c->http.cache_size);
+  }
   pqx_footers *f = c ? c->footers : NULL;
+  if (f) pqx_footers_hold(f); /* the caller's, beside the connection's */
   pthread_mutex_unlock(&conns_mu);
   return f;
 }

@@ -60,17 +60,25 @@ int pqx_is_s3_glob(const char *path) {
   return strpbrk(slash + 1, "*?[") != NULL || n == 0 || slash[n] == '/';
 }
 
-/* ---- The connection's footers ---------------------------------------------
+/* ---- What a connection keeps of the URLs it read ------------------------
 ** The end of each object a connection opened (its footer), with the
 ** object's strong ETag, is kept with the connection (limits.c): at most
 ** FOOTERS_MAX objects and FOOTERS_BYTES bytes, the least recently used let
 ** go first.  Opening the URL again asks for its end with If-None-Match:
 ** a 304 says the bytes kept are the object's still (one request, no
-** body); any other answer is read as without them, and kept instead. */
+** body); any other answer is read as without them, and kept instead.
+**
+** So are the byte ranges read from such objects (a scan's chunks fetched
+** ahead, the pages read one by one), up to the connection's `cache_size`
+** bytes and KEPT_MAX ranges, the least recently used let go first: a
+** read of an object under the same ETag takes them from there.  Every
+** range was fetched with If-Match that ETag, so it is of that object;
+** an object opened again under another ETag lets its ranges go. */
 #define FOOTERS_MAX 64
 #define FOOTERS_BYTES ((size_t)32 << 20)
 #define FOOTER_TAG_MAX 200
 #define FOOTER_DATE_MAX 64
+#define KEPT_MAX 4096
 
 typedef struct pqx_footer {
   char *url;
@@ -82,12 +90,26 @@ typedef struct pqx_footer {
   uint64_t used; /* when it was last kept or taken */
 } pqx_footer;
 
+typedef struct pqx_kept {
+  char *url;
+  char etag[FOOTER_TAG_MAX + 1];
+  uint64_t at;
+  size_t n;
+  uint8_t *p;
+  uint64_t used;
+} pqx_kept;
+
 struct pqx_footers {
   pthread_mutex_t mu;
+  int ref; /* the connection's, and each open object's */
   pqx_footer e[FOOTERS_MAX];
   int n;
   size_t bytes;
   uint64_t tick;
+  pqx_kept *k; /* the ranges */
+  int nk, kcap;
+  size_t kbytes;
+  size_t klimit; /* their bytes: at most (the connection's cache_size) */
 };
 
 pqx_footers *pqx_footers_new(void) {
@@ -98,6 +120,7 @@ pqx_footers *pqx_footers_new(void) {
     sqlite3_free(f);
     return NULL;
   }
+  f->ref = 1;
   return f;
 }
 
@@ -108,11 +131,49 @@ static void footer_drop(pqx_footers *f, int i) {
   f->e[i] = f->e[--f->n];
 }
 
+static void kept_drop(pqx_footers *f, int i) {
+  f->kbytes -= f->k[i].n;
+  sqlite3_free(f->k[i].url);
+  sqlite3_free(f->k[i].p);
+  f->k[i] = f->k[--f->nk];
+}
+
+/* Ranges let go, the least recently used first, until `need` more bytes
+** and one more range fit in `limit`; f->mu held. */
+static void kept_fit(pqx_footers *f, size_t limit, size_t need) {
+  while (f->nk && (f->nk >= KEPT_MAX || f->kbytes + need > limit)) {
+    int old = 0;
+    for (int i = 1; i < f->nk; i++)
+      if (f->k[i].used < f->k[old].used) old = i;
+    kept_drop(f, old);
+  }
+}
+
+void pqx_footers_limit(pqx_footers *f, size_t limit) {
+  if (!f) return;
+  pthread_mutex_lock(&f->mu);
+  f->klimit = limit;
+  kept_fit(f, limit, 0);
+  pthread_mutex_unlock(&f->mu);
+}
+
 void pqx_footers_free(pqx_footers *f) {
   if (!f) return;
+  pthread_mutex_lock(&f->mu);
+  int left = --f->ref;
+  pthread_mutex_unlock(&f->mu);
+  if (left > 0) return;
   while (f->n) footer_drop(f, f->n - 1);
+  while (f->nk) kept_drop(f, f->nk - 1);
+  sqlite3_free(f->k);
   pthread_mutex_destroy(&f->mu);
   sqlite3_free(f);
+}
+
+void pqx_footers_hold(pqx_footers *f) {
+  pthread_mutex_lock(&f->mu);
+  f->ref++;
+  pthread_mutex_unlock(&f->mu);
 }
 
 #if defined(PQX_HAVE_CURL) && !defined(PARQUET_OMIT_FILES)
@@ -175,6 +236,9 @@ static void footer_keep(pqx_footers *f, const char *url, const char *etag,
   pthread_mutex_lock(&f->mu);
   int i = footer_find(f, url);
   if (i >= 0) footer_drop(f, i);
+  for (int k = f->nk - 1; k >= 0; k--) /* of the object before */
+    if (strcmp(f->k[k].url, url) == 0 && strcmp(f->k[k].etag, etag) != 0)
+      kept_drop(f, k);
   while (f->n && (f->n == FOOTERS_MAX || f->bytes + tail_len > FOOTERS_BYTES)) {
     int old = 0;
     for (int k = 1; k < f->n; k++)
@@ -200,6 +264,112 @@ static void footer_keep(pqx_footers *f, const char *url, const char *etag,
     sqlite3_free(e->tail);
   }
   pthread_mutex_unlock(&f->mu);
+}
+
+/* (the ranges kept) The range of url under etag at `at` of n bytes: -1
+** when none is kept; f->mu held. */
+static int kept_find(const pqx_footers *f, const char *url, const char *etag,
+                     uint64_t at, size_t n, int exact) {
+  for (int i = 0; i < f->nk; i++) {
+    const pqx_kept *k = &f->k[i];
+    if (at < k->at || at - k->at > k->n || n > k->n - (at - k->at)) continue;
+    if (exact && (k->at != at || k->n != n)) continue;
+    if (strcmp(k->url, url) == 0 && strcmp(k->etag, etag) == 0) return i;
+  }
+  return -1;
+}
+
+/* Whether n bytes of an object under etag may be kept (a strong ETag;
+** the limit is read without the lock: a hint, checked again with it). */
+static int kept_may(const pqx_footers *f, const char *etag, size_t n) {
+  return f && n > 0 && etag[0] && strncmp(etag, "W/", 2) != 0 &&
+         strlen(etag) <= FOOTER_TAG_MAX;
+}
+
+/* Keeps p, n bytes of url at `at` under etag, and owns it from now on
+** (freed when it cannot be kept: too large, no strong ETag, no memory). */
+static void kept_put(pqx_footers *f, const char *url, const char *etag,
+                     uint64_t at, size_t n, uint8_t *p) {
+  if (!kept_may(f, etag, n)) {
+    sqlite3_free(p);
+    return;
+  }
+  pthread_mutex_lock(&f->mu);
+  size_t limit = f->klimit;
+  if (n > limit || kept_find(f, url, etag, at, n, 0) >= 0) { /* or held */
+    pthread_mutex_unlock(&f->mu);
+    sqlite3_free(p);
+    return;
+  }
+  kept_fit(f, limit, n);
+  if (f->nk == f->kcap) {
+    int cap = f->kcap ? 2 * f->kcap : 64;
+    pqx_kept *k = sqlite3_realloc64(f->k, (size_t)cap * sizeof *k);
+    if (k) {
+      f->k = k;
+      f->kcap = cap;
+    }
+  }
+  char *u = f->nk < f->kcap ? sqlite3_mprintf("%s", url) : NULL;
+  if (u) {
+    pqx_kept *k = &f->k[f->nk++];
+    k->url = u;
+    snprintf(k->etag, sizeof k->etag, "%s", etag);
+    k->at = at;
+    k->n = n;
+    k->p = p;
+    k->used = ++f->tick;
+    f->kbytes += n;
+    p = NULL;
+  }
+  pthread_mutex_unlock(&f->mu);
+  sqlite3_free(p);
+}
+
+/* A copy of n bytes kept (dst: those of `at`), as kept_put. */
+static void kept_put_copy(pqx_footers *f, const char *url, const char *etag,
+                          uint64_t at, size_t n, const void *dst) {
+  if (!kept_may(f, etag, n)) return;
+  pthread_mutex_lock(&f->mu);
+  size_t limit = f->klimit;
+  pthread_mutex_unlock(&f->mu);
+  if (n > limit) return;
+  uint8_t *p = sqlite3_malloc64(n);
+  if (!p) return;
+  memcpy(p, dst, n);
+  kept_put(f, url, etag, at, n, p);
+}
+
+/* The range of exactly [at, at + n) taken out of what is kept (the
+** caller owns it), or NULL. */
+static uint8_t *kept_take(pqx_footers *f, const char *url, const char *etag,
+                          uint64_t at, size_t n) {
+  if (!f || !etag[0]) return NULL;
+  pthread_mutex_lock(&f->mu);
+  uint8_t *p = NULL;
+  int i = kept_find(f, url, etag, at, n, 1);
+  if (i >= 0) {
+    p = f->k[i].p;
+    f->k[i].p = NULL;
+    kept_drop(f, i);
+  }
+  pthread_mutex_unlock(&f->mu);
+  return p;
+}
+
+/* [at, at + n) copied into dst from a range kept that holds it: 1, or 0
+** when none does. */
+static int kept_copy(pqx_footers *f, const char *url, const char *etag,
+                     uint64_t at, size_t n, void *dst) {
+  if (!f || !etag[0]) return 0;
+  pthread_mutex_lock(&f->mu);
+  int i = kept_find(f, url, etag, at, n, 0);
+  if (i >= 0) {
+    memcpy(dst, f->k[i].p + (at - f->k[i].at), n);
+    f->k[i].used = ++f->tick;
+  }
+  pthread_mutex_unlock(&f->mu);
+  return i >= 0;
 }
 
 
@@ -230,12 +400,14 @@ struct pqx_remote {
   int nspan;
   CURLM *multi;                     /* their requests, in flight at once */
   CURL *ph[PQX_HTTP_PARALLEL_MAX]; /* each one's handle (kept: connections) */
+  pqx_footers *cache; /* the connection's (held), or NULL */
 };
 
 typedef struct rem_span {
   uint64_t at;
   size_t n;
   uint8_t *p;
+  int ready; /* p holds the bytes (fetched, or kept before) */
 } rem_span;
 
 /* One response: what its headers said, and its body's bytes. */
@@ -703,7 +875,13 @@ static int rem_fetch(pqx_remote *r, uint64_t at, size_t n, uint8_t *dst,
 #define REM_PIECE ((size_t)8 << 20)
 
 static void rem_spans_free(pqx_remote *r) {
-  for (int i = 0; i < r->nspan; i++) sqlite3_free(r->span[i].p);
+  for (int i = 0; i < r->nspan; i++) {
+    rem_span *s = &r->span[i];
+    if (s->p && s->ready) /* kept for the reads after, when it can be */
+      kept_put(r->cache, r->url, r->etag, s->at, s->n, s->p);
+    else
+      sqlite3_free(s->p);
+  }
   sqlite3_free(r->span);
   r->span = NULL;
   r->nspan = 0;
@@ -781,7 +959,11 @@ static void rem_spans_make(pqx_remote *r, uint64_t (*v)[2], int m) {
       rem_span *s = &r->span[r->nspan++];
       s->at = at;
       s->n = (size_t)(v[i][1] - at < REM_PIECE ? v[i][1] - at : REM_PIECE);
-      s->p = sqlite3_malloc64(s->n);
+      s->p = kept_take(r->cache, r->url, r->etag, s->at, s->n);
+      s->ready = s->p != NULL;
+      if (!s->p) s->p = sqlite3_malloc64(s->n);
+      if (s->p && !s->ready)
+        s->ready = kept_copy(r->cache, r->url, r->etag, s->at, s->n, s->p);
     }
   }
 }
@@ -801,7 +983,8 @@ static void rem_spans_fetch(pqx_remote *r) {
     /* every free slot on the next piece */
     for (int j = 0; j < par && next < r->nspan; j++) {
       if (piece[j] >= 0) continue;
-      while (next < r->nspan && !r->span[next].p) next++;
+      while (next < r->nspan && (!r->span[next].p || r->span[next].ready))
+        next++;
       if (next >= r->nspan) break;
       rem_span *s = &r->span[next];
       if (!r->ph[j]) r->ph[j] = curl_easy_duphandle(r->h);
@@ -839,6 +1022,8 @@ static void rem_spans_fetch(pqx_remote *r) {
         if (m->data.result != CURLE_OK || rem_check(r, &q[j], s->at, s->n, &err)) {
           sqlite3_free(s->p);
           s->p = NULL;
+        } else {
+          s->ready = 1;
         }
         curl_multi_remove_handle(r->multi, r->ph[j]);
         piece[j] = -1;
@@ -901,6 +1086,8 @@ int pqx_remote_read(void *ctx, uint64_t offset, void *dst, size_t n,
              offset - r->blk_at <= r->blk_len &&
              n <= r->blk_len - (offset - r->blk_at)) {
     memcpy(dst, r->blk + (offset - r->blk_at), n);
+  } else if (kept_copy(r->cache, r->url, r->etag, offset, n, dst)) {
+    /* read before */
   } else if (n < r->o.read_min) {
     /* a short read (a page header): a block from it, kept */
     uint64_t want = r->o.read_min;
@@ -920,9 +1107,12 @@ int pqx_remote_read(void *ctx, uint64_t offset, void *dst, size_t n,
       r->blk_at = offset;
       r->blk_len = (size_t)want;
       memcpy(dst, r->blk, n);
+      kept_put_copy(r->cache, r->url, r->etag, offset, (size_t)want, r->blk);
     }
   } else {
     rc = rem_fetch(r, offset, n, dst, err);
+    if (rc == PQ_OK)
+      kept_put_copy(r->cache, r->url, r->etag, offset, n, dst);
   }
 done:
   pthread_mutex_unlock(&r->mu);
@@ -985,7 +1175,7 @@ static int rem_open_kept(pqx_remote *r, pqx_footers *f, const char *fn,
 static int rem_open_fetch(pqx_remote *r, const char *fn, char **msg);
 
 static int rem_open_tail(pqx_remote *r, const char *fn, char **msg) {
-  pqx_footers *f = pqx_footers_of(r->o.db);
+  pqx_footers *f = r->cache = pqx_footers_of(r->o.db);
   if (f) {
     int k = rem_open_kept(r, f, fn, msg);
     if (k < 0) return -k;
@@ -1327,6 +1517,7 @@ uint64_t pqx_remote_size(const pqx_remote *r) {
 void pqx_remote_free(pqx_remote *r) {
   if (!r) return;
   rem_spans_free(r);
+  pqx_footers_free(r->cache);
   for (int j = 0; j < PQX_HTTP_PARALLEL_MAX; j++)
     if (r->ph[j]) curl_easy_cleanup(r->ph[j]);
   if (r->multi) curl_multi_cleanup(r->multi);
@@ -1820,6 +2011,7 @@ static const struct {
     HTTP_NUM("fetch_ahead", 0, (long long)1 << 40, fetch_ahead),
     HTTP_NUM("coalesce_gap", 0, 64 << 20, coalesce_gap),
     HTTP_NUM("parallel", 1, PQX_HTTP_PARALLEL_MAX, parallel),
+    HTTP_NUM("cache_size", 0, (long long)1 << 40, cache_size),
     HTTP_NUM("s3_max_keys", 1, 1000, s3_max_keys),
     HTTP_TEXT("s3_region", s3_region),
     HTTP_TEXT("s3_endpoint", s3_endpoint),
@@ -1860,11 +2052,14 @@ static void httpOptionFunc(sqlite3_context *ctx, int argc,
   for (int k = 0; name && k < HTTP_NAMES; k++)
     if (!strcmp(name, http_names[k].name)) i = k;
   if (i < 0) {
-    char *msg = sqlite3_mprintf(
-        "%s: no setting '%s' (connect_timeout_ms, timeout_ms, retries, "
-        "footer_guess, read_min, fetch_ahead, coalesce_gap, parallel, "
-        "s3_max_keys, s3_region, s3_endpoint, s3_part_size)",
-        fn, name ? name : "NULL");
+    char names[512];
+    size_t at = 0;
+    names[0] = 0;
+    for (int k = 0; k < HTTP_NAMES && at < sizeof names; k++)
+      at += (size_t)snprintf(names + at, sizeof names - at, "%s%s",
+                             k ? ", " : "", http_names[k].name);
+    char *msg = sqlite3_mprintf("%s: no setting '%s' (%s)", fn,
+                                name ? name : "NULL", names);
     pqx_result_error_msg(ctx, msg);
     return;
   }
@@ -1927,6 +2122,11 @@ static void httpOptionFunc(sqlite3_context *ctx, int argc,
                            "settings are gone from this connection",
                            -1);
       return;
+    }
+    if (http_names[i].at == offsetof(pqx_http_opts, cache_size)) {
+      pqx_footers *f = pqx_footers_of(db); /* what it keeps, to the new size */
+      pqx_footers_limit(f, o->cache_size);
+      pqx_footers_free(f);
     }
   }
   sqlite3_free(o);
