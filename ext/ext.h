@@ -251,9 +251,12 @@ void pqx_remote_free(pqx_remote *r);
 /* Fetches the n byte ranges ranges[2i] (offset), ranges[2i + 1] (length)
 ** ahead of the reads a scan makes of them, as one or few requests in
 ** flight at once (remote.c, "Fetching ahead"); none (n 0) lets go of
-** those fetched before.  A failure is no error: the reads fetch what it
-** could not. */
-void pqx_remote_fetch(pqx_remote *r, const uint64_t *ranges, int n);
+** those fetched before.  With `pages` (pages of a query that reads a
+** row group in part), ranges are not coalesced but asked for in one
+** request where the server takes several ranges.  A failure is no
+** error: the reads fetch what it could not. */
+void pqx_remote_fetch(pqx_remote *r, const uint64_t *ranges, int n,
+                      int pages);
 /* 1 when the build reads URLs (libcurl). */
 int pqx_remote_available(void);
 /* The least s3_part_size: S3's 5 MiB, or, for the tests against a server

@@ -148,7 +148,7 @@ int pqx_file_open(pqx_file *pf, sqlite3 *db, const char *fn,
 
 void pqx_file_park(pqx_file *pf) {
   if (pf->rem) { /* its reads check what it is: nothing to close */
-    pqx_remote_fetch(pf->rem, NULL, 0); /* what was fetched ahead, let go */
+    pqx_remote_fetch(pf->rem, NULL, 0, 0); /* what was fetched ahead, let go */
     return;
   }
   if (pf->open) close(pf->fd);

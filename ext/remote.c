@@ -401,6 +401,7 @@ struct pqx_remote {
   CURLM *multi;                     /* their requests, in flight at once */
   CURL *ph[PQX_HTTP_PARALLEL_MAX]; /* each one's handle (kept: connections) */
   pqx_footers *cache; /* the connection's (held), or NULL */
+  int no_multi;       /* the server answered several ranges otherwise */
 };
 
 typedef struct rem_span {
@@ -419,6 +420,7 @@ typedef struct rem_resp {
   char etag[ETAG_MAX + 1];
   int etag_long;
   char date[DATE_MAX + 1];
+  char ctype[128]; /* Content-Type (cut short: no boundary found in it) */
   uint8_t *dst; /* where the body goes */
   size_t cap, got;
   int overflow;     /* the body was longer than asked */
@@ -464,6 +466,10 @@ static size_t on_header(char *p, size_t size, size_t n, void *ctx) {
     if (vlen > DATE_MAX) vlen = DATE_MAX;
     memcpy(q->date, val, vlen);
     q->date[vlen] = 0;
+  } else if (pq_http_name_is(name, nlen, "content-type")) {
+    if (vlen >= sizeof q->ctype) vlen = sizeof q->ctype - 1;
+    memcpy(q->ctype, val, vlen);
+    q->ctype[vlen] = 0;
   }
   return len;
 }
@@ -936,12 +942,14 @@ static int rem_range_cmp(const void *a, const void *b) {
 }
 
 /* The pieces of the ranges v[0..m) ({first byte, end}), in order, made
-** (their buffers allocated; a piece without one is not fetched). */
-static void rem_spans_make(pqx_remote *r, uint64_t (*v)[2], int m) {
+** (their buffers allocated; a piece without one is not fetched); ranges
+** `gap` bytes apart or closer made one. */
+static void rem_spans_make(pqx_remote *r, uint64_t (*v)[2], int m,
+                           uint64_t gap) {
   qsort(v, (size_t)m, sizeof *v, rem_range_cmp);
   int k = 0;
   for (int i = 0; i < m; i++) {
-    if (k && v[i][0] <= v[k - 1][1] + r->o.coalesce_gap) {
+    if (k && v[i][0] <= v[k - 1][1] + gap) {
       if (v[i][1] > v[k - 1][1]) v[k - 1][1] = v[i][1];
     } else {
       v[k][0] = v[i][0];
@@ -1042,7 +1050,86 @@ static void rem_spans_fetch(pqx_remote *r) {
   }
 }
 
-void pqx_remote_fetch(pqx_remote *r, const uint64_t *ranges, int n) {
+/* The pieces not held yet that lie in [at, at + n), copied from p. */
+static void rem_spans_fill(pqx_remote *r, uint64_t at, const uint8_t *p,
+                           size_t n) {
+  for (int i = 0; i < r->nspan; i++) {
+    rem_span *s = &r->span[i];
+    if (!s->p || s->ready || s->at < at || s->at - at > n ||
+        s->n > n - (s->at - at))
+      continue;
+    memcpy(s->p, p + (s->at - at), s->n);
+    s->ready = 1;
+  }
+}
+
+/* The pieces not held yet (up to REM_MULTI of them, 2 REM_PIECE bytes),
+** asked for in one request of several ranges ("Range: bytes=a-b,c-d").
+** A server may answer with a multipart/byteranges body (each part's
+** Content-Range and bytes checked, and copied into the pieces it holds),
+** or with one range that holds them all; a server that sends the whole
+** object, or anything else, is not asked so again, and the pieces left
+** are fetched one by one.  Not for s3:// (S3 takes one range). */
+#define REM_MULTI 64
+static void rem_spans_multi(pqx_remote *r) {
+  char *range = sqlite3_malloc64((size_t)REM_MULTI * 44 + 1);
+  if (!range) return;
+  size_t used = 0, total = 0;
+  int k = 0;
+  for (int i = 0; i < r->nspan && k < REM_MULTI; i++) {
+    const rem_span *s = &r->span[i];
+    if (!s->p || s->ready || total + s->n > 2 * REM_PIECE) continue;
+    used += (size_t)snprintf(range + used, 45, "%s%llu-%llu", k ? "," : "",
+                             (unsigned long long)s->at,
+                             (unsigned long long)(s->at + s->n - 1));
+    total += s->n;
+    k++;
+  }
+  size_t cap = total + (size_t)k * 512 + 4096;
+  uint8_t *buf = k >= 2 ? sqlite3_malloc64(cap) : NULL;
+  if (!buf) {
+    sqlite3_free(range);
+    return;
+  }
+  rem_resp q;
+  memset(&q, 0, sizeof q);
+  q.dst = buf;
+  q.cap = cap;
+  CURLcode c = curl_easy_setopt(r->h, CURLOPT_RANGE, range);
+  if (c == CURLE_OK) c = curl_easy_setopt(r->h, CURLOPT_HEADERDATA, &q);
+  if (c == CURLE_OK) c = curl_easy_setopt(r->h, CURLOPT_WRITEDATA, &q);
+  if (c == CURLE_OK) c = curl_easy_setopt(r->h, CURLOPT_HTTPHEADER, r->hdr);
+  if (c == CURLE_OK) c = curl_easy_perform(r->h);
+  int changed = 1;
+  if (c == CURLE_OK || q.overflow) rem_same(r, &q, &changed);
+  if ((c == CURLE_OK || q.overflow) && (q.status == 200 || q.overflow)) {
+    r->no_multi = 1; /* the whole object, or more than asked */
+  } else if (c != CURLE_OK || q.status != 206 || changed) {
+    /* failed: the pieces are fetched one by one (and the error said) */
+  } else if (q.has_range) { /* one range that holds them */
+    if (!q.bad_range && q.first != UINT64_MAX &&
+        q.got == q.last - q.first + 1)
+      rem_spans_fill(r, q.first, buf, q.got);
+  } else {
+    const char *bd;
+    size_t bn, pos = 0;
+    uint64_t first, last, size;
+    const uint8_t *data;
+    if (pq_http_boundary(q.ctype, strlen(q.ctype), &bd, &bn)) {
+      r->no_multi = 1;
+    } else {
+      while (pq_http_part(buf, q.got, bd, bn, &pos, &first, &last, &size,
+                          &data) == 1 &&
+             (size == UINT64_MAX || size == r->size))
+        rem_spans_fill(r, first, data, (size_t)(last - first + 1));
+    }
+  }
+  sqlite3_free(buf);
+  sqlite3_free(range);
+}
+
+void pqx_remote_fetch(pqx_remote *r, const uint64_t *ranges, int n,
+                      int pages) {
   pthread_mutex_lock(&r->mu);
   rem_spans_free(r);
   uint64_t (*v)[2] = NULL;
@@ -1060,8 +1147,11 @@ void pqx_remote_fetch(pqx_remote *r, const uint64_t *ranges, int n) {
     v[m][1] = at + len;
     m++;
   }
-  if (m) rem_spans_make(r, v, m);
+  if (m) rem_spans_make(r, v, m, pages ? 0 : r->o.coalesce_gap);
   sqlite3_free(v);
+  if (pages && r->nspan > 1 && !r->no_multi &&
+      sqlite3_strnicmp(r->url, "s3://", 5) != 0)
+    rem_spans_multi(r);
   if (r->nspan) rem_spans_fetch(r);
   pthread_mutex_unlock(&r->mu);
 }
@@ -1907,10 +1997,12 @@ uint64_t pqx_remote_size(const pqx_remote *r) {
 
 /* Reads here are synchronous requests of the page, one at a time: nothing
 ** is fetched ahead. */
-void pqx_remote_fetch(pqx_remote *r, const uint64_t *ranges, int n) {
+void pqx_remote_fetch(pqx_remote *r, const uint64_t *ranges, int n,
+                      int pages) {
   (void)r;
   (void)ranges;
   (void)n;
+  (void)pages;
 }
 
 void pqx_remote_free(pqx_remote *r) {
@@ -1973,10 +2065,12 @@ uint64_t pqx_remote_size(const pqx_remote *r) {
   return 0;
 }
 
-void pqx_remote_fetch(pqx_remote *r, const uint64_t *ranges, int n) {
+void pqx_remote_fetch(pqx_remote *r, const uint64_t *ranges, int n,
+                      int pages) {
   (void)r;
   (void)ranges;
   (void)n;
+  (void)pages;
 }
 
 void pqx_remote_free(pqx_remote *r) {

@@ -2124,7 +2124,67 @@ static void tbl_fetch_group(const TblSnap *sn, uint32_t g, const int *cols,
     int fi = sn->field[col]; /* -1: a hive key, or a column it lacks */
     if (fi >= 0) tbl_chunk_ranges(pf, g, root->children[fi], v, &n, cap);
   }
-  pqx_remote_fetch(rem, v, n);
+  pqx_remote_fetch(rem, v, n, 0);
+  sqlite3_free(v);
+}
+
+/* A URL's row group g about to be read in part (the page index, a rowid
+** range): the pages of the used columns that hold the rows to read, and
+** their chunks' dictionary pages, fetched at once (remote.c: one request
+** where the server takes several ranges in one).  Columns of one leaf
+** with an offset index; others are read as they come. */
+static void tbl_fetch_pages(const TblCursor *c, const TblSnap *f, uint32_t g) {
+  const pq_file *pf = f->src.file;
+  const pq_row_group *rg = &pq_file_metadata(pf)->row_groups[g];
+  int64_t rows = f->rg_first[g + 1] - f->rg_first[g], want = 0;
+  for (int k = c->range; k < c->nranges; k++)
+    want += c->ranges[k].hi - c->ranges[k].lo;
+  if (want > rows / 2) return; /* most of it: read as it comes */
+  uint64_t *v = NULL;
+  int n = 0, cap = 0;
+  for (int i = 0; i < c->nreaders; i++) {
+    int fi = f->field[c->readers[i].col];
+    if (fi < 0) continue;
+    const pq_schema_node *node = pq_file_schema(pf)->children[fi];
+    if (node->leaf < 0 || (uint32_t)node->leaf >= rg->n_columns) continue;
+    pq_offset_index *oi = NULL;
+    pq_error err;
+    if (pq_offset_index_read(pf, g, (uint32_t)node->leaf, &oi, &err) || !oi ||
+        oi->n_pages == 0) {
+      pq_offset_index_free(oi);
+      continue;
+    }
+    if (n + 1 + (int)oi->n_pages > cap) {
+      int ncap = 2 * (n + 1 + (int)oi->n_pages);
+      uint64_t *nv = sqlite3_realloc64(v, (size_t)ncap * 2 * sizeof *v);
+      if (!nv) {
+        pq_offset_index_free(oi);
+        break;
+      }
+      v = nv;
+      cap = ncap;
+    }
+    int64_t d = rg->columns[node->leaf].meta.dictionary_page_offset;
+    if (d >= 0 && d < oi->pages[0].offset) {
+      v[2 * n] = (uint64_t)d;
+      v[2 * n + 1] = (uint64_t)(oi->pages[0].offset - d);
+      n++;
+    }
+    for (uint32_t p = 0; p < oi->n_pages; p++) {
+      const pq_page_location *l = &oi->pages[p];
+      int64_t lo = l->first_row_index;
+      int64_t hi = p + 1 < oi->n_pages ? oi->pages[p + 1].first_row_index : rows;
+      int hit = 0;
+      for (int k = c->range; k < c->nranges && !hit; k++)
+        hit = c->ranges[k].lo < hi && lo < c->ranges[k].hi;
+      if (!hit || l->offset < 0 || l->compressed_page_size <= 0) continue;
+      v[2 * n] = (uint64_t)l->offset;
+      v[2 * n + 1] = (uint64_t)l->compressed_page_size;
+      n++;
+    }
+    pq_offset_index_free(oi);
+  }
+  if (n) pqx_remote_fetch(f->src.fd.rem, v, n, 1);
   sqlite3_free(v);
 }
 
@@ -3009,6 +3069,8 @@ static int tbl_advance(TblCursor *c) {
       for (int i = 0; cols && i < c->nreaders; i++) cols[i] = c->readers[i].col;
       if (cols) tbl_fetch_group(f, g, cols, c->nreaders);
       sqlite3_free(cols);
+    } else if (f->src.fd.rem) {
+      tbl_fetch_pages(c, f, g);
     }
     rc = tbl_open_readers(c, t, f, g);
     if (rc) return rc;

@@ -1947,6 +1947,22 @@ PQ_API int pq_http_name_is(const char *name, size_t n, const char *want);
 ** UINT64_MAX.  Numbers are below 2^63. */
 PQ_API int pq_http_content_range(const char *s, size_t n, uint64_t *first,
                                  uint64_t *last, uint64_t *total);
+/* A multipart/byteranges response, the answer to a request of several
+** ranges at once.  pq_http_boundary: the boundary of its Content-Type
+** value ("multipart/byteranges; boundary=X", X quoted or not, 1 to 70
+** characters).  pq_http_part: the part of body[0..n) at *pos (0 for the
+** first: a preamble is skipped), with the boundary b[0..bn): 1 and the
+** part's Content-Range (first, last, total as pq_http_content_range, not
+** "*") and its first - last + 1 bytes at *data, *pos moved past them; 0
+** at the closing boundary; -1 when the body is not such a part (no
+** boundary where one must be, a part without one Content-Range, its
+** bytes past the end, a header line longer than 4 KiB). */
+PQ_API int pq_http_boundary(const char *s, size_t n, const char **b,
+                            size_t *bn);
+PQ_API int pq_http_part(const uint8_t *body, size_t n, const char *b,
+                        size_t bn, size_t *pos, uint64_t *first,
+                        uint64_t *last, uint64_t *total,
+                        const uint8_t **data);
 /* S3's ListObjectsV2 response, x[0..n): pq_s3_list_field gives the text of
 ** the first <tag> (IsTruncated, NextContinuationToken), pq_s3_list_key the
 ** <Key> of the next <Contents> from *pos on (*pos moved past it); both

@@ -5,7 +5,8 @@ Serves the files under each DIR at http://127.0.0.1:PORT/NAME/<path>
 (PORT, chosen by the system, is the first line it prints; a file reached
 through a link out of DIR is not served), HTTP/1.1 with keep-alive,
 answering single byte ranges (bytes=a-b, bytes=a-, bytes=-n) with 206 and
-Content-Range, 416 when none of it is in the file; a strong ETag (of the
+Content-Range, 416 when none of it is in the file; several (bytes=a-b,c-d)
+with 206 and a multipart/byteranges body, a part a range; a strong ETag (of the
 file's size, inode and modification time) and Last-Modified; If-Match and
 If-Unmodified-Since (412 when they fail); If-None-Match (304 when it is the
 file's ETag).
@@ -29,6 +30,13 @@ Faults, by a path prefix /__fault/<kind>/<path>:
   etag      every response has another ETag (the object changes)
   slow      the response waits 3 s before its headers
   norange   ranges are ignored: the whole file, 200
+  nomulti   a request of several ranges gets the whole file, 200
+  merge     a request of several ranges gets one range from the first
+            byte asked to the last, 206 (as RFC 9110 lets a server do)
+  badpart   a multipart body whose second part names the range one byte
+            later than its bytes
+(A request of several ranges is counted once, its parts' bytes summed,
+each part's range listed.)
 """
 import email.utils
 import http.server
@@ -47,11 +55,14 @@ STATS = {"requests": 0, "bytes": 0, "ranges": []}
 SEEN = {}  # (kind, path) -> requests so far
 
 
-def note(first, last, n):
+def note(first, last, n, more=()):
     with LOCK:
         STATS["requests"] += 1
         STATS["bytes"] += n
         STATS["ranges"].append([first, last])
+        for a, z in more:  # a multipart answer's other parts
+            STATS["bytes"] += z - a + 1
+            STATS["ranges"].append([a, z])
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -131,6 +142,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         size = st.st_size
         first, last, code = 0, size - 1, 200
         rng = self.headers.get("Range")
+        if rng and "," in rng and kind != "norange":
+            if self.multi(full, rng, size, kind, etag, modified):
+                return
+            rng = None  # nomulti: the whole file
         if rng and kind != "norange":
             m = re.match(r"^bytes=(\d*)-(\d*)$", rng.strip())
             if not m or (m.group(1) == "" and m.group(2) == ""):
@@ -181,6 +196,59 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.wfile.write(body)
         if kind == "short":
             self.close_connection = True
+
+
+    def multi(self, full, rng, size, kind, etag, modified):
+        """Several ranges: True when answered (False: nomulti)."""
+        spans = []
+        for spec in rng.strip()[len("bytes="):].split(","):
+            m = re.match(r"^\s*(\d+)-(\d+)\s*$", spec)
+            if not rng.strip().startswith("bytes=") or not m:
+                self.plain(400, "bad range")
+                return True
+            a, z = int(m.group(1)), min(int(m.group(2)), size - 1)
+            if a < size and a <= z:
+                spans.append((a, z))
+        if kind == "nomulti":
+            return False
+        if not spans:
+            note(-1, -1, 0)
+            self.plain(416, "range not satisfiable",
+                       {"Content-Range": "bytes */%d" % size})
+            return True
+        if kind == "merge":
+            spans = [(min(a for a, _ in spans), max(z for _, z in spans))]
+        with open(full, "rb") as f:
+            parts = []
+            for a, z in spans:
+                f.seek(a)
+                parts.append(f.read(z - a + 1))
+        self.send_response(206)
+        self.send_header("ETag", etag)
+        self.send_header("Last-Modified", modified)
+        self.send_header("Accept-Ranges", "bytes")
+        if len(spans) == 1:
+            body = parts[0]
+            self.send_header("Content-Type", "application/octet-stream")
+            self.send_header("Content-Range", "bytes %d-%d/%d" %
+                             (spans[0][0], spans[0][1], size))
+        else:
+            bd = "PQ_bound%d" % len(spans)
+            body = b"a preamble\r\n"
+            for i, ((a, z), data) in enumerate(zip(spans, parts)):
+                shift = 1 if kind == "badpart" and i == 1 else 0
+                body += (("--%s\r\nContent-Type: application/octet-stream\r\n"
+                          "Content-Range: bytes %d-%d/%d\r\n\r\n") %
+                         (bd, a + shift, z + shift, size)).encode()
+                body += data + b"\r\n"
+            body += ("--%s--\r\n" % bd).encode()
+            self.send_header("Content-Type",
+                             "multipart/byteranges; boundary=%s" % bd)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        note(spans[0][0], spans[0][1], len(parts[0]), spans[1:])
+        self.wfile.write(body)
+        return True
 
 
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):

@@ -1571,6 +1571,64 @@ static void test_http(void) {
             pq_http_header("no colon", 8, &name, &nl, &val, &vl) != 0 &&
             pq_http_header("a b: c", 6, &name, &nl, &val, &vl) != 0,
         "http: bad header lines");
+  /* multipart/byteranges: the boundary, then the parts in turn */
+  const char *bd;
+  size_t bl;
+  const char *ct = "multipart/byteranges; boundary=\"B_1\"";
+  CHECK(pq_http_boundary(ct, strlen(ct), &bd, &bl) == 0 && bl == 3 &&
+            memcmp(bd, "B_1", 3) == 0,
+        "http: quoted boundary");
+  ct = "Multipart/ByteRanges;charset=x; boundary=abc";
+  CHECK(pq_http_boundary(ct, strlen(ct), &bd, &bl) == 0 && bl == 3 &&
+            memcmp(bd, "abc", 3) == 0,
+        "http: plain boundary after a parameter");
+  CHECK(pq_http_boundary("text/plain; boundary=a", 22, &bd, &bl) != 0 &&
+            pq_http_boundary("multipart/byteranges", 20, &bd, &bl) != 0 &&
+            pq_http_boundary("multipart/byteranges; boundary=", 31, &bd,
+                             &bl) != 0 &&
+            pq_http_boundary("multipart/byteranges; boundary=\"a", 33, &bd,
+                             &bl) != 0,
+        "http: no boundary");
+  const char *mp = "preamble\r\n--abc\r\nContent-Type: x\r\n"
+                   "Content-Range: bytes 2-4/10\r\n\r\nXYZ\r\n"
+                   "--abc  \r\ncontent-range: bytes 8-9/10\r\n\r\n"
+                   "\r\n\r\n--abc--\r\n";
+  size_t mpos = 0, mn = strlen(mp);
+  uint64_t fa, la, ta;
+  const uint8_t *md;
+  int m1 = pq_http_part((const uint8_t *)mp, mn, "abc", 3, &mpos, &fa, &la,
+                        &ta, &md);
+  CHECK(m1 == 1 && fa == 2 && la == 4 && ta == 10 && memcmp(md, "XYZ", 3) == 0,
+        "http: first part");
+  m1 = pq_http_part((const uint8_t *)mp, mn, "abc", 3, &mpos, &fa, &la, &ta,
+                    &md);
+  CHECK(m1 == 1 && fa == 8 && la == 9 && memcmp(md, "\r\n", 2) == 0,
+        "http: second part (its bytes CR LF)");
+  CHECK(pq_http_part((const uint8_t *)mp, mn, "abc", 3, &mpos, &fa, &la, &ta,
+                     &md) == 0,
+        "http: the closing boundary");
+  static const char *const bad_parts[] = {
+      "--abc\r\nContent-Range: bytes 2-4/10\r\n\r\nXY",   /* short */
+      "--abc\r\n\r\nXYZ\r\n--abc--",                      /* no range */
+      "--abc\r\nContent-Range: bytes 2-4/10\r\nContent-Range: bytes 2-4/10"
+      "\r\n\r\nXYZ\r\n--abc--",                           /* two */
+      "--abc\r\nContent-Range: bytes */10\r\n\r\n\r\n--abc--",
+      "--abd\r\nContent-Range: bytes 2-4/10\r\n\r\nXYZ\r\n--abc--",
+      "--abc\nContent-Range: bytes 2-4/10\n\nXYZ\n--abc--", /* LF alone */
+  };
+  for (size_t i = 0; i < sizeof bad_parts / sizeof *bad_parts; i++) {
+    size_t bp = 0;
+    CHECK(pq_http_part((const uint8_t *)bad_parts[i], strlen(bad_parts[i]),
+                       "abc", 3, &bp, &fa, &la, &ta, &md) == -1,
+          "http: bad part %zu", i);
+  }
+  mpos = 0; /* a part whose bytes are not followed by the boundary */
+  const char *mq = "--abc\r\nContent-Range: bytes 0-0/1\r\n\r\nQ--abc--";
+  CHECK(pq_http_part((const uint8_t *)mq, strlen(mq), "abc", 3, &mpos, &fa,
+                     &la, &ta, &md) == 1 &&
+            pq_http_part((const uint8_t *)mq, strlen(mq), "abc", 3, &mpos,
+                         &fa, &la, &ta, &md) == -1,
+        "http: a part's bytes, then no CR LF");
   /* S3's listing: keys with their entities decoded, then none */
   const char *x = "<ListBucketResult><IsTruncated>true</IsTruncated>"
                   "<Contents><Key>a/x&amp;y&#x263A;&#65;.parquet</Key>"

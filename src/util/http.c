@@ -1,7 +1,8 @@
 /*
 ** http.c -- the parts of an HTTP response a reader of byte ranges looks
 ** at, parsed from the bytes a server sent: the status line, a header
-** line's name and value, and Content-Range.  No I/O: the transport is the
+** line's name and value, Content-Range, and the parts of a response of
+** several ranges (multipart/byteranges).  No I/O: the transport is the
 ** binding's (ext/remote.c); these are here so that every byte a server
 ** controls goes through code the fuzzers reach (tests/fuzz/http.c).
 */
@@ -111,6 +112,110 @@ int pq_http_content_range(const char *s, size_t n, uint64_t *first,
   }
   if (*total != UINT64_MAX && *last >= *total) return -1;
   return 0;
+}
+
+/* ---- multipart/byteranges ---------------------------------------------- */
+
+int pq_http_boundary(const char *s, size_t n, const char **b, size_t *bn) {
+  static const char type[] = "multipart/byteranges";
+  size_t k = sizeof type - 1, i;
+  if (n < k || !pq_http_name_is(s, k, type)) return -1;
+  /* parameters: ; name=value, the boundary's the one wanted */
+  for (i = k; i < n;) {
+    while (i < n && http_blank(s[i])) i++;
+    if (i >= n || s[i] != ';') return -1;
+    i++;
+    while (i < n && http_blank(s[i])) i++;
+    size_t nb = i;
+    while (i < n && s[i] != '=' && s[i] != ';' && !http_blank(s[i])) i++;
+    size_t ne = i;
+    if (i >= n || s[i] != '=') return -1;
+    i++;
+    size_t vb, ve;
+    if (i < n && s[i] == '"') {
+      vb = ++i;
+      while (i < n && s[i] != '"') {
+        if (s[i] == '\\') return -1; /* (no boundary needs an escape) */
+        i++;
+      }
+      if (i >= n) return -1;
+      ve = i++;
+    } else {
+      vb = i;
+      while (i < n && s[i] != ';' && !http_blank(s[i])) i++;
+      ve = i;
+    }
+    if (pq_http_name_is(s + nb, ne - nb, "boundary")) {
+      if (ve == vb || ve - vb > 70) return -1;
+      for (size_t j = vb; j < ve; j++)
+        if ((unsigned char)s[j] < 0x20 || (unsigned char)s[j] > 0x7e) return -1;
+      *b = s + vb;
+      *bn = ve - vb;
+      return 0;
+    }
+  }
+  return -1;
+}
+
+/* Whether body[i..n) begins with "--" and the boundary. */
+static int http_delim_at(const uint8_t *body, size_t n, size_t i,
+                         const char *b, size_t bn) {
+  return i <= n && n - i >= bn + 2 && body[i] == '-' && body[i + 1] == '-' &&
+         memcmp(body + i + 2, b, bn) == 0;
+}
+
+int pq_http_part(const uint8_t *body, size_t n, const char *b, size_t bn,
+                 size_t *pos, uint64_t *first, uint64_t *last,
+                 uint64_t *total, const uint8_t **data) {
+  size_t i = *pos;
+  if (bn == 0 || i > n) return -1;
+  if (i == 0 && http_delim_at(body, n, 0, b, bn)) {
+    /* the body begins with the first boundary */
+  } else if (i == 0) { /* a preamble, up to CR LF and the boundary */
+    size_t j = 0;
+    while (j + 2 <= n && !(body[j] == '\r' && body[j + 1] == '\n' &&
+                           http_delim_at(body, n, j + 2, b, bn)))
+      j++;
+    if (j + 2 > n) return -1;
+    i = j + 2;
+  } else {
+    if (n - i < 2 || body[i] != '\r' || body[i + 1] != '\n') return -1;
+    i += 2;
+    if (!http_delim_at(body, n, i, b, bn)) return -1;
+  }
+  i += 2 + bn;
+  if (n - i >= 2 && body[i] == '-' && body[i + 1] == '-') return 0;
+  while (i < n && http_blank((char)body[i])) i++; /* padding */
+  if (n - i < 2 || body[i] != '\r' || body[i + 1] != '\n') return -1;
+  i += 2;
+  int ranges = 0;
+  for (;;) { /* the part's header lines, to an empty one */
+    size_t e = i;
+    while (e < n && e - i <= 4096 && body[e] != '\n') e++;
+    if (e >= n || e - i > 4096 || e == i || body[e - 1] != '\r') return -1;
+    if (e - i == 1) { /* CR LF */
+      i = e + 1;
+      break;
+    }
+    const char *name, *val;
+    size_t nlen, vlen;
+    if (pq_http_header((const char *)body + i, e + 1 - i, &name, &nlen, &val,
+                       &vlen))
+      return -1;
+    if (pq_http_name_is(name, nlen, "content-range")) {
+      if (ranges++ ||
+          pq_http_content_range(val, vlen, first, last, total) ||
+          *first == UINT64_MAX)
+        return -1;
+    }
+    i = e + 1;
+  }
+  if (ranges != 1) return -1;
+  uint64_t len = *last - *first + 1;
+  if (len > n - i) return -1;
+  *data = body + i;
+  *pos = i + (size_t)len;
+  return 1;
 }
 
 /* ---- S3's ListObjectsV2 ---------------------------------------------------

@@ -5,7 +5,9 @@
 ** name and value lie inside the line, a range's last byte is not before
 ** its first nor past the total, and the range printed back parses to the
 ** same numbers.  Then the input is read as S3's ListObjectsV2 XML: each
-** key decoded stays in its room, and the keys come in order.
+** key decoded stays in its room, and the keys come in order; as a
+** multipart/byteranges Content-Type and body: the boundary and each
+** part's bytes lie inside the input, the parts in order.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +64,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (pq_s3_list_field(s, size, "IsTruncated", out, sizeof out, &len) == 0 &&
       (len >= sizeof out || out[len] != 0))
     abort();
+  /* as a Content-Type: a boundary inside it; as a multipart body with
+  ** the boundary "b": each part's bytes inside the body, after the last */
+  const char *bd;
+  size_t bl;
+  if (pq_http_boundary(s, size, &bd, &bl) == 0 &&
+      (bd < s || bl == 0 || bl > 70 || bd + bl > s + size))
+    abort();
+  const uint8_t *u = (const uint8_t *)s, *part;
+  uint64_t pf, pl, pt;
+  size_t at = 0, was = 0;
+  while ((got = pq_http_part(u, size, "b", 1, &at, &pf, &pl, &pt, &part)) ==
+         1) {
+    if (pl < pf || (pt != UINT64_MAX && pl >= pt)) abort();
+    if (part < u || part + (pl - pf + 1) != u + at || at > size || at <= was)
+      abort();
+    was = at;
+  }
   free(s);
   return 0;
 }

@@ -466,6 +466,10 @@ static void http_seeds(void) {
       "x&amp;y&#x263A;.parquet</Key><Size>3</Size></Contents><Contents>"
       "<Key>b&#65;</Key></Contents><NextContinuationToken>t&lt;"
       "</NextContinuationToken></ListBucketResult>",
+      "multipart/byteranges; boundary=b",
+      "x\r\n--b\r\nContent-Type: application/octet-stream\r\n"
+      "Content-Range: bytes 2-4/10\r\n\r\nXYZ\r\n--b\r\n"
+      "Content-Range: bytes 8-9/10\r\n\r\nQQ\r\n--b--\r\n",
   };
   char name[32];
   for (size_t i = 0; i < sizeof seeds / sizeof *seeds; i++) {
