@@ -1141,6 +1141,9 @@ void pqx_remote_fetch(pqx_remote *r, const uint64_t *ranges, int n,
     uint64_t share = r->o.fetch_ahead / (uint64_t)n;
     if (at >= r->size) continue; /* metadata may say anything */
     if (len > r->size - at) len = r->size - at;
+    if (at >= r->tail_at && len <= r->tail_len &&
+        at - r->tail_at <= r->tail_len - len)
+      continue; /* held already, with the footer */
     if (len > share) len = share;
     if (len == 0) continue;
     v[m][0] = at;

@@ -2128,6 +2128,40 @@ static void tbl_fetch_group(const TblSnap *sn, uint32_t g, const int *cols,
   sqlite3_free(v);
 }
 
+/* A URL's row group g about to be pruned by its page index: the column
+** indexes of the constrained columns and the offset indexes of those and
+** of the used ones fetched at once (a file's page index is one region:
+** one request, where each would take one). */
+static void tbl_fetch_index(const TblCursor *c, const TblTable *t,
+                            const TblSnap *f, uint32_t g) {
+  const pq_file *pf = f->src.file;
+  const pq_row_group *rg = &pq_file_metadata(pf)->row_groups[g];
+  int cap = 2 * (c->ncons + c->nreaders), n = 0, any = 0;
+  uint64_t *v = sqlite3_malloc64((size_t)(cap ? cap : 1) * 2 * sizeof *v);
+  if (!v) return;
+  for (int i = 0; i < c->ncons + c->nreaders; i++) {
+    int cons = i < c->ncons;
+    int col = cons ? c->cons[i].col : c->readers[i - c->ncons].col;
+    if (cons && !c->cons[i].usable) continue;
+    int leaf = tbl_leaf(c, t, f, col);
+    if (leaf < 0 || (uint32_t)leaf >= rg->n_columns) continue;
+    const pq_column_chunk *cc = &rg->columns[leaf];
+    if (cons && cc->column_index_offset >= 0 && cc->column_index_length > 0) {
+      v[2 * n] = (uint64_t)cc->column_index_offset;
+      v[2 * n + 1] = (uint64_t)cc->column_index_length;
+      n++;
+      any = 1;
+    }
+    if (cc->offset_index_offset >= 0 && cc->offset_index_length > 0) {
+      v[2 * n] = (uint64_t)cc->offset_index_offset;
+      v[2 * n + 1] = (uint64_t)cc->offset_index_length;
+      n++;
+    }
+  }
+  if (any) pqx_remote_fetch(f->src.fd.rem, v, n, 1);
+  sqlite3_free(v);
+}
+
 /* A URL's row group g about to be read in part (the page index, a rowid
 ** range): the pages of the used columns that hold the rows to read, and
 ** their chunks' dictionary pages, fetched at once (remote.c: one request
@@ -3045,6 +3079,7 @@ static int tbl_advance(TblCursor *c) {
     c->nranges = c->range = 0;
     c->row = 0;
     if (!tbl_group_may_match(c, t, f, g)) continue;
+    if (f->src.fd.rem && c->ncons && !c->ahead) tbl_fetch_index(c, t, f, g);
     int rc = tbl_group_ranges(c, t, f, g);
     if (rc) return rc;
     /* OFFSET: whole ranges first. */
