@@ -1613,7 +1613,7 @@ static void test_http(void) {
       "--abc\r\nContent-Range: bytes 2-4/10\r\nContent-Range: bytes 2-4/10"
       "\r\n\r\nXYZ\r\n--abc--",                           /* two */
       "--abc\r\nContent-Range: bytes */10\r\n\r\n\r\n--abc--",
-      "--abd\r\nContent-Range: bytes 2-4/10\r\n\r\nXYZ\r\n--abc--",
+      "--abd\r\nContent-Range: bytes 2-4/10\r\n\r\nXYZ\r\n--abd--", /* other */
       "--abc\nContent-Range: bytes 2-4/10\n\nXYZ\n--abc--", /* LF alone */
   };
   for (size_t i = 0; i < sizeof bad_parts / sizeof *bad_parts; i++) {
