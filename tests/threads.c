@@ -823,8 +823,8 @@ int main(int argc, char **argv) {
                  (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9,
              g_ref[j].text);
     /* (a server that is not there would give every thread that error) */
-    if ((JOBS[j].flags & READS_URL) && (g_ref[j].rows == 0 ||
-                                   strstr(g_ref[j].text, "error: "))) {
+    if ((JOBS[j].flags & READS_URL) &&
+        (g_ref[j].rows == 0 || strstr(g_ref[j].text, "error: "))) {
       printf("FAILED: %s: alone, %ld rows: %.300s\n", JOBS[j].name,
              g_ref[j].rows, g_ref[j].text);
       failed++;
