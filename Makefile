@@ -7,7 +7,8 @@
 #   make test-asan   the same, built with -fsanitize=address,undefined
 #   make test-valgrind  the Tcl suite and SQL scripts under valgrind memcheck
 #   make test-tsan   tests/threads.c, the extension on 8 threads at once,
-#                    built with -fsanitize=thread: no data race
+#                    files at URLs included (tests/tsan_run.sh), built
+#                    with -fsanitize=thread: no data race
 #   make test-oom    tests/oom.c, every statement of its list with its Nth
 #                    allocation failing, for each N, built as test-asan
 #   make bench       the benchmark: the core, DuckDB and SQLite side by side;
@@ -371,8 +372,13 @@ test-oom: deps
 # alone.  test-tsan builds the extension (core and binding) and the
 # program with ThreadSanitizer; any report, of a race or of a lock order
 # that could deadlock, ends the run with a failure (halt_on_error,
-# exitcode).  libsqlite3 is the system's, threadsafe and not instrumented:
-# ThreadSanitizer sees its locking through the pthread calls it makes.
+# exitcode).  libsqlite3 and libcurl are the system's, threadsafe and not
+# instrumented: ThreadSanitizer sees their locking through the pthread
+# calls they make.  tests/tsan_run.sh runs the program with
+# tests/http_server.py on loopback, serving parquet-testing's files and
+# the program's own, for its jobs that read URLs (the connection's
+# footers, the table's worker fetching ahead, curl's handles), and stops
+# the server when the program ends, however it ends.
 $(BUILD)/threads: tests/threads.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN) $(WARN) -o $@ $< -lsqlite3 -lpthread
@@ -384,7 +390,8 @@ tsan-deps:
 test-tsan: tsan-deps
 	$(MAKE) BUILD=build-tsan SAN="-fsanitize=thread -g -O1" build-tsan/$(EXT) build-tsan/threads
 	rm -rf build-tsan/threads.out && mkdir -p build-tsan/threads.out
-	TSAN_OPTIONS="$(TSAN_OPTIONS)" build-tsan/threads build-tsan/$(EXT) build-tsan/threads.out
+	TSAN_OPTIONS="$(TSAN_OPTIONS)" sh tests/tsan_run.sh build-tsan/threads \
+	  build-tsan/$(EXT) build-tsan/threads.out ../shared/parquet-testing/data
 
 # The Tcl suite and the SQL scripts under valgrind's memcheck: no invalid
 # access, no leak (definite or indirect); the C unit tests are the ASan

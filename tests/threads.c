@@ -4,11 +4,16 @@
 ** on one they share, as it gave alone.  Built with -fsanitize=thread by
 ** `make test-tsan`, where any data race ends the run.
 **
-**   threads EXTENSION WORKDIR [DATA]
+**   threads EXTENSION WORKDIR [DATA [URL]]
 **
 ** EXTENSION is the path sqlite3_load_extension takes (build-tsan/parquet.so),
 ** WORKDIR a folder for the files parquet_write writes (it must exist), DATA
-** the folder of the files read (../shared/parquet-testing/data).
+** the folder of the files read (../shared/parquet-testing/data), URL the
+** base of an HTTP server of the two, DATA at URL/data/ and WORKDIR at
+** URL/work/ (tests/http_server.py data=DATA work=WORKDIR, which `make
+** test-tsan` starts through tests/tsan_run.sh).  The jobs that read URLs
+** (READS_URL) fail without one, and so does a run whose server does not
+** give the file written for them as it is read from disk.
 **
 ** A job (JOBS below) is SQL, one or more statements; its result is every
 ** row of every statement as text, an error as its message, hashed.  Each
@@ -27,12 +32,22 @@
 **     the odd ones start on the shared connection and load theirs after a
 **     few jobs, while the others run queries;
 **   - every thread closes its connection halfway and loads another.
+**
+** Files at URLs are read as the others: a parquet table over a URL made on
+** each connection, scanned whole (its worker fetching the next row group
+** ahead while the cursor decodes) on every thread at once, pruned by the
+** page index, stopped by a LIMIT; metadata and rows of the same URLs
+** opened again and again (the connection's footers, asked for with
+** If-None-Match); the settings of parquet_http_option, each connection's
+** own.  A job that reads URLs must give rows and no error alone.
+**
 ** Last, the extension is handed the table of routines of another SQLite
 ** library, and must refuse it.
 **
 ** Prints a line per mismatch and ends with "N passed, N failed"; the exit
 ** status is 1 on any failure.  With PQ_THREADS_SHOW set, it first prints
-** each reference: its time, and the start of its rows.
+** each reference: its time, and the start of its rows; PQ_THREADS_ONLY=TEXT
+** runs only the jobs whose names hold TEXT.
 */
 #define _POSIX_C_SOURCE 200809L /* pthread_barrier_t */
 #include <dlfcn.h>
@@ -53,14 +68,20 @@
 #define ROUNDS 1 /* each thread runs every job this many times */
 
 /* ---- The jobs ------------------------------------------------------------
-** In the SQL, @D stands for the data folder and @W for a file name prefix
-** of the thread and connection that runs it (the reference's own). */
+** In the SQL, @D stands for the data folder, @W for a file name prefix
+** of the thread and connection that runs it (the reference's own) and @U
+** for the server's base URL. */
 
 typedef struct Job {
   const char *name;
-  int own_only; /* changes its connection's state: not on the shared one */
+  int flags; /* OWN_ONLY, READS_URL */
   const char *sql;
 } Job;
+
+/* It changes its connection's state: not run on the shared one. */
+#define OWN_ONLY 1
+/* It reads URLs (@U, the table `web`): it fails without a server. */
+#define READS_URL 2
 
 #define SERIES(n)                                                   \
   "WITH RECURSIVE s(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM s " \
@@ -314,7 +335,7 @@ static const Job JOBS[] = {
      "AS s FROM s', '{\"min_time\":0.001,\"codecs\":[\"LZ4_RAW\"]}')"},
     /* The allocation ceiling: set on a connection of the thread's own,
     ** only read (and set to what it is) on the shared one. */
-    {"max_alloc", 1,
+    {"max_alloc", OWN_ONLY,
      "SELECT parquet_max_alloc(100000), parquet_max_alloc();\n"
      "SELECT parquet_decode(X'FEFFFFFF0F00', 'RLE', 'INT32', "
      "'{\"bit_width\":1}');\n"
@@ -325,6 +346,63 @@ static const Job JOBS[] = {
     {"max_alloc read", 0,
      "SELECT parquet_max_alloc(268435456), parquet_max_alloc(), "
      "parquet_version() IS NOT NULL"},
+    /* Files at URLs (remote.c), from tests/http_server.py on loopback: the
+    ** connection's footers kept and asked for again (If-None-Match, 304),
+    ** an object's reads serialized by its mutex, the table's worker
+    ** fetching the next row group's chunks ahead (curl's multi handle)
+    ** while the cursor decodes, on one table of the shared connection
+    ** from every thread at once.  The table `web` is made on each
+    ** connection as it opens. */
+    {"url table, every column", READS_URL,
+     "SELECT count(*), sum(id), sum(k), max(s), min(h), max(h), count(h), "
+     "sum(d), group_concat(CASE WHEN id % 2999 = 0 THEN id || s || h END) "
+     "FROM web;\n"
+     "SELECT id, s, d FROM web LIMIT 4500"},
+    {"url table, pruned by the page index", READS_URL,
+     "SELECT * FROM web WHERE id BETWEEN 10500 AND 10600;\n"
+     "SELECT id, k, s, h FROM web WHERE id IN (5, 9000, 15999);\n"
+     "SELECT count(*), sum(k), max(h) FROM web WHERE id >= 15300"},
+    {"url metadata, opened again and again", READS_URL,
+     "SELECT row_group_id, column_id, path_in_schema, num_values, "
+     "stats_min, stats_max, total_compressed_size FROM "
+     "parquet_metadata('@U/work/web.parquet');\n"
+     "SELECT * FROM parquet_schema('@U/work/web.parquet');\n"
+     "SELECT * FROM parquet_file_metadata('@U/work/web.parquet');\n"
+     "SELECT * FROM parquet_column_index('@U/work/web.parquet') WHERE "
+     "page_id < 2;\n"
+     "SELECT * FROM parquet_metadata('@U/data/alltypes_tiny_pages.parquet');\n"
+     "SELECT * FROM parquet_schema('@U/data/nested_maps.snappy.parquet');\n"
+     "SELECT count(*) FROM parquet_metadata('@U/work/web.parquet');\n"
+     "SELECT count(*) FROM parquet_schema('@U/work/web.parquet')"},
+    {"url rows, LIMIT", READS_URL,
+     "SELECT file_row_number, value FROM "
+     "parquet_rows('@U/work/web.parquet') LIMIT 700;\n"
+     "SELECT file_row_number, value FROM "
+     "parquet_rows('@U/data/nested_lists.snappy.parquet');\n"
+     "SELECT file_row_number, value FROM "
+     "parquet_rows('@U/data/alltypes_plain.parquet') LIMIT 3"},
+    /* The settings are the connection's: set on a connection of the
+    ** thread's own (each returns what it replaces: the defaults), a table
+    ** opened with them (row groups fetched ahead in part, three chunks
+    ** apart, in requests at once), then set back; only read on the
+    ** shared one. */
+    {"url settings", OWN_ONLY | READS_URL,
+     "SELECT parquet_http_option('fetch_ahead', 30000), "
+     "parquet_http_option('coalesce_gap', 0), "
+     "parquet_http_option('parallel', 3), "
+     "parquet_http_option('read_min', 4096);\n"
+     "CREATE VIRTUAL TABLE temp.web_small USING "
+     "parquet('@U/work/web.parquet', threads=2);\n"
+     "SELECT count(*), sum(id), max(s), sum(d) FROM web_small;\n"
+     "DROP TABLE temp.web_small;\n"
+     "SELECT parquet_http_option('fetch_ahead', 67108864), "
+     "parquet_http_option('coalesce_gap', 1048576), "
+     "parquet_http_option('parallel', 4), "
+     "parquet_http_option('read_min', 0)"},
+    {"url settings read", 0,
+     "SELECT parquet_http_option('fetch_ahead'), "
+     "parquet_http_option('coalesce_gap'), parquet_http_option('parallel'), "
+     "parquet_http_option('read_min')"},
 };
 #define NJOBS (int)(sizeof JOBS / sizeof JOBS[0])
 
@@ -343,6 +421,11 @@ static const char SETUP[] =
     "'@D/alltypes_dictionary.parquet', binary_as_string=1);\n"
     "CREATE VIRTUAL TABLE temp.ahead USING parquet('@W/ahead-*.parquet')";
 
+/* ... and the one at a URL, when there is a server. */
+static const char SETUP_URL[] =
+    "CREATE VIRTUAL TABLE temp.web USING parquet('@U/work/web.parquet', "
+    "threads=2)";
+
 /* The files of the table `ahead`: two of 30 000 rows in row groups of
 ** 4000, written once before the run. */
 static const char AHEAD_FILES[] =
@@ -355,11 +438,25 @@ static const char AHEAD_FILES[] =
     "\"SNAPPY\",\"columns\":{\"ts\":{\"type\":\"TIMESTAMP(ms)\"}}}') FROM "
     "(SELECT 1 AS f UNION ALL SELECT 2)";
 
+/* The file of the URL jobs: 16 000 rows in 4 row groups, pages of 500
+** rows (a page index), about 2 MB; written once before the run. */
+static const char WEB_FILE[] =
+    "SELECT parquet_write('@W/web.parquet', 'WITH RECURSIVE s(x) AS "
+    "(SELECT 0 UNION ALL SELECT x + 1 FROM s WHERE x < 15999) SELECT x AS "
+    "id, x * 7919 % 100003 AS k, ''name'' || (x % 997) AS s, CASE WHEN x % "
+    "5 THEN hex(randomblob(64)) END AS h, x * 0.25 AS d FROM s', "
+    "'{\"row_group_size\":4000,\"page_values\":500,\"codec\":\"SNAPPY\"}')";
+
 /* ---- Running SQL ------------------------------------------------------- */
 
 static const char *g_ext;  /* the extension's path */
 static const char *g_work; /* the folder for files written */
 static const char *g_data; /* the folder of files read */
+static const char *g_url;  /* the server's base URL, or NULL */
+static const char *g_only; /* PQ_THREADS_ONLY: run the jobs it names */
+
+/* 0 when PQ_THREADS_ONLY leaves job j out. */
+static int job_on(int j) { return !g_only || strstr(JOBS[j].name, g_only); }
 
 static void die(const char *what, const char *detail) {
   fprintf(stderr, "threads: %s%s%s\n", what, detail ? ": " : "",
@@ -367,19 +464,28 @@ static void die(const char *what, const char *detail) {
   exit(2);
 }
 
-/* sql with @D and @W replaced, each as it goes inside '...' (quotes
+/* What @D, @W or @U (the character after '@') stands for, or NULL. */
+static const char *placeholder(char c, const char *w) {
+  if (c == 'D') return g_data;
+  if (c == 'W') return w;
+  if (c == 'U') return g_url ? g_url : "";
+  return NULL;
+}
+
+/* sql with @D, @W and @U replaced, each as it goes inside '...' (quotes
 ** doubled); malloc'ed. */
 static char *expand(const char *sql, const char *w) {
   size_t n = strlen(sql) * 2 + 1;
   for (const char *p = sql; *p; p++) {
-    if (p[0] == '@' && (p[1] == 'D' || p[1] == 'W'))
-      n += 2 * strlen(p[1] == 'D' ? g_data : w);
+    const char *v = p[0] == '@' ? placeholder(p[1], w) : NULL;
+    if (v) n += 2 * strlen(v);
   }
   char *out = malloc(n), *o = out;
   if (!out) die("out of memory", NULL);
   for (const char *p = sql; *p; p++) {
-    if (p[0] == '@' && (p[1] == 'D' || p[1] == 'W')) {
-      for (const char *s = p[1] == 'D' ? g_data : w; *s; s++) {
+    const char *v = p[0] == '@' ? placeholder(p[1], w) : NULL;
+    if (v) {
+      for (const char *s = v; *s; s++) {
         if (*s == '\'') *o++ = '\'';
         *o++ = *s;
       }
@@ -492,6 +598,12 @@ static sqlite3 *open_loaded(void) {
   if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK)
     die("making the tables", err);
   free(sql);
+  if (g_url) {
+    sql = expand(SETUP_URL, g_work);
+    if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK)
+      die("making the table at a URL", err);
+    free(sql);
+  }
   return db;
 }
 
@@ -570,8 +682,10 @@ static void *worker_main(void *arg) {
       sqlite3_close(own);
       own = open_loaded();
     }
+    if (!job_on(j)) continue;
+    if (!g_url && (JOBS[j].flags & READS_URL)) continue; /* failed already */
     if (own) check(w, j, own, "own");
-    if (!JOBS[j].own_only) check(w, j, g_shared, "shared");
+    if (!(JOBS[j].flags & OWN_ONLY)) check(w, j, g_shared, "shared");
   }
   sqlite3_close(own);
   return NULL;
@@ -603,30 +717,75 @@ static int refuses_other_library(void) {
   return ok;
 }
 
+/* Runs sql (@W: the work folder) on a connection of its own, to write
+** the files the jobs read; what fails ends the program. */
+static void write_files(const char *sql, const char *what) {
+  sqlite3 *db;
+  char *err = NULL;
+  if (sqlite3_open(":memory:", &db) != SQLITE_OK) die("sqlite3_open", NULL);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1, NULL);
+  if (sqlite3_load_extension(db, g_ext, NULL, &err) != SQLITE_OK)
+    die("sqlite3_load_extension", err);
+  char *x = expand(sql, g_work);
+  if (sqlite3_exec(db, x, NULL, NULL, &err) != SQLITE_OK) die(what, err);
+  free(x);
+  sqlite3_close(db);
+}
+
+/* The file of the URL jobs read through the server as from its folder:
+** every value alike, and no error.  1 when so. */
+static int url_reads_as_file(void) {
+  sqlite3 *db = open_loaded();
+  char *a_sql = expand("SELECT file_row_number, value FROM "
+                       "parquet_rows('@W/web.parquet')",
+                       g_work);
+  char *b_sql = expand("SELECT file_row_number, value FROM "
+                       "parquet_rows('@U/work/web.parquet')",
+                       g_work);
+  Result a = {0}, b = {0};
+  run_sql(db, a_sql, &a);
+  run_sql(db, b_sql, &b);
+  int ok = a.rows == 16000 && a.hash == b.hash && a.rows == b.rows &&
+           !strstr(b.text, "error: ");
+  if (!ok)
+    printf("FAILED: web.parquet read through the server: %ld rows, "
+           "%.200s\n",
+           b.rows, b.text);
+  free(a_sql);
+  free(b_sql);
+  free(a.text);
+  free(b.text);
+  sqlite3_close(db);
+  return ok;
+}
+
 int main(int argc, char **argv) {
-  if (argc < 3 || argc > 4) {
-    fprintf(stderr, "usage: threads EXTENSION WORKDIR [DATA]\n");
+  if (argc < 3 || argc > 5) {
+    fprintf(stderr, "usage: threads EXTENSION WORKDIR [DATA [URL]]\n");
     return 2;
   }
   g_ext = argv[1];
   g_work = argv[2];
   g_data = argc > 3 ? argv[3] : "../shared/parquet-testing/data";
+  g_url = argc > 4 ? argv[4] : NULL;
+  if (g_url && strncmp(g_url, "http://", 7) != 0)
+    die("URL is not an http:// URL", g_url);
   int show = getenv("PQ_THREADS_SHOW") != NULL;
+  g_only = getenv("PQ_THREADS_ONLY");
   if (!sqlite3_threadsafe()) die("this SQLite is built without threads", NULL);
+  int passed = 0, failed = 0;
 
-  /* The files the table `ahead` reads. */
-  {
-    sqlite3 *db;
-    char *err = NULL;
-    if (sqlite3_open(":memory:", &db) != SQLITE_OK) die("sqlite3_open", NULL);
-    sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1, NULL);
-    if (sqlite3_load_extension(db, g_ext, NULL, &err) != SQLITE_OK)
-      die("sqlite3_load_extension", err);
-    char *sql = expand(AHEAD_FILES, g_work);
-    if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK)
-      die("writing the files of `ahead`", err);
-    free(sql);
-    sqlite3_close(db);
+  /* The files the tables `ahead` and `web` read. */
+  write_files(AHEAD_FILES, "writing the files of `ahead`");
+  write_files(WEB_FILE, "writing the file of `web`");
+  if (!g_url) {
+    printf("FAILED: no URL of a server of DATA and WORKDIR given: the jobs "
+           "that read URLs fail\n");
+    failed++;
+  } else if (url_reads_as_file()) {
+    passed++;
+  } else {
+    failed++;
   }
 
   /* The first loads, on several threads at the same moment. */
@@ -646,6 +805,12 @@ int main(int argc, char **argv) {
   char prefix[4096];
   snprintf(prefix, sizeof prefix, "%s/ref", g_work);
   for (int j = 0; j < NJOBS; j++) {
+    if (!job_on(j)) continue;
+    if ((JOBS[j].flags & READS_URL) && !g_url) {
+      printf("FAILED: %s: no URL\n", JOBS[j].name);
+      failed++;
+      continue;
+    }
     char *sql = expand(JOBS[j].sql, prefix);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -657,6 +822,13 @@ int main(int argc, char **argv) {
              (double)(t1.tv_sec - t0.tv_sec) +
                  (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9,
              g_ref[j].text);
+    /* (a server that is not there would give every thread that error) */
+    if ((JOBS[j].flags & READS_URL) &&
+        (g_ref[j].rows == 0 || strstr(g_ref[j].text, "error: "))) {
+      printf("FAILED: %s: alone, %ld rows: %.300s\n", JOBS[j].name,
+             g_ref[j].rows, g_ref[j].text);
+      failed++;
+    }
   }
   sqlite3_close(db);
 
@@ -669,7 +841,6 @@ int main(int argc, char **argv) {
     if (pthread_create(&w[i].th, NULL, worker_main, &w[i]))
       die("pthread_create", NULL);
   }
-  int passed = 0, failed = 0;
   for (int i = 0; i < NTHREADS; i++) {
     pthread_join(w[i].th, NULL);
     passed += w[i].passed;
