@@ -279,18 +279,28 @@ static int kept_find(const pqx_footers *f, const char *url, const char *etag,
   return -1;
 }
 
-/* Whether n bytes of an object under etag may be kept (a strong ETag;
-** the limit is read without the lock: a hint, checked again with it). */
-static int kept_may(const pqx_footers *f, const char *etag, size_t n) {
-  return f && n > 0 && etag[0] && strncmp(etag, "W/", 2) != 0 &&
-         strlen(etag) <= FOOTER_TAG_MAX;
+/* Whether n bytes of an object of `size` bytes under etag may be kept
+** (a strong ETag).  A range larger than KEPT_SMALL (a row group's chunk,
+** not a page) only of an object that fits whole: the ranges of a scan
+** of a larger one would push each other out before any is read again,
+** and memory kept is memory a scan cannot reuse (first touches). */
+#define KEPT_SMALL ((size_t)256 << 10)
+static int kept_may(pqx_footers *f, const char *etag, size_t n,
+                    uint64_t size) {
+  if (!f || n == 0 || !etag[0] || strncmp(etag, "W/", 2) == 0 ||
+      strlen(etag) > FOOTER_TAG_MAX)
+    return 0;
+  pthread_mutex_lock(&f->mu);
+  size_t limit = f->klimit;
+  pthread_mutex_unlock(&f->mu);
+  return n <= limit && (n <= KEPT_SMALL || size <= limit);
 }
 
 /* Keeps p, n bytes of url at `at` under etag, and owns it from now on
 ** (freed when it cannot be kept: too large, no strong ETag, no memory). */
 static void kept_put(pqx_footers *f, const char *url, const char *etag,
-                     uint64_t at, size_t n, uint8_t *p) {
-  if (!kept_may(f, etag, n)) {
+                     uint64_t size, uint64_t at, size_t n, uint8_t *p) {
+  if (!kept_may(f, etag, n, size)) {
     sqlite3_free(p);
     return;
   }
@@ -328,16 +338,13 @@ static void kept_put(pqx_footers *f, const char *url, const char *etag,
 
 /* A copy of n bytes kept (dst: those of `at`), as kept_put. */
 static void kept_put_copy(pqx_footers *f, const char *url, const char *etag,
-                          uint64_t at, size_t n, const void *dst) {
-  if (!kept_may(f, etag, n)) return;
-  pthread_mutex_lock(&f->mu);
-  size_t limit = f->klimit;
-  pthread_mutex_unlock(&f->mu);
-  if (n > limit) return;
+                          uint64_t size, uint64_t at, size_t n,
+                          const void *dst) {
+  if (!kept_may(f, etag, n, size)) return;
   uint8_t *p = sqlite3_malloc64(n);
   if (!p) return;
   memcpy(p, dst, n);
-  kept_put(f, url, etag, at, n, p);
+  kept_put(f, url, etag, size, at, n, p);
 }
 
 /* The range of exactly [at, at + n) taken out of what is kept (the
@@ -884,7 +891,7 @@ static void rem_spans_free(pqx_remote *r) {
   for (int i = 0; i < r->nspan; i++) {
     rem_span *s = &r->span[i];
     if (s->p && s->ready) /* kept for the reads after, when it can be */
-      kept_put(r->cache, r->url, r->etag, s->at, s->n, s->p);
+      kept_put(r->cache, r->url, r->etag, r->size, s->at, s->n, s->p);
     else
       sqlite3_free(s->p);
   }
@@ -1200,12 +1207,13 @@ int pqx_remote_read(void *ctx, uint64_t offset, void *dst, size_t n,
       r->blk_at = offset;
       r->blk_len = (size_t)want;
       memcpy(dst, r->blk, n);
-      kept_put_copy(r->cache, r->url, r->etag, offset, (size_t)want, r->blk);
+      kept_put_copy(r->cache, r->url, r->etag, r->size, offset, (size_t)want,
+                    r->blk);
     }
   } else {
     rc = rem_fetch(r, offset, n, dst, err);
     if (rc == PQ_OK)
-      kept_put_copy(r->cache, r->url, r->etag, offset, n, dst);
+      kept_put_copy(r->cache, r->url, r->etag, r->size, offset, n, dst);
   }
 done:
   pthread_mutex_unlock(&r->mu);
