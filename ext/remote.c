@@ -445,6 +445,16 @@ static void resp_reset(rem_resp *q) {
   q->cap = cap;
 }
 
+void pqx_http_etag(const char *val, size_t n, char *out, size_t room,
+                   int *too_long) {
+  if (n >= room) {
+    *too_long = 1;
+  } else {
+    memcpy(out, val, n);
+    out[n] = 0;
+  }
+}
+
 static size_t on_header(char *p, size_t size, size_t n, void *ctx) {
   rem_resp *q = ctx;
   size_t len = size * n;
@@ -463,12 +473,7 @@ static size_t on_header(char *p, size_t size, size_t n, void *ctx) {
     q->bad_range =
         pq_http_content_range(val, vlen, &q->first, &q->last, &q->total) != 0;
   } else if (pq_http_name_is(name, nlen, "etag")) {
-    if (vlen > ETAG_MAX) {
-      q->etag_long = 1;
-    } else {
-      memcpy(q->etag, val, vlen);
-      q->etag[vlen] = 0;
-    }
+    pqx_http_etag(val, vlen, q->etag, sizeof q->etag, &q->etag_long);
   } else if (pq_http_name_is(name, nlen, "last-modified")) {
     if (vlen > DATE_MAX) vlen = DATE_MAX;
     memcpy(q->date, val, vlen);

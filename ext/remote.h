@@ -30,6 +30,10 @@ int pqx_s3_sign(CURL *h, const pqx_http_opts *o, struct curl_slist **base);
 /* Whether a request that ended so is tried again (a failed connection, a
 ** 5xx or 429), and the wait before it. */
 int pqx_http_retryable(CURLcode c, int status);
+/* An ETag header's value (n bytes) into out (room bytes, NUL after); one
+** that does not fit sets *too_long instead. */
+void pqx_http_etag(const char *val, size_t n, char *out, size_t room,
+                   int *too_long);
 void pqx_http_sleep_ms(long ms);
 
 #endif

@@ -96,14 +96,8 @@ static size_t s3p_on_header(char *p, size_t size, size_t n, void *ctx) {
   const char *name, *val;
   size_t nlen, vlen;
   if (pq_http_header(p, len, &name, &nlen, &val, &vlen)) return len;
-  if (pq_http_name_is(name, nlen, "etag")) {
-    if (vlen > S3P_ETAG_MAX) {
-      u->etag_long = 1;
-    } else {
-      memcpy(u->etag, val, vlen);
-      u->etag[vlen] = 0;
-    }
-  }
+  if (pq_http_name_is(name, nlen, "etag"))
+    pqx_http_etag(val, vlen, u->etag, sizeof u->etag, &u->etag_long);
   return len;
 }
 

@@ -159,6 +159,17 @@ static int scan_ended(const pq_field_reader *r, pq_error *err) {
                  (long long)r->row, (long long)r->rows);
 }
 
+/* Cell i of a batch begun: no dictionary entry, no bytes; 0 when its
+** value is absent (the cell then NULL). */
+static inline int scan_cell_begin(pq_cell *c, int32_t *entry, size_t i,
+                                  int present) {
+  if (entry) entry[i] = -1;
+  c->p = NULL;
+  c->n = 0;
+  if (!present) c->kind = PQ_CELL_NULL;
+  return present;
+}
+
 /* The cells of dictionary d's entries, from its chunk's dictionary page:
 ** text and blobs that do not point into that page (made by a logical
 ** type, or fixed-width bytes) are kept in ent_bytes. */
@@ -261,13 +272,7 @@ int pq_field_reader_read_entries(pq_field_reader *r, pq_cell *cells,
     int real = e->type == PQ_DOUBLE;
     for (size_t i = 0; i < got; i++) {
       pq_cell *c = &cells[i];
-      if (entry) entry[i] = -1;
-      c->p = NULL;
-      c->n = 0;
-      if (r->def[i] != max_def) {
-        c->kind = PQ_CELL_NULL;
-        continue;
-      }
+      if (!scan_cell_begin(c, entry, i, r->def[i] == max_def)) continue;
       c->kind = real ? PQ_CELL_REAL : PQ_CELL_INT;
       if (real) {
         memcpy(&c->r, v + j * 8, 8);
@@ -282,13 +287,7 @@ int pq_field_reader_read_entries(pq_field_reader *r, pq_cell *cells,
     const uint8_t *v = r->vals;
     for (size_t i = 0; i < got; i++) {
       pq_cell *c = &cells[i];
-      if (entry) entry[i] = -1;
-      c->p = NULL;
-      c->n = 0;
-      if (r->def[i] != max_def) {
-        c->kind = PQ_CELL_NULL;
-        continue;
-      }
+      if (!scan_cell_begin(c, entry, i, r->def[i] == max_def)) continue;
       int64_t x;
       memcpy(&x, v + j * 8, 8);
       c->kind = PQ_CELL_TEXT;
@@ -307,13 +306,7 @@ int pq_field_reader_read_entries(pq_field_reader *r, pq_cell *cells,
     double div = pq_decimal_divisor(scale);
     for (size_t i = 0; i < got; i++) {
       pq_cell *c = &cells[i];
-      if (entry) entry[i] = -1;
-      c->p = NULL;
-      c->n = 0;
-      if (r->def[i] != max_def) {
-        c->kind = PQ_CELL_NULL;
-        continue;
-      }
+      if (!scan_cell_begin(c, entry, i, r->def[i] == max_def)) continue;
       int64_t x;
       if (wide) {
         memcpy(&x, v + j * 8, 8);
