@@ -48,9 +48,9 @@ if {[catch {exec $build/gen_bitpack} gen]} {
   incr pass
 }
 
-# 2 and 3. The C unit tests, every BUILD/unit* program (unit, unit_codec,
-# ...), then every Tcl test file, each in a tclsh of its own so that a crash
-# is a failure of that file, not the end of the run.  PQ_WRAP, when set, is
+# 2 and 3. Every Tcl test file, each in a tclsh of its own so that a crash
+# is a failure of that file, not the end of the run, then the C unit tests,
+# every BUILD/unit* program (unit, unit_codec, ...).  PQ_WRAP, when set, is
 # a command that runs each Tcl file (and the scripts of step 4): valgrind's
 # memcheck.  They run PQ_JOBS at a time (default: one a processor); each
 # keeps to a folder of its own under BUILD, and its results are printed as
@@ -58,15 +58,27 @@ if {[catch {exec $build/gen_bitpack} gen]} {
 set wrap [expr {[info exists env(PQ_WRAP)] ? $env(PQ_WRAP) : ""}]
 set ext [file normalize $build/parquet.so]
 set tasks {}
+# The files that take longest (natively, under ASan and under valgrind)
+# start first, so that the run does not end waiting on one of them alone.
+set first {interop_tables lab_file alp interop_write dist lab table
+           geospatial meaning remote prune_diff layers}
+set files [lsort [glob -nocomplain tests/*.test]]
+set order {}
+foreach name $first {
+  if {[lsearch -exact $files tests/$name.test] >= 0} { lappend order tests/$name.test }
+}
+foreach file $files {
+  if {[lsearch -exact $order $file] < 0} { lappend order $file }
+}
+foreach file $order {
+  lappend tasks [file tail $file] \
+    [list {*}$wrap [info nameofexecutable] tests/tester.tcl $ext $file] 1
+}
 set progs [lsort [glob -nocomplain -types {f x} $build/unit*]]
 if {[llength $progs] == 0} { fail "no unit test program in $build" }
 foreach prog $progs {
   # A unit program that fails a check exits 1: an error only without one.
   lappend tasks [file tail $prog] [list $prog] 0
-}
-foreach file [lsort [glob -nocomplain tests/*.test]] {
-  lappend tasks [file tail $file] \
-    [list {*}$wrap [info nameofexecutable] tests/tester.tcl $ext $file] 1
 }
 
 # Counts a finished task's results: its "N passed, N failed" line, the

@@ -9,6 +9,10 @@
 # Run as `tclsh tests/tester.tcl EXTENSION FILE.test`: it loads the
 # extension into `db`, an in-memory database, sources the file and ends
 # with the line "N passed, N failed".
+#
+# With PQ_TEST_TIMES=PATH set, each test appends a line "FILE NAME MS" to
+# PATH: the milliseconds since the test before it ended (so a test's setup
+# counts with it), to find what makes a file slow under valgrind or ASan.
 
 package require sqlite3
 
@@ -30,10 +34,20 @@ proc catchsql {sql {db db}} {
   list $rc $msg
 }
 
+set ::lastT [clock milliseconds]
+proc test_time {name} {
+  set now [clock milliseconds]
+  set f [open $::env(PQ_TEST_TIMES) a]
+  puts $f "[file tail $::TESTFILE] $name [expr {$now - $::lastT}]"
+  close $f
+  set ::lastT $now
+}
+
 proc do_test {name script expected} {
   if {[catch {uplevel #0 $script} result]} {
     set result "ERROR: $result"
   }
+  if {[info exists ::env(PQ_TEST_TIMES)]} { test_time $name }
   # A multi-line expected list matches its canonical form.
   if {$result eq $expected ||
       ([string is list $expected] && $result eq [list {*}$expected])} {

@@ -65,10 +65,12 @@ mkdirSync(work, { recursive: true });
 const at = (p) => join(work, p);
 
 // ---- scalars.parquet: every scalar type -----------------------------------
-// Row i of 20000; each column NULL every k-th row (k differs), and edge
-// values in the first rows.  Rows 4096..6143 (the third row group of 2048)
-// hold UBIGINTs all above 2^63, whose statistics are past INT64.
-const N = small ? 8192 : 20000;
+// Row i of 20000 (4096 when small); each column NULL every k-th row (k
+// differs), and edge values in the first rows.  Rows U0..U0+2047 (the third
+// row group of 2048; the second when small) hold UBIGINTs all above 2^63,
+// whose statistics are past INT64.
+const N = small ? 4096 : 20000;
+const U0 = small ? 2048 : 4096;
 const nul = (k, expr) => `CASE WHEN i % ${k} = ${k - 1} THEN NULL ELSE ${expr} END`;
 const edge = (cases, expr) =>
   'CASE ' + cases.map(([r, v]) => `WHEN i = ${r} THEN ${v} `).join('') + `ELSE ${expr} END`;
@@ -84,7 +86,7 @@ const scalars = [
   ['u32', nul(17, edge([[1, '0'], [2, '4294967295'], [3, '2147483648']], '(i * 214013) % 4294967296') + '::UINTEGER')],
   ['u64', nul(18, edge([[1, '0'], [2, '9223372036854775807'], [3, '9223372036854775808'],
                         [4, '18446744073709551615'], [5, '9300000000000000000']],
-                       'CASE WHEN i BETWEEN 4096 AND 6143 THEN 9223372036854775808::UBIGINT + i::UBIGINT * 1000000007 ' +
+                       `CASE WHEN i BETWEEN ${U0} AND ${U0 + 2047} THEN` + ' 9223372036854775808::UBIGINT + i::UBIGINT * 1000000007 ' +
                        'ELSE i::UBIGINT * 922337203685477::UBIGINT END') + '::UBIGINT')],
   ['h', nul(19, edge([[1, "'-170141183460469231731687303715884105728'::HUGEINT"],
                       [2, "'170141183460469231731687303715884105727'::HUGEINT"]],
