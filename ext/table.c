@@ -1397,6 +1397,9 @@ typedef struct TblCursor {
   TblRange *ranges;
   int nranges, range;
   int64_t row;              /* in the row group */
+  int64_t run_hi;           /* xNext needs nothing but row++ below it: the
+                            ** end of the range in hand with no constraint
+                            ** to check, else 0 */
   TblReader *readers;
   int nreaders;
   TblReader **colmap;       /* each table column's reader, or NULL */
@@ -2403,8 +2406,12 @@ static int tbl_row_filtered(TblCursor *c, int *fails) {
 ** by the cursor only: the first chunk to carry a block hands its first
 ** reference over. */
 
+/* Eight chunks, 65 536 rows: the rows SQLite takes while the worker opens
+** a row group and decompresses its first pages (a writer may make one page
+** of a row group's column, DuckDB does); with four, SQLite's thread waited
+** there at each row group (bench/NOTES.md). */
 #define TBL_AHEAD_ROWS 8192
-#define TBL_AHEAD_SLOTS 4
+#define TBL_AHEAD_SLOTS 8
 
 typedef struct TblAheadCol {
   pq_cell *cells;           /* TBL_AHEAD_ROWS */
@@ -2529,10 +2536,14 @@ static int tbl_ahead_open(TblAhead *a, int f, uint32_t g, TblChunk *k) {
   return 0;
 }
 
+/* In a cell's kind while its bytes' block may move: the cell holds their
+** offset in i (where p is), until the block is where it stays. */
+#define TBL_AT 0x100
+
 /* Cell v's bytes into the column's block (grown as needed: no value holds
-** it yet), after room for the pointer back and before a NUL; v->p NULL
-** and v->i their offset, until the block is where it stays.  1: no
-** memory. */
+** it yet), after room for the pointer back and before a NUL; v's kind
+** marked TBL_AT and v->i their offset, until the block is where it stays.
+** 1: no memory. */
 static int tbl_ahead_put(TblAheadCol *ac, pq_cell *v) {
   size_t need = sizeof(uintptr_t) + ((v->n + 8) & ~(size_t)7);
   TblBytes *b = ac->bytes;
@@ -2552,7 +2563,7 @@ static int tbl_ahead_put(TblAheadCol *ac, pq_cell *v) {
   memcpy(at, v->p, v->n);
   memset(at + v->n, 0, need - sizeof(uintptr_t) - v->n);
   v->i = (int64_t)(b->len + sizeof(uintptr_t));
-  v->p = NULL;
+  v->kind |= TBL_AT;
   b->len += need;
   return 0;
 }
@@ -2636,9 +2647,8 @@ static int tbl_ahead_fill(TblAhead *a, TblChunk *k, size_t want) {
     }
     for (size_t j = 0; j < want; j++) { /* where the block now is */
       pq_cell *v = &ac->cells[j];
-      if ((v->kind != PQ_CELL_TEXT && v->kind != PQ_CELL_BLOB) || !v->n ||
-          v->p)
-        continue;
+      if (!(v->kind & TBL_AT)) continue;
+      v->kind &= ~TBL_AT;
       uint8_t *at = TBL_BYTES_DATA(ac->bytes) + v->i;
       uintptr_t back = (uintptr_t)ac->bytes;
       if (v->kind == PQ_CELL_TEXT && v->n <= 0x7fffffff && !memchr(at, 0, v->n))
@@ -3267,6 +3277,15 @@ static int tbl_take_snaps(TblCursor *c, TblTable *t) {
   return SQLITE_OK;
 }
 
+/* tbl_advance, and the row below which the next ones need nothing else. */
+static int tbl_advance_run(TblCursor *c) {
+  int rc = tbl_advance(c);
+  c->run_hi = !rc && !c->eof && !c->filters && c->range < c->nranges
+                  ? c->ranges[c->range].hi
+                  : 0;
+  return rc;
+}
+
 static int tblFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
                      int argc, sqlite3_value **argv) {
   (void)idxNum;
@@ -3283,6 +3302,7 @@ static int tblFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
   c->group = -1;
   c->nranges = c->range = 0;
   c->row = 0;
+  c->run_hi = 0;
   c->offset = 0;
   c->limit = -1;
   c->rowid_lo = INT64_MIN;
@@ -3336,17 +3356,14 @@ static int tblFilter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr,
     }
     c->filters += k->reader >= 0;
   }
-  return tbl_advance(c);
+  return tbl_advance_run(c);
 }
 
 static int tblNext(sqlite3_vtab_cursor *cur) {
   TblCursor *c = (TblCursor *)cur;
-  c->row++;
   /* Most rows: the next one of the range, no constraint to check. */
-  if (c->range < c->nranges && !c->filters &&
-      c->row >= c->ranges[c->range].lo && c->row < c->ranges[c->range].hi)
-    return SQLITE_OK;
-  return tbl_advance(c);
+  if (++c->row < c->run_hi) return SQLITE_OK;
+  return tbl_advance_run(c);
 }
 
 static int tblEof(sqlite3_vtab_cursor *cur) { return ((TblCursor *)cur)->eof; }
@@ -3435,11 +3452,18 @@ static __attribute__((noinline)) int tbl_column(TblCursor *c,
 
 static int tblColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col) {
   TblCursor *c = (TblCursor *)cur;
-  /* Most calls: a column of the files whose batch holds the row. */
+  /* Most calls: a column of the files whose batch holds the row; a number
+  ** or a NULL then costs one call into SQLite, or none. */
   TblReader *r = tbl_reader(c, col);
-  if (r && c->row >= r->start && c->row < r->start + (int64_t)r->n) {
-    tbl_reader_result(ctx, r, (size_t)(c->row - r->start));
-    return SQLITE_OK;
+  if (r && (uint64_t)(c->row - r->start) < (uint64_t)r->n) {
+    size_t i = (size_t)(c->row - r->start);
+    const pq_cell *v = &r->cells[i];
+    switch (v->kind) {
+      case PQ_CELL_NULL: return SQLITE_OK;
+      case PQ_CELL_INT: sqlite3_result_int64(ctx, v->i); return SQLITE_OK;
+      case PQ_CELL_REAL: sqlite3_result_double(ctx, v->r); return SQLITE_OK;
+      default: tbl_reader_result(ctx, r, i); return SQLITE_OK;
+    }
   }
   return tbl_column(c, ctx, col);
 }

@@ -649,10 +649,13 @@ enum { PQ_CELL_NULL = 0, PQ_CELL_INT = 1, PQ_CELL_REAL = 2, PQ_CELL_TEXT = 3,
 
 typedef struct pq_cell {
   int kind;            /* PQ_CELL_* */
-  int64_t i;           /* INT */
-  double r;            /* REAL */
-  const uint8_t *p;    /* TEXT (UTF-8, not terminated), BLOB */
-  size_t n;
+  union {              /* by kind: a cell is 24 bytes, as scans hand them
+                       ** over by the thousand */
+    int64_t i;         /* INT */
+    double r;          /* REAL */
+    const uint8_t *p;  /* TEXT (UTF-8, not terminated), BLOB */
+  };
+  size_t n;            /* TEXT, BLOB: bytes at p */
 } pq_cell;
 
 /* The whole file as JSON: an array of one object per row.  Lists and maps

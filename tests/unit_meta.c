@@ -146,15 +146,15 @@ static pq_schema_element elem(pq_type t, int32_t type_length, int conv,
 }
 
 static pq_cell cell_int(int64_t i) {
-  pq_cell c = {PQ_CELL_INT, i, 0, NULL, 0};
+  pq_cell c = {.kind = PQ_CELL_INT, .i = i};
   return c;
 }
 static pq_cell cell_real(double r) {
-  pq_cell c = {PQ_CELL_REAL, 0, r, NULL, 0};
+  pq_cell c = {.kind = PQ_CELL_REAL, .r = r};
   return c;
 }
 static pq_cell cell_bytes(int kind, const char *s, size_t n) {
-  pq_cell c = {kind, 0, 0, (const uint8_t *)s, n};
+  pq_cell c = {.kind = kind, .p = (const uint8_t *)s, .n = n};
   return c;
 }
 
@@ -193,7 +193,7 @@ static void test_hash_cell(void) {
   CHECK(map(&e, cell_real(1e300), &h) == 0, "INT32 from 1e300");
   CHECK(map(&e, cell_real(NAN), &h) == -1, "INT32 from NaN: not known");
   CHECK(map(&e, cell_bytes(PQ_CELL_TEXT, "5", 1), &h) == -1, "INT32 from '5'");
-  pq_cell null = {PQ_CELL_NULL, 0, 0, NULL, 0};
+  pq_cell null = {.kind = PQ_CELL_NULL};
   CHECK(map(&e, null, &h) == -1, "INT32 from NULL");
   static const struct {
     int conv, lt, is_signed, expect;

@@ -26,6 +26,10 @@
 /* The most entries a dictionary is made into cells for (40 bytes each),
 ** and at most half the row group's rows: past that, per row is as cheap. */
 #define SCAN_DICT_MAX 65536
+/* In a kind while a dictionary's texts are copied: the cell holds the
+** offset of its bytes in i, until they stay where they are (a cell's p
+** and i share their place). */
+#define SCAN_AT 0x100
 
 struct pq_field_reader {
   const pq_file *f;
@@ -203,14 +207,16 @@ static int scan_entries(pq_field_reader *r, const pq_dict *d,
       size_t at = r->ent_bytes.len;
       pq_buf_append(&r->ent_bytes, c->p, c->n);
       if (r->ent_bytes.oom) return pq_nomem(err, "scan");
-      c->p = NULL;
-      c->i = (int64_t)at;
+      c->i = (int64_t)at; /* p's place: the kind says so */
+      c->kind |= SCAN_AT;
     }
   }
   for (size_t k = 0; k < d->entries; k++) {
     pq_cell *c = &ent[k];
-    if ((c->kind == PQ_CELL_TEXT || c->kind == PQ_CELL_BLOB) && c->n && !c->p)
+    if (c->kind & SCAN_AT) {
+      c->kind &= ~SCAN_AT;
       c->p = r->ent_bytes.data + c->i;
+    }
   }
   r->n_ent = d->entries;
   r->ent_page = page->ptr;
