@@ -25,7 +25,11 @@
 **                             and collation), then handed to SQLite by xNext
 **                             and xColumn with nothing else done: a row
 **                             counter, and each value by its storage class,
-**                             texts and blobs by reference (SQLITE_STATIC)
+**                             texts and blobs by reference, with a
+**                             destructor that does nothing (as a table
+**                             whose buffers do not outlive it must: SQLite
+**                             then copies a value it keeps, as max() does,
+**                             where it would point at a SQLITE_STATIC one)
 */
 #include <stddef.h>
 #include <string.h>
@@ -268,14 +272,16 @@ static int cellsEof(sqlite3_vtab_cursor *cur) {
   return ((CellsCur *)cur)->row >= ((CellsTab *)cur->pVtab)->nrows;
 }
 
+static void cells_keep(void *p) { (void)p; }
+
 static int cellsColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col) {
   const CellsTab *t = (const CellsTab *)cur->pVtab;
   const Cell *x = &t->cells[((CellsCur *)cur)->row * t->ncols + col];
   switch (x->type) {
     case SQLITE_INTEGER: sqlite3_result_int64(ctx, x->u.i); break;
     case SQLITE_FLOAT: sqlite3_result_double(ctx, x->u.r); break;
-    case SQLITE_TEXT: sqlite3_result_text(ctx, x->u.p, x->n, SQLITE_STATIC); break;
-    case SQLITE_BLOB: sqlite3_result_blob(ctx, x->u.p, x->n, SQLITE_STATIC); break;
+    case SQLITE_TEXT: sqlite3_result_text(ctx, x->u.p, x->n, cells_keep); break;
+    case SQLITE_BLOB: sqlite3_result_blob(ctx, x->u.p, x->n, cells_keep); break;
     default: break; /* NULL: as SQLite set it before the call */
   }
   return SQLITE_OK;

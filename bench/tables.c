@@ -687,9 +687,11 @@ int main(int argc, char **argv) {
       "(e) is measured with the worker. SQLite's floor: `bench_cells` "
       "(bench/step.c) is a virtual table that reads the table's values "
       "into memory once, at CREATE, then hands each to SQLite with nothing "
-      "else done (a row counter; numbers by value, texts by reference, "
-      "SQLITE_STATIC): what the statement costs SQLite's own thread over "
-      "any virtual table, with the same declared collations.\n");
+      "else done (a row counter; numbers by value, texts by reference "
+      "with a destructor that does nothing, as a table whose buffers do "
+      "not outlive it must give them): what the statement costs SQLite's "
+      "own thread over any such virtual table, with the same declared "
+      "collations.\n");
   out("\nRatios: the parquet table over the native SQLite table (the same "
       "rows, in `%s`), DuckDB over the file against DuckDB over a table of "
       "its own; (c) the point query over the same query with pruning "
