@@ -101,9 +101,10 @@ static inline void fz_read_table(const pq_file *f, const uint8_t *buf,
   pq_cell v;
   memset(&v, 0, sizeof v);
   v.kind = (int)(len % 5);
-  v.i = len > 8 ? (int64_t)pq_load64(buf + len - 8) : 0;
-  v.r = (double)v.i / 3;
-  v.p = buf;
+  int64_t x = len > 8 ? (int64_t)pq_load64(buf + len - 8) : 0;
+  if (v.kind == PQ_CELL_INT) v.i = x; /* i, r and p share their place */
+  if (v.kind == PQ_CELL_REAL) v.r = (double)x / 3;
+  if (v.kind == PQ_CELL_TEXT || v.kind == PQ_CELL_BLOB) v.p = buf;
   v.n = len < 16 ? len : 16;
   int64_t skip = len > 9 ? buf[len - 9] : 0;
   for (uint32_t g = 0; g < m->n_row_groups && g < 16; g++) {
