@@ -23,7 +23,7 @@
 #include <stdio.h>
 
 #define SCAN_BATCH 256
-/* The most entries a dictionary is made into cells for (40 bytes each),
+/* The most entries a dictionary is made into cells for (24 bytes each),
 ** and at most half the row group's rows: past that, per row is as cheap. */
 #define SCAN_DICT_MAX 65536
 /* In a kind while a dictionary's texts are copied: the cell holds the
