@@ -1336,8 +1336,10 @@ static void test_by_hand(void) {
     int64_t vb = i % 2 ? va + between(-5000000, 5000000)
                        : between(-2LL * 365 * 86400, 2LL * 365 * 86400) * 1000000;
     if (i % 3 == 0) vb -= vb % 1000000; /* no fraction */
-    pq_text_timestamp(a, sizeof a, va, 2);
-    pq_text_timestamp(b, sizeof b, vb, 2);
+    /* nanoseconds now and then: fractions of 9 digits */
+    int nano = i % 5 == 4;
+    pq_text_timestamp(a, sizeof a, nano ? va * 1000 + between(0, 999) : va, 2 + nano);
+    pq_text_timestamp(b, sizeof b, nano ? vb * 1000 + between(0, 999) : vb, 2 + nano);
     if (i % 11 == 0) a[10] = 0; /* dates alone */
     if (i % 13 == 0) b[10] = 0;
     if (i % 17 == 0) memcpy(a + 5, "02-30", 5); /* days past the month */
@@ -1349,16 +1351,67 @@ static void test_by_hand(void) {
       a[at] = odd[between(0, (int64_t)sizeof odd - 2)];
     }
     if (i % 31 == 0) strcpy(b, a); /* the same text */
+    /* b as a but in one field or byte: the checks b is spared, having
+    ** a's date or time, must not spare it a field out of range */
+    if (i % 37 == 0 && strlen(a) > 12) {
+      strcpy(b, a);
+      static const char *const late[] = {"24", "29", "30", "60", "99"};
+      size_t at = (size_t)(11 + 3 * between(0, 2));
+      memcpy(b + at, late[between(0, 4)], 2);
+    }
+    if (i % 41 == 0) {
+      strcpy(b, a);
+      static const char *const dd[] = {"00", "29", "30", "31", "32"};
+      memcpy(b + 8, dd[between(0, 4)], 2);
+      if (i % 2) memcpy(b + 5, "02", 2);
+    }
+    if (i % 47 == 0 && strlen(b) > 12) { /* b's own time out of range */
+      static const char *const late[] = {"24", "60", "99"};
+      memcpy(b + 11 + 3 * between(0, 2), late[between(0, 2)], 2);
+    }
+    if (i % 43 == 0 && strlen(a) > 20) { /* a fraction's digit */
+      strcpy(b, a);
+      b[between(20, (int64_t)strlen(a) - 1)] = "9/:a"[between(0, 3)];
+    }
     snprintf(az, sizeof az, " %s", a);
     snprintf(bz, sizeof bz, " %s", b);
     int x = pq_instant_compare(a, strlen(a), b, strlen(b));
     int y = pq_instant_compare(az, strlen(az), bz, strlen(bz));
     fast += strlen(a) == strlen(b);
-    if (x != y) wrong++;
+    int z = pq_instant_compare(b, strlen(b), a, strlen(a));
+    if (x != y || z != -y) wrong++;
   }
   CHECK(wrong == 0 && fast > 50000,
         "%lld instant comparisons differ from the parsed ones (%lld fast)",
         (long long)wrong, (long long)fast);
+  /* Each length the plain form has, each byte of it changed to each of a
+  ** few, against the same text: the fast order, the parsed one. */
+  static const char base[] = "2023-02-28 23:59:58.123456789";
+  static const char subst[] = "0123456789-: .,/a\x7f";
+  int64_t lens = 0;
+  wrong = 0;
+  for (size_t n = 10; n <= sizeof base - 1; n++) {
+    if (n > 10 && (n < 19 || n == 20)) continue;
+    lens++;
+    for (size_t at = 0; at < n; at++) {
+      for (size_t k = 0; k < sizeof subst - 1; k++) {
+        char a[40], b[40], az[41], bz[41];
+        memcpy(a, base, n);
+        a[n] = 0;
+        strcpy(b, a);
+        b[at] = subst[k];
+        snprintf(az, sizeof az, " %s", a);
+        snprintf(bz, sizeof bz, " %s", b);
+        int y = pq_instant_compare(az, n + 1, bz, n + 1);
+        if (pq_instant_compare(a, n, b, n) != y ||
+            pq_instant_compare(b, n, a, n) != -y)
+          wrong++;
+      }
+    }
+  }
+  CHECK(wrong == 0 && lens == 11,
+        "%lld one-byte changes order otherwise than parsed (%lld lengths)",
+        (long long)wrong, (long long)lens);
 }
 
 int main(void) {

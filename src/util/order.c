@@ -236,51 +236,86 @@ static int ord_bytes(const char *a, size_t na, const char *b, size_t nb) {
   return na < nb ? -1 : na > nb;
 }
 
-/* Whether p is a date-time in the one form the reader writes, with every
-** field in its range: "YYYY-MM-DD[ HH:MM:SS[.f...]]", the day within its
-** month.  Two such texts of one length order as their bytes do (the same
-** fields at the same places, the fractions of as many digits), so the
-** common comparison needs no parsing. */
-/* Whether the bytes of x under mask m are all digits, and those under sm
-** are sv (8 bytes of text, the first in the low byte). */
-static int ord_shape(uint64_t x, uint64_t m, uint64_t sm, uint64_t sv) {
-  uint64_t d = x & m, hi = 0xF0F0F0F0F0F0F0F0ull & m;
-  uint64_t zero = 0x3030303030303030ull & m, six = 0x0606060606060606ull & m;
-  /* '0'..'9' are 0x30..0x39: the high nibble 3, and still 3 after adding
-  ** 6 (no byte carries into the next) */
-  return (d & hi) == zero && ((d + six) & hi) == zero && (x & sm) == sv;
+/* Nonzero unless 8 bytes of text (the first in the low byte) fit t: a
+** digit where t has '0' and m 0xFF, t's own byte where m has 0.  The
+** checks of a text's words are or-ed together and tested once. */
+static inline uint64_t ord_misfit(uint64_t x, uint64_t t, uint64_t m) {
+  uint64_t y = x ^ t; /* a digit's byte: 0..9; a separator's: 0 */
+  /* y + 0x76 has its high bit set from 10 on, and y itself from 0x80 on;
+  ** a byte's carry into the next comes only from a byte already failed */
+  return (((y + (0x7676767676767676ull & m)) | y) & 0x8080808080808080ull & m) |
+         (y & ~m);
 }
 
-static int ord_plain_stamp(const char *p, size_t n) {
+/* The plain form of a date-time, the one the reader writes:
+** "YYYY-MM-DD[ HH:MM:SS[.f...]]", every field in its range, the day within
+** its month.  Two such texts of one length order as their bytes do (the
+** same fields at the same places, the fractions of as many digits), so the
+** common comparison needs no parsing.  Its checks come in three parts:
+** the shape (digits and separators where they belong), the date's fields
+** and the time's. */
+static int ord_stamp_shape(const uint8_t *u, size_t n) {
+  /* "DDDD-DD-" */
+  uint64_t bad = ord_misfit(pq_load64(u), 0x2D30302D30303030ull, 0x00FFFF00FFFFFFFFull);
+  if (n == 10)
+    return !(bad | ord_misfit((uint64_t)u[8] | (uint64_t)u[9] << 8, 0x3030, 0xFFFF));
+  if (n < 19 || n == 20) return 0;
+  /* "DD HH:MM", "HH:MM:SS" */
+  bad |= ord_misfit(pq_load64(u + 8), 0x30303A3030203030ull, 0xFFFF00FFFF00FFFFull) |
+         ord_misfit(pq_load64(u + 11), 0x30303A30303A3030ull, 0xFFFF00FFFF00FFFFull);
+  if (n == 19) return !bad;
+  if (n <= 27) { /* ".f...", ending the word that ends the text: bytes of
+                 ** it before the '.' are checked above, and fit anything */
+    unsigned at = 8 * (unsigned)(27 - n); /* the '.' in that word */
+    uint64_t m = ~0ull << at << 8;
+    return !(bad | (ord_misfit(pq_load64(u + n - 8), (0x3030303030303030ull & m) | 0x2Eull << at, m) &
+                    ~0ull << at));
+  }
+  if (bad || u[19] != '.') return 0;
+  size_t i = 20; /* longer fractions: 8 digits at a time, then the rest */
+  for (; i + 8 <= n; i += 8)
+    if (ord_misfit(pq_load64(u + i), 0x3030303030303030ull, ~0ull)) return 0;
+  if (i == n) return 1;
+  uint64_t last = ~0ull << 8 * (8 - (n - i)); /* the bytes past i */
+  return !(ord_misfit(pq_load64(u + n - 8), 0x3030303030303030ull, ~0ull) & last);
+}
+
+#define ORD_TWO(u, i) (((u)[i] - '0') * 10 + ((u)[(i) + 1] - '0'))
+
+static int ord_stamp_date(const uint8_t *u) {
   static const uint8_t month_days[] = {31, 29, 31, 30, 31, 30,
                                        31, 31, 30, 31, 30, 31};
-  if (n != 10 && (n < 19 || n == 20)) return 0;
-  const uint8_t *u = (const uint8_t *)p;
-  /* "DDDD-DD-", then "DD" or "DD HH:MM" and "HH:MM:SS" */
-  if (!ord_shape(pq_load64(u), 0x00FFFF00FFFFFFFFull, 0xFF0000FF00000000ull,
-                0x2D00002D00000000ull))
-    return 0;
-  if (n == 10) {
-    if (p[8] < '0' || p[8] > '9' || p[9] < '0' || p[9] > '9') return 0;
-  } else if (!ord_shape(pq_load64(u + 8), 0xFFFF00FFFF00FFFFull,
-                       0x0000FF0000FF0000ull, 0x00003A0000200000ull) ||
-             !ord_shape(pq_load64(u + 11), 0xFFFF00FFFF00FFFFull,
-                       0x0000FF0000FF0000ull, 0x00003A00003A0000ull)) {
-    return 0;
-  }
-  if (n > 19) {
-    if (p[19] != '.') return 0;
-    for (size_t i = 20; i < n; i++)
-      if (p[i] < '0' || p[i] > '9') return 0;
-  }
-#define ORD_TWO(i) ((p[i] - '0') * 10 + (p[(i) + 1] - '0'))
-  int y = ORD_TWO(0) * 100 + ORD_TWO(2), m = ORD_TWO(5), d = ORD_TWO(8);
+  int m = ORD_TWO(u, 5), d = ORD_TWO(u, 8);
   if (m < 1 || m > 12 || d < 1 || d > month_days[m - 1]) return 0;
-  if (m == 2 && d == 29 && (y % 4 || (y % 100 == 0 && y % 400))) return 0;
-  if (n > 10 && (ORD_TWO(11) > 23 || ORD_TWO(14) > 59 || ORD_TWO(17) > 59))
-    return 0;
-#undef ORD_TWO
+  if (m == 2 && d == 29) {
+    int y = ORD_TWO(u, 0) * 100 + ORD_TWO(u, 2);
+    if (y % 4 || (y % 100 == 0 && y % 400)) return 0;
+  }
   return 1;
+}
+
+static int ord_stamp_time(const uint8_t *u) {
+  return ORD_TWO(u, 11) <= 23 && ORD_TWO(u, 14) <= 59 && ORD_TWO(u, 17) <= 59;
+}
+
+#undef ORD_TWO
+
+static int ord_plain_stamp(const char *p, size_t n) {
+  const uint8_t *u = (const uint8_t *)p;
+  return ord_stamp_shape(u, n) && ord_stamp_date(u) &&
+         (n == 10 || ord_stamp_time(u));
+}
+
+/* ord_plain_stamp(b, n), a being a plain stamp of length n: the fields b
+** has as a has them are in range already.  (In a max() or a sort, the two
+** texts compared mostly share their date, and often their time.) */
+static int ord_plain_stamp_as(const char *b, const char *a, size_t n) {
+  const uint8_t *u = (const uint8_t *)b, *v = (const uint8_t *)a;
+  if (!ord_stamp_shape(u, n)) return 0;
+  if ((pq_load64(u) != pq_load64(v) || u[8] != v[8] || u[9] != v[9]) &&
+      !ord_stamp_date(u))
+    return 0;
+  return n == 10 || pq_load64(u + 11) == pq_load64(v + 11) || ord_stamp_time(u);
 }
 
 int pq_instant_compare(const char *a, size_t na, const char *b, size_t nb) {
@@ -288,7 +323,8 @@ int pq_instant_compare(const char *a, size_t na, const char *b, size_t nb) {
     /* The same bytes name the same instant, or the same nothing. */
     int c = memcmp(a, b, na);
     if (c == 0) return 0;
-    if (ord_plain_stamp(a, na) && ord_plain_stamp(b, nb)) return c < 0 ? -1 : 1;
+    if (ord_plain_stamp(a, na) && ord_plain_stamp_as(b, a, nb))
+      return c < 0 ? -1 : 1;
   }
   ord_instant x, y;
   ord_instant_of(a, na, &x);
