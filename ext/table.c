@@ -1324,11 +1324,11 @@ typedef struct TblCons {
 /* A dictionary's text and blob entries, handed to SQLite without a copy
 ** per row.  One allocation: this header, where each entry starts in it
 ** (0: an entry of another kind), then each entry's bytes after a pointer
-** back to the header.  refs counts the values SQLite holds of it, plus one
-** while a reader has it: tbl_entry_free, the values' destructor, finds the
-** header by that pointer and frees the block with the last.  SQLite calls
-** it under the connection's lock, as it does everything with the values
-** of a statement, so the count needs no atomics. */
+** back to the header (tbl_block_free's form, below).  refs counts the
+** values SQLite holds of it, plus one while a reader has it.  SQLite calls
+** the values' destructor under the connection's lock, as it does
+** everything with the values of a statement, so the count needs no
+** atomics. */
 typedef struct TblDict {
   sqlite3_int64 refs;
   size_t n;
@@ -1353,10 +1353,16 @@ static void tbl_bytes_unref(TblBytes *b) {
   if (b && --b->refs == 0) sqlite3_free(b);
 }
 
-static void tbl_bytes_free(void *p) {
+/* The destructor of the texts and blobs of both kinds of block, TblDict
+** and TblBytes: each value is preceded by a pointer back to its block,
+** whose first member is the count, the pointer's low bit set when the
+** value is a text with no NUL of its own (SQLite may be told it ends at the
+** NUL that follows it). */
+static void tbl_block_free(void *p) {
   uintptr_t back;
   memcpy(&back, (const char *)p - sizeof back, sizeof back);
-  tbl_bytes_unref((TblBytes *)(back & ~(uintptr_t)1));
+  sqlite3_int64 *refs = (sqlite3_int64 *)(back & ~(uintptr_t)1);
+  if (--*refs == 0) sqlite3_free(refs);
 }
 
 typedef struct TblReader {
@@ -1367,7 +1373,8 @@ typedef struct TblReader {
   int32_t *entry;           /* the dictionary entry of each cell, or -1 */
   pq_cell own_cells[TBL_BATCH];
   int32_t own_entry[TBL_BATCH];
-  int bytes;                /* the cells' other texts are in TblBytes blocks */
+  int bytes;                /* a chunk's cells: each text and blob in a
+                            ** block (tbl_block_free) */
   int64_t start;            /* row (in the row group) of cells[0] */
   size_t n;
   /* the reader's dictionary as SQLite takes it: made once the rows given
@@ -1430,12 +1437,6 @@ static int tblOpen(sqlite3_vtab *v, sqlite3_vtab_cursor **pp) {
   return SQLITE_OK;
 }
 
-static void tbl_entry_free(void *p) {
-  TblDict *d;
-  memcpy(&d, (const char *)p - sizeof d, sizeof d);
-  if (--d->refs == 0) sqlite3_free(d);
-}
-
 /* Lets go of the reader's dictionary block (SQLite may still hold it). */
 static void tbl_dict_drop(TblReader *r) {
   if (r->dict && --r->dict->refs == 0) sqlite3_free(r->dict);
@@ -1454,7 +1455,7 @@ static TblDict *tbl_dict_make(const pq_cell *ent, size_t n) {
   for (size_t k = 0; k < n; k++) {
     if ((ent[k].kind == PQ_CELL_TEXT || ent[k].kind == PQ_CELL_BLOB) &&
         ent[k].n)
-      bytes += sizeof(TblDict *) + ((ent[k].n + 8) & ~(size_t)7);
+      bytes += sizeof(uintptr_t) + ((ent[k].n + 8) & ~(size_t)7);
   }
   TblDict *d = sqlite3_malloc64(bytes);
   if (!d) return NULL;
@@ -1466,17 +1467,34 @@ static TblDict *tbl_dict_make(const pq_cell *ent, size_t n) {
     if ((ent[k].kind != PQ_CELL_TEXT && ent[k].kind != PQ_CELL_BLOB) ||
         !ent[k].n)
       continue;
-    memcpy((char *)d + pos, &d, sizeof d);
-    pos += sizeof d;
+    uintptr_t back = (uintptr_t)d;
+    if (ent[k].kind == PQ_CELL_TEXT && ent[k].n <= 0x7fffffff &&
+        !memchr(ent[k].p, 0, ent[k].n))
+      back |= 1;
+    memcpy((char *)d + pos, &back, sizeof back);
+    pos += sizeof back;
     at[k] = pos;
     memcpy((char *)d + pos, ent[k].p, ent[k].n);
     ((char *)d)[pos + ent[k].n] = 0;
-    if (ent[k].kind == PQ_CELL_TEXT && ent[k].n <= 0x7fffffff &&
-        !memchr(ent[k].p, 0, ent[k].n))
-      at[k] |= 1;
     pos += (ent[k].n + 8) & ~(size_t)7;
   }
   return d;
+}
+
+/* Cell v as the result, its bytes in a block (TblDict or TblBytes): a
+** reference, counted, not a copy. */
+static inline void tbl_block_result(sqlite3_context *ctx, const pq_cell *v) {
+  uintptr_t back;
+  memcpy(&back, v->p - sizeof back, sizeof back);
+  ++*(sqlite3_int64 *)(back & ~(uintptr_t)1);
+  if (v->kind == PQ_CELL_BLOB) {
+    sqlite3_result_blob64(ctx, v->p, v->n, tbl_block_free);
+  } else if (back & 1) {
+    sqlite3_result_text(ctx, (const char *)v->p, -1, tbl_block_free);
+  } else {
+    sqlite3_result_text64(ctx, (const char *)v->p, v->n, tbl_block_free,
+                          SQLITE_UTF8);
+  }
 }
 
 /* Gives cell v, dictionary entry k of reader r, from the reader's block,
@@ -1498,15 +1516,9 @@ static __attribute__((noinline)) int tbl_entry_result(sqlite3_context *ctx,
   }
   size_t at = (size_t)k < r->dict->n ? TBL_DICT_AT(r->dict)[k] : 0;
   if (!at) return 0;
-  r->dict->refs++;
-  const char *p = (const char *)r->dict + (at & ~(size_t)1);
-  if (at & 1) {
-    sqlite3_result_text(ctx, p, -1, tbl_entry_free);
-  } else if (v->kind == PQ_CELL_TEXT) {
-    sqlite3_result_text64(ctx, p, v->n, tbl_entry_free, SQLITE_UTF8);
-  } else {
-    sqlite3_result_blob64(ctx, p, v->n, tbl_entry_free);
-  }
+  pq_cell e = *v;
+  e.p = (const uint8_t *)r->dict + (at & ~(size_t)1);
+  tbl_block_result(ctx, &e);
   return 1;
 }
 
@@ -3394,21 +3406,13 @@ static inline void tbl_result(sqlite3_context *ctx, const pq_cell *v) {
 static void tbl_reader_result(sqlite3_context *ctx, TblReader *r, size_t i) {
   const pq_cell *v = &r->cells[i];
   if ((v->kind == PQ_CELL_TEXT || v->kind == PQ_CELL_BLOB) && v->n) {
-    if (r->entry[i] >= 0 && tbl_entry_result(ctx, r, r->entry[i], v)) return;
-    if (r->bytes) { /* a chunk's block: a reference, not a copy */
-      uintptr_t back;
-      memcpy(&back, v->p - sizeof back, sizeof back);
-      ((TblBytes *)(back & ~(uintptr_t)1))->refs++;
-      if (v->kind == PQ_CELL_BLOB) {
-        sqlite3_result_blob64(ctx, v->p, v->n, tbl_bytes_free);
-      } else if (back & 1) {
-        sqlite3_result_text(ctx, (const char *)v->p, -1, tbl_bytes_free);
-      } else {
-        sqlite3_result_text64(ctx, (const char *)v->p, v->n, tbl_bytes_free,
-                              SQLITE_UTF8);
-      }
+    /* a chunk's cells: every text and blob in a block, the chunk's own or
+    ** its column's dictionary's */
+    if (r->bytes) {
+      tbl_block_result(ctx, v);
       return;
     }
+    if (r->entry[i] >= 0 && tbl_entry_result(ctx, r, r->entry[i], v)) return;
   }
   tbl_result(ctx, v);
 }
@@ -3464,6 +3468,12 @@ static int tblColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col) {
       case PQ_CELL_NULL: return SQLITE_OK;
       case PQ_CELL_INT: sqlite3_result_int64(ctx, v->i); return SQLITE_OK;
       case PQ_CELL_REAL: sqlite3_result_double(ctx, v->r); return SQLITE_OK;
+      case PQ_CELL_TEXT:
+        if (r->bytes && v->n) { /* a chunk's text (tbl_reader_result) */
+          tbl_block_result(ctx, v);
+          return SQLITE_OK;
+        }
+        /* fall through */
       default: tbl_reader_result(ctx, r, i); return SQLITE_OK;
     }
   }
