@@ -34,6 +34,7 @@ static int RUNS = 1;  /* timed runs in each shell, after one untimed */
 static int PROCS = 3; /* shells (fresh processes) per statement */
 static const char *EXT = "build/parquet.so";
 static const char *PRELOAD = ""; /* "LD_PRELOAD=... " for shell() */
+static const char *PIN = "";     /* "taskset -c N " for shell() */
 
 /* ---- Output: stdout and the section's text ----------------------------- */
 
@@ -81,7 +82,7 @@ SH_FN int shell(const char *db, const char *script, char **outp) {
   fprintf(f, ".load %s\n%s\n", EXT, script);
   fclose(f);
   char cmd[2048];
-  snprintf(cmd, sizeof cmd, "env %s sqlite3 -bail '%s' < %s 2>&1", PRELOAD, db, path);
+  snprintf(cmd, sizeof cmd, "env %s %ssqlite3 -bail '%s' < %s 2>&1", PRELOAD, PIN, db, path);
   FILE *p = popen(cmd, "r");
   size_t cap = 4096, len = 0;
   char *buf = malloc(cap);
@@ -367,6 +368,15 @@ SH_FN void write_results(const char *path, const char *heading) {
 SH_FN const char *ratio_str(const sample *a, const sample *b, double target,
                             const char **verdict, char *buf, size_t cap) {
   figure f = stats_ratio_apart(a, b);
+  if (verdict) *verdict = stats_verdict(f, target, 0);
+  return stats_str(f, "%.2f", buf, cap);
+}
+
+/* The same for samples measured in rounds (a->v[i] beside b->v[i]): the
+** rounds' ratios, their median and spread. */
+SH_FN const char *ratio_rounds_str(const sample *a, const sample *b, double target,
+                                   const char **verdict, char *buf, size_t cap) {
+  figure f = stats_ratio(a, b);
   if (verdict) *verdict = stats_verdict(f, target, 0);
   return stats_str(f, "%.2f", buf, cap);
 }

@@ -4,7 +4,7 @@
 **
 **   build/bench/tables [--quick] [--extension PATH] [--work DIR]
 **                      [--duckdb DIR] [--parquet-wasm DIR]
-**                      [--results FILE] [--only TABLE] [--users]
+**                      [--results FILE] [--only TABLE] [--users | --ahead]
 **
 ** Data (made once, kept under WORK/table_data/):
 **   t.parquet     10 M rows written by DuckDB (bench/tables.mjs): id BIGINT
@@ -59,8 +59,9 @@
 **
 ** The section is written under the heading "## The parquet table", in
 ** place of the one a run before wrote, else at the end of the results
-** file; (h) under "## The parquet table: a new user's queries" the same
-** way.  --users runs (h) alone.  The shell, timing and results helpers are bench/shell.h's.
+** file; (g) under "## The parquet table: reading ahead" and (h) under
+** "## The parquet table: a new user's queries" the same way.  --ahead
+** runs (g) alone, --users (h).  The shell, timing and results helpers are bench/shell.h's.
 */
 #define _DEFAULT_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -280,6 +281,156 @@ static void users_section(const char *tfile, const char *hdir, const char *nativ
   free(duck);
 }
 
+/* ---- (g) Reading ahead --------------------------------------------------- */
+
+#define AHEAD_HEADING "## The parquet table: reading ahead"
+
+/* The taskset prefix that keeps a shell on one CPU, or "" where there is
+** no taskset. */
+static const char *one_cpu(void) {
+  return system("taskset -c 0 true >/dev/null 2>&1") == 0 ? "taskset -c 0 " : "";
+}
+
+static void ahead_section(const char *tfile, const char *native, const char *load,
+                          const char *command, const char *mach, const char *loadavg,
+                          const char *date, long rows, long point) {
+  const char *all = "SELECT sum(id), max(ts), sum(x), max(cat), max(url), count(opt) FROM %s;";
+  char setup1[2800];
+  snprintf(setup1, sizeof setup1,
+           "CREATE VIRTUAL TABLE temp.t USING parquet('%s');\n"
+           "CREATE VIRTUAL TABLE temp.t1 USING parquet('%s', threads=1);",
+           tfile, tfile);
+  /* SQLite's floor for the same scans: the statements over bench_cells
+  ** (bench/step.c), the table's values read once into memory at CREATE,
+  ** then handed over with nothing else done */
+  static const char *const floor_cols[2] = {
+      "'x REAL'",
+      "'id INTEGER', 'ts TEXT COLLATE instant', 'x REAL', 'cat TEXT', "
+      "'url TEXT', 'opt INTEGER'"};
+  char setupf[2][3600];
+  for (int k = 0; k < 2; k++)
+    snprintf(setupf[k], sizeof setupf[k],
+             "%sCREATE VIRTUAL TABLE temp.t USING parquet('%s');\n"
+             "CREATE VIRTUAL TABLE temp.f USING bench_cells(t, %s);",
+             load, tfile, floor_cols[k]);
+  enum { ALL, ALL1, NAT, NATC, SUM, GS, FSUM, FALL, PT, PT1, LIM, LIM1, NSTMT };
+  char stmt[NSTMT][4096];
+  const char *db[NSTMT], *set[NSTMT];
+  for (int i = 0; i < NSTMT; i++) {
+    db[i] = ":memory:";
+    set[i] = setup1;
+  }
+  snprintf(stmt[ALL], sizeof stmt[ALL], all, "t");
+  snprintf(stmt[ALL1], sizeof stmt[ALL1], all, "t1");
+  snprintf(stmt[NAT], sizeof stmt[NAT], all, "native");
+  db[NAT] = native;
+  set[NAT] = "";
+  /* the native table with the order the parquet table declares for ts (an
+  ** INSERT ... SELECT copy keeps the type, not the collation) */
+  snprintf(stmt[NATC], sizeof stmt[NATC],
+           "SELECT sum(id), max(ts COLLATE instant), sum(x), max(cat), max(url), "
+           "count(opt) FROM native;");
+  db[NATC] = native;
+  set[NATC] = load;
+  snprintf(stmt[SUM], sizeof stmt[SUM], "SELECT sum(x) FROM t;");
+  snprintf(stmt[GS], sizeof stmt[GS], "SELECT sum(value) FROM generate_series(1, %ld);", rows);
+  set[GS] = "";
+  snprintf(stmt[FSUM], sizeof stmt[FSUM], "SELECT sum(x) FROM f;");
+  set[FSUM] = setupf[0];
+  snprintf(stmt[FALL], sizeof stmt[FALL], all, "f");
+  set[FALL] = setupf[1];
+  /* the point query and LIMIT 10, POINT_K times a statement */
+  for (int i = PT; i <= LIM1; i++) {
+    int k = 0;
+    for (int j = 0; j < POINT_K; j++) {
+      if (i < LIM)
+        k += snprintf(stmt[i] + k, sizeof stmt[i] - (size_t)k,
+                      "%sSELECT * FROM %s WHERE id = %ld", j ? " UNION ALL " : "",
+                      i == PT ? "t" : "t1", point);
+      else
+        k += snprintf(stmt[i] + k, sizeof stmt[i] - (size_t)k,
+                      "%sSELECT * FROM (SELECT * FROM %s LIMIT 10)", j ? " UNION ALL " : "",
+                      i == LIM ? "t" : "t1");
+    }
+    snprintf(stmt[i] + k, sizeof stmt[i] - (size_t)k, ";");
+  }
+  /* Rounds: each statement once a round, in one shell each, the point
+  ** query and LIMIT 10 on one CPU; ratios round by round, as the host's
+  ** speed moves over minutes more than within one round. */
+  const char *pin = one_cpu();
+  sample sm[NSTMT];
+  double med[NSTMT];
+  for (int i = 0; i < NSTMT; i++) sm[i].n = 0;
+  for (int r = 0; r < PROCS && r < STATS_MAX; r++) {
+    for (int i = 0; i < NSTMT; i++) {
+      PIN = i >= PT ? pin : "";
+      double t = shell_best(db[i], set[i], stmt[i], NULL);
+      stats_add(&sm[i], i >= PT && t > 0 ? t / POINT_K : t);
+    }
+  }
+  PIN = "";
+  for (int i = 0; i < NSTMT; i++) {
+    figure f = stats_of(&sm[i]);
+    med[i] = f.n ? f.med : -1;
+  }
+
+  section_len = 0;
+  out(AHEAD_HEADING "\n\n");
+  out("- command: `%s` (run by `make bench`)\n", command);
+  out("- machine: %s; load average %s at the start\n- date: %s\n", mach, loadavg, date);
+  out("- data: `%s` (%ld rows, the section above); the same rows in `%s`\n", tfile, rows, native);
+  out("- %d rounds, each statement once a round in a sqlite3 shell of its own, best "
+      "of %d after one untimed; times are the medians, ratios the median of the "
+      "rounds' ratios with their spread (the host's speed moves over minutes more "
+      "than within a round); the point query and LIMIT 10 (each %d times a "
+      "statement, UNION ALL) with the table's default and with threads=1 run in "
+      "shells kept on one CPU (%s), as neither starts a worker and this host's "
+      "two CPUs run at different speeds at times (bench/NOTES.md)\n\n",
+      PROCS, RUNS, POINT_K, *pin ? "`taskset -c 0`" : "no taskset here: unpinned");
+  out("| (g) reading ahead | the table s | against s | ratio | target |\n|---|---|---|---|---|\n");
+  char rs[64];
+  const char *verdict;
+  static const struct {
+    int a, b;
+    double target; /* 0: none */
+    const char *what;
+  } rows_g[] = {
+      {ALL, ALL1, 0.6, "every column, the worker reading ahead / `threads=1`"},
+      {SUM, GS, 1.1, "`SELECT sum(x) FROM t` / `SELECT sum(value) FROM generate_series(1, N)`, N the table's rows"},
+      {ALL, NAT, 1.0, "every column, the worker reading ahead / the native table"},
+      {ALL, NATC, 0, "every column, the worker reading ahead / the native table with `max(ts COLLATE instant)`, the order the parquet table declares"},
+      {FALL, ALL1, 0, "SQLite's floor: every column over `bench_cells` / the table with `threads=1` (the least the worker's ratio can be)"},
+      {ALL, FALL, 0, "every column, the worker reading ahead / over `bench_cells`"},
+      {FSUM, GS, 0, "SQLite's floor: `SELECT sum(x)` over `bench_cells` / `generate_series`"},
+      {SUM, FSUM, 0, "`SELECT sum(x) FROM t` / the same over `bench_cells`"},
+      {PT, PT1, 1.1, "point: `SELECT * FROM t WHERE id = N/2` / the same with `threads=1`"},
+      {LIM, LIM1, 1.1, "`SELECT * FROM t LIMIT 10` / the same with `threads=1`"},
+  };
+  for (size_t i = 0; i < sizeof rows_g / sizeof rows_g[0]; i++) {
+    int x = rows_g[i].a, y = rows_g[i].b;
+    ratio_rounds_str(&sm[x], &sm[y], rows_g[i].target, &verdict, rs, sizeof rs);
+    char tg[64] = "";
+    if (rows_g[i].target > 0)
+      snprintf(tg, sizeof tg, "%s <= %.1f%s", verdict, rows_g[i].target,
+               x >= PT ? " (no slower)" : "");
+    out(x >= PT ? "| %s | %.4f | %.4f | %s | %s |\n" : "| %s | %.3f | %.3f | %s | %s |\n",
+        rows_g[i].what, med[x], med[y], rs, tg);
+  }
+  out("\n(g): a scan that has read a whole row group in order, with nothing "
+      "to prune by, reads on with a worker thread that reads, decompresses and "
+      "decodes the used columns of the next row groups into chunks of 8192 "
+      "rows while SQLite takes the rows of the one before; the point query "
+      "and LIMIT 10 stop within their first row group and start none. "
+      "(e) in the section above is measured with the worker. SQLite's floor: `bench_cells` "
+      "(bench/step.c) is a virtual table that reads the table's values "
+      "into memory once, at CREATE, then hands each to SQLite with nothing "
+      "else done (a row counter; numbers by value, texts by reference "
+      "with a destructor that does nothing, as a table whose buffers do "
+      "not outlive it must give them): what the statement costs SQLite's "
+      "own thread over any such virtual table, with the same declared "
+      "collations.\n");
+}
+
 /* ---- Main ------------------------------------------------------------------ */
 
 int main(int argc, char **argv) {
@@ -287,6 +438,7 @@ int main(int argc, char **argv) {
   if (only && !strstr(only, "TABLE")) return 0;
   int quick = has_flag(argc, argv, "--quick");
   int users_only = has_flag(argc, argv, "--users");
+  int ahead_only = has_flag(argc, argv, "--ahead");
   EXT = arg_value(argc, argv, "--extension", EXT);
   const char *workdir = arg_value(argc, argv, "--work", "build/bench");
   const char *duckdir = arg_value(argc, argv, "--duckdb", NULL);
@@ -358,6 +510,17 @@ int main(int argc, char **argv) {
     if (resfile) write_results(resfile, USERS_HEADING);
     return 0;
   }
+  char load[600]; /* the extension of bench_step and bench_cells */
+  {
+    const char *self = argv[0], *slash = strrchr(self, '/');
+    snprintf(load, sizeof load, ".load %.*s/step.so\n",
+             slash ? (int)(slash - self) : 1, slash ? self : ".");
+  }
+  if (ahead_only) {
+    ahead_section(tfile, native, load, command, mach, loadavg, date, rows, point);
+    if (resfile) write_results(resfile, AHEAD_HEADING);
+    return 0;
+  }
 
   /* ---- Ours, and the native table ---- */
   char setup[2800], q[512];
@@ -380,12 +543,6 @@ int main(int argc, char **argv) {
   static const char *const dict_q[2] = {
       "SELECT max(cat) FROM %s;", "SELECT bench_step('SELECT cat FROM %s');"};
   double dict_t[2], dict_n[2];
-  char load[600];
-  {
-    const char *self = argv[0], *slash = strrchr(self, '/');
-    snprintf(load, sizeof load, ".load %.*s/step.so\n",
-             slash ? (int)(slash - self) : 1, slash ? self : ".");
-  }
   {
     char setup2[3400];
     snprintf(setup2, sizeof setup2, "%s%s", load, setup);
@@ -414,46 +571,6 @@ int main(int argc, char **argv) {
   for (int k = 0; k < 6; k++) {
     snprintf(q, sizeof q, "SELECT %s FROM t WHERE id = %ld", cols[k], point);
     pt_col[k] = point_time(":memory:", setup, q, NULL);
-  }
-
-  /* (g) Reading ahead: with the worker and without. */
-  char setup1[2800];
-  snprintf(setup1, sizeof setup1,
-           "CREATE VIRTUAL TABLE temp.t USING parquet('%s');\n"
-           "CREATE VIRTUAL TABLE temp.t1 USING parquet('%s', threads=1);",
-           tfile, tfile);
-  sample s_ah[2], s_ah_n, s_ah_sum, s_ah_gs, s_ah_pt[2], s_ah_lim[2];
-  double ah[2], ah_pt[2], ah_lim[2];
-  for (int k = 0; k < 2; k++) {
-    snprintf(q, sizeof q, all, k ? "t1" : "t");
-    ah[k] = best_times_s(":memory:", setup1, q, &s_ah[k], NULL);
-    snprintf(q, sizeof q, "SELECT * FROM %s WHERE id = %ld", k ? "t1" : "t", point);
-    ah_pt[k] = point_time(":memory:", setup1, q, &s_ah_pt[k]);
-    snprintf(q, sizeof q, "SELECT * FROM (SELECT * FROM %s LIMIT 10)", k ? "t1" : "t");
-    ah_lim[k] = point_time(":memory:", setup1, q, &s_ah_lim[k]);
-  }
-  snprintf(q, sizeof q, all, "native");
-  double ah_n = best_times_s(native, "", q, &s_ah_n, NULL);
-  double ah_sum = best_times_s(":memory:", setup1, "SELECT sum(x) FROM t;", &s_ah_sum, NULL);
-  snprintf(q, sizeof q, "SELECT sum(value) FROM generate_series(1, %ld);", rows);
-  double ah_gs = best_times_s(":memory:", "", q, &s_ah_gs, NULL);
-  /* SQLite's floor for the same scans: the statements over bench_cells
-  ** (bench/step.c), the table's values read once into memory at CREATE,
-  ** then handed over with nothing else done */
-  static const char *const floor_cols[2] = {
-      "'x REAL'",
-      "'id INTEGER', 'ts TEXT COLLATE instant', 'x REAL', 'cat TEXT', "
-      "'url TEXT', 'opt INTEGER'"};
-  sample s_fl[2];
-  double fl[2];
-  for (int k = 0; k < 2; k++) {
-    char setupf[3600];
-    snprintf(setupf, sizeof setupf,
-             "%sCREATE VIRTUAL TABLE temp.t USING parquet('%s');\n"
-             "CREATE VIRTUAL TABLE temp.f USING bench_cells(t, %s);",
-             load, tfile, floor_cols[k]);
-    if (k) snprintf(q, sizeof q, all, "f");
-    fl[k] = best_times_s(":memory:", setupf, k ? q : "SELECT sum(x) FROM f;", &s_fl[k], NULL);
   }
 
   /* (b) The bytes count(*) makes the kernel read, cold. */
@@ -651,47 +768,6 @@ int main(int argc, char **argv) {
   } else {
     out("| (e) peak memory | not measured | < 64 MB |\n");
   }
-  out("\n| (g) reading ahead | the table s | against s | ratio | target |\n|---|---|---|---|---|\n");
-  ratio_str(&s_ah[0], &s_ah[1], 0.6, &verdict, rs, sizeof rs);
-  out("| every column, the worker reading ahead / `threads=1` | %.3f | %.3f | %s | %s <= 0.6 |\n",
-      ah[0], ah[1], rs, verdict);
-  ratio_str(&s_ah_sum, &s_ah_gs, 1.1, &verdict, rs, sizeof rs);
-  out("| `SELECT sum(x) FROM t` / `SELECT sum(value) FROM generate_series(1, %ld)` | %.3f | %.3f | %s | %s <= 1.1 |\n",
-      rows, ah_sum, ah_gs, rs, verdict);
-  ratio_str(&s_ah[0], &s_ah_n, 1.0, &verdict, rs, sizeof rs);
-  out("| every column, the worker reading ahead / the native table | %.3f | %.3f | %s | %s <= 1.0 |\n",
-      ah[0], ah_n, rs, verdict);
-  ratio_str(&s_fl[1], &s_ah[1], 0.6, &verdict, rs, sizeof rs);
-  out("| SQLite's floor: every column over `bench_cells` / the table with `threads=1` (the least the worker's ratio can be) | %.3f | %.3f | %s | |\n",
-      fl[1], ah[1], rs);
-  ratio_str(&s_ah[0], &s_fl[1], 1.0, &verdict, rs, sizeof rs);
-  out("| every column, the worker reading ahead / over `bench_cells` | %.3f | %.3f | %s | |\n",
-      ah[0], fl[1], rs);
-  ratio_str(&s_fl[0], &s_ah_gs, 1.1, &verdict, rs, sizeof rs);
-  out("| SQLite's floor: `SELECT sum(x)` over `bench_cells` / `generate_series` | %.3f | %.3f | %s | |\n",
-      fl[0], ah_gs, rs);
-  ratio_str(&s_ah_sum, &s_fl[0], 1.1, &verdict, rs, sizeof rs);
-  out("| `SELECT sum(x) FROM t` / the same over `bench_cells` | %.3f | %.3f | %s | |\n",
-      ah_sum, fl[0], rs);
-  ratio_str(&s_ah_pt[0], &s_ah_pt[1], 1.1, &verdict, rs, sizeof rs);
-  out("| point: `SELECT * FROM t WHERE id = %ld` / the same with `threads=1` | %.4f | %.4f | %s | %s <= 1.1 (no slower) |\n",
-      point, ah_pt[0], ah_pt[1], rs, verdict);
-  ratio_str(&s_ah_lim[0], &s_ah_lim[1], 1.1, &verdict, rs, sizeof rs);
-  out("| `SELECT * FROM t LIMIT 10` / the same with `threads=1` | %.4f | %.4f | %s | %s <= 1.1 (no slower) |\n",
-      ah_lim[0], ah_lim[1], rs, verdict);
-  out("\n(g): a scan that has read a whole row group in order, with nothing "
-      "to prune by, reads on with a worker thread that reads, decompresses and "
-      "decodes the used columns of the next row groups into chunks of 8192 "
-      "rows while SQLite takes the rows of the one before; the point query "
-      "and LIMIT 10 stop within their first row group and start none. "
-      "(e) is measured with the worker. SQLite's floor: `bench_cells` "
-      "(bench/step.c) is a virtual table that reads the table's values "
-      "into memory once, at CREATE, then hands each to SQLite with nothing "
-      "else done (a row counter; numbers by value, texts by reference "
-      "with a destructor that does nothing, as a table whose buffers do "
-      "not outlive it must give them): what the statement costs SQLite's "
-      "own thread over any such virtual table, with the same declared "
-      "collations.\n");
   out("\nRatios: the parquet table over the native SQLite table (the same "
       "rows, in `%s`), DuckDB over the file against DuckDB over a table of "
       "its own; (c) the point query over the same query with pruning "
@@ -708,6 +784,9 @@ int main(int argc, char **argv) {
       native);
   free(duck);
   if (resfile) write_results(resfile, HEADING);
+  out("\n");
+  ahead_section(tfile, native, load, command, mach, loadavg, date, rows, point);
+  if (resfile) write_results(resfile, AHEAD_HEADING);
   out("\n");
   users_section(tfile, hdir, native, duckdir, command, mach, loadavg, date, rows);
   if (resfile) write_results(resfile, USERS_HEADING);
