@@ -51,7 +51,7 @@ if {[catch {exec $build/gen_bitpack} gen]} {
 # 2 and 3. Every Tcl test file, each in a tclsh of its own so that a crash
 # is a failure of that file, not the end of the run, then the C unit tests,
 # every BUILD/unit* program (unit, unit_codec, ...).  PQ_WRAP, when set, is
-# a command that runs each Tcl file (and the scripts of step 4): valgrind's
+# a command that runs each Tcl file (and the scripts of step 4, below): valgrind's
 # memcheck.  They run PQ_JOBS at a time (default: one a processor); each
 # keeps to a folder of its own under BUILD, and its results are printed as
 # it ends.
@@ -79,6 +79,24 @@ if {[llength $progs] == 0} { fail "no unit test program in $build" }
 foreach prog $progs {
   # A unit program that fails a check exits 1: an error only without one.
   lappend tasks [file tail $prog] [list $prog] 0
+}
+# 4. SQL scripts with expected output: X.sql beside X.out, each a task of
+# its own (tests/sqlscript.tcl).  The scripts load ./parquet themselves;
+# they run in a folder where that is this build.
+set rundir [file normalize $build/sqlrun]
+file mkdir $rundir
+file delete $rundir/parquet.so
+file link -symbolic $rundir/parquet.so $ext
+foreach script [lsort [concat [glob -nocomplain sql/*.sql] \
+                              [glob -nocomplain sql/tutorial/*.sql]]] {
+  set expect [file rootname $script].out
+  if {![file exists $expect]} {
+    fail "$script has no expected output beside it ([file tail $expect])"
+    continue
+  }
+  lappend tasks $script \
+    [list [info nameofexecutable] tests/sqlscript.tcl $rundir \
+       [file join $root $script] [file join $root $expect] {*}$wrap] 0
 }
 
 # Counts a finished task's results: its "N passed, N failed" line, the
@@ -147,31 +165,5 @@ foreach {name cmd strict} $tasks {
 }
 while {$running > 0} { vwait running }
 
-# 4. SQL scripts with expected output: X.sql beside X.out.  The scripts
-# load ./parquet themselves; they run in a folder where that is this build.
-set t0 [clock milliseconds]
-set rundir [file normalize $build/sqlrun]
-file mkdir $rundir
-file delete $rundir/parquet.so
-file link -symbolic $rundir/parquet.so $ext
-foreach script [lsort [concat [glob -nocomplain sql/*.sql] \
-                              [glob -nocomplain sql/tutorial/*.sql]]] {
-  set expect [file rootname $script].out
-  if {![file exists $expect]} {
-    fail "$script has no expected output beside it ([file tail $expect])"
-    continue
-  }
-  set here [pwd]
-  cd $rundir
-  set rc [catch {exec {*}$wrap sqlite3 -bail < [file join $root $script] 2>@1} out]
-  cd $here
-  if {$rc == 0 && $out eq [string trimright [slurp $expect] "\n"]} {
-    incr pass
-  } else {
-    fail "$script: output differs from [file tail $expect]" $out
-  }
-}
-
-puts "sql scripts:[took $t0]"
 puts "$pass passed, $fail failed"
 exit [expr {$fail > 0}]
