@@ -6,16 +6,12 @@
 encoding system utf-8
 lassign $argv dir script expect
 set wrap [lrange $argv 3 end]
-proc slurp {path} {
-  set f [open $path r]
-  fconfigure $f -encoding utf-8
-  set s [read $f]
-  close $f
-  return $s
-}
+set f [open $expect r]
+fconfigure $f -encoding utf-8
+set want [string trimright [read $f] "\n"]
+close $f
 cd $dir
 set rc [catch {exec {*}$wrap sqlite3 -bail < $script 2>@1} out]
-set want [string trimright [slurp $expect] "\n"]
 if {$rc == 0 && $out eq $want} {
   puts "1 passed, 0 failed"
   exit 0
