@@ -255,11 +255,11 @@ static inline uint64_t ord_misfit(uint64_t x, uint64_t t, uint64_t m) {
 ** the shape (digits and separators where they belong), the date's fields
 ** and the time's. */
 static int ord_stamp_shape(const uint8_t *u, size_t n) {
+  if (n != 10 && (n < 19 || n == 20)) return 0;
   /* "DDDD-DD-" */
   uint64_t bad = ord_misfit(pq_load64(u), 0x2D30302D30303030ull, 0x00FFFF00FFFFFFFFull);
   if (n == 10)
     return !(bad | ord_misfit((uint64_t)u[8] | (uint64_t)u[9] << 8, 0x3030, 0xFFFF));
-  if (n < 19 || n == 20) return 0;
   /* "DD HH:MM", "HH:MM:SS" */
   bad |= ord_misfit(pq_load64(u + 8), 0x30303A3030203030ull, 0xFFFF00FFFF00FFFFull) |
          ord_misfit(pq_load64(u + 11), 0x30303A30303A3030ull, 0xFFFF00FFFF00FFFFull);

@@ -2,7 +2,8 @@
 ** fuzz_order.c -- the texts the collations instant and decimal compare
 ** and decimal_sum adds (src/util/order.c): the input is two texts, split
 ** at its first NUL byte (else in halves).  Each comparison must be an
-** order (a text equals itself; swapped, the sign turns), and the sum of
+** order (a text equals itself; swapped, the sign turns), the instants'
+** shortcut for their plain form must order as their parse does, and the sum of
 ** the two, when both are decimals, must read back as a decimal.
 */
 #include <stdlib.h>
@@ -27,6 +28,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *b = a + na + (z != NULL);
   size_t nb = size - na - (z != NULL);
   check(pq_instant_compare, a, na, b, nb);
+  /* The plain form's shortcut orders as the parse does: a space before
+  ** each text takes the parse's way (spaces are skipped) */
+  char *sa = malloc(na + 1), *sb = malloc(nb + 1);
+  if (sa && sb) {
+    sa[0] = sb[0] = ' ';
+    if (na) memcpy(sa + 1, a, na);
+    if (nb) memcpy(sb + 1, b, nb);
+    int x = pq_instant_compare(a, na, b, nb);
+    int y = pq_instant_compare(sa, na + 1, sb, nb + 1);
+    if ((x > 0) != (y > 0) || (x < 0) != (y < 0)) abort();
+  }
+  free(sa);
+  free(sb);
   check(pq_decimal_compare, a, na, b, nb);
   /* what names an instant comes before what does not ("~") */
   if (pq_instant_valid(a, na) && pq_instant_compare(a, na, "~", 1) >= 0)
