@@ -1446,10 +1446,10 @@ static void tbl_dict_drop(TblReader *r) {
 }
 
 /* The block of n entries' cells; NULL when out of memory.  Each entry is
-** followed by a NUL, and where a text has none of its own inside, its
-** place is marked (the low bit of its start, a multiple of 8): SQLite is
-** then told the text ends there (a length of -1), as it wants a text's
-** end for sqlite3_value_text and would copy it to make one. */
+** followed by a NUL, and where a text has none of its own inside, the low
+** bit of its pointer back says so: SQLite is then told the text ends there
+** (a length of -1), as it wants a text's end for sqlite3_value_text and
+** would copy it to make one. */
 static TblDict *tbl_dict_make(const pq_cell *ent, size_t n) {
   size_t head = sizeof(TblDict) + n * sizeof(size_t), bytes = head;
   for (size_t k = 0; k < n; k++) {
@@ -1517,7 +1517,7 @@ static __attribute__((noinline)) int tbl_entry_result(sqlite3_context *ctx,
   size_t at = (size_t)k < r->dict->n ? TBL_DICT_AT(r->dict)[k] : 0;
   if (!at) return 0;
   pq_cell e = *v;
-  e.p = (const uint8_t *)r->dict + (at & ~(size_t)1);
+  e.p = (const uint8_t *)r->dict + at;
   tbl_block_result(ctx, &e);
   return 1;
 }
@@ -2644,7 +2644,7 @@ static int tbl_ahead_fill(TblAhead *a, TblChunk *k, size_t want) {
               a->dict_handed[i] = 1;
             }
           }
-          v->p = (const uint8_t *)d + (at & ~(size_t)1);
+          v->p = (const uint8_t *)d + at;
           continue;
         }
         ac->entry[j] = -1;
