@@ -257,18 +257,23 @@ static inline uint64_t ord_misfit(uint64_t x, uint64_t t, uint64_t m) {
 static int ord_stamp_shape(const uint8_t *u, size_t n) {
   if (n != 10 && (n < 19 || n == 20)) return 0;
   /* "DDDD-DD-" */
-  uint64_t bad = ord_misfit(pq_load64(u), 0x2D30302D30303030ull, 0x00FFFF00FFFFFFFFull);
+  uint64_t bad =
+      ord_misfit(pq_load64(u), 0x2D30302D30303030ull, 0x00FFFF00FFFFFFFFull);
   if (n == 10)
-    return !(bad | ord_misfit((uint64_t)u[8] | (uint64_t)u[9] << 8, 0x3030, 0xFFFF));
+    return !(bad |
+             ord_misfit((uint64_t)u[8] | (uint64_t)u[9] << 8, 0x3030, 0xFFFF));
   /* "DD HH:MM", "HH:MM:SS" */
-  bad |= ord_misfit(pq_load64(u + 8), 0x30303A3030203030ull, 0xFFFF00FFFF00FFFFull) |
-         ord_misfit(pq_load64(u + 11), 0x30303A30303A3030ull, 0xFFFF00FFFF00FFFFull);
+  bad |= ord_misfit(pq_load64(u + 8), 0x30303A3030203030ull,
+                    0xFFFF00FFFF00FFFFull) |
+         ord_misfit(pq_load64(u + 11), 0x30303A30303A3030ull,
+                    0xFFFF00FFFF00FFFFull);
   if (n == 19) return !bad;
   if (n <= 27) { /* ".f...", ending the word that ends the text: bytes of
                  ** it before the '.' are checked above, and fit anything */
     unsigned at = 8 * (unsigned)(27 - n); /* the '.' in that word */
     uint64_t m = ~0ull << at << 8;
-    return !(bad | (ord_misfit(pq_load64(u + n - 8), (0x3030303030303030ull & m) | 0x2Eull << at, m) &
+    return !(bad | (ord_misfit(pq_load64(u + n - 8),
+                               (0x3030303030303030ull & m) | 0x2Eull << at, m) &
                     ~0ull << at));
   }
   if (bad || u[19] != '.') return 0;
@@ -277,7 +282,8 @@ static int ord_stamp_shape(const uint8_t *u, size_t n) {
     if (ord_misfit(pq_load64(u + i), 0x3030303030303030ull, ~0ull)) return 0;
   if (i == n) return 1;
   uint64_t last = ~0ull << 8 * (8 - (n - i)); /* the bytes past i */
-  return !(ord_misfit(pq_load64(u + n - 8), 0x3030303030303030ull, ~0ull) & last);
+  return !(ord_misfit(pq_load64(u + n - 8), 0x3030303030303030ull, ~0ull) &
+           last);
 }
 
 #define ORD_TWO(u, i) (((u)[i] - '0') * 10 + ((u)[(i) + 1] - '0'))
