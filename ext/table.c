@@ -1349,20 +1349,21 @@ typedef struct TblBytes {
 
 #define TBL_BYTES_DATA(b) ((uint8_t *)((b) + 1))
 
-static void tbl_bytes_unref(TblBytes *b) {
-  if (b && --b->refs == 0) sqlite3_free(b);
+/* One reference to a block of either kind, TblDict or TblBytes (each
+** begins with its count) let go of; the block freed with the last. */
+static void tbl_block_unref(void *block) {
+  sqlite3_int64 *refs = block;
+  if (refs && --*refs == 0) sqlite3_free(refs);
 }
 
-/* The destructor of the texts and blobs of both kinds of block, TblDict
-** and TblBytes: each value is preceded by a pointer back to its block,
-** whose first member is the count, the pointer's low bit set when the
+/* The destructor of the texts and blobs of both kinds of block: each value
+** is preceded by a pointer back to its block, its low bit set when the
 ** value is a text with no NUL of its own (SQLite may be told it ends at the
 ** NUL that follows it). */
 static void tbl_block_free(void *p) {
   uintptr_t back;
   memcpy(&back, (const char *)p - sizeof back, sizeof back);
-  sqlite3_int64 *refs = (sqlite3_int64 *)(back & ~(uintptr_t)1);
-  if (--*refs == 0) sqlite3_free(refs);
+  tbl_block_unref((void *)(back & ~(uintptr_t)1));
 }
 
 typedef struct TblReader {
@@ -1439,7 +1440,7 @@ static int tblOpen(sqlite3_vtab *v, sqlite3_vtab_cursor **pp) {
 
 /* Lets go of the reader's dictionary block (SQLite may still hold it). */
 static void tbl_dict_drop(TblReader *r) {
-  if (r->dict && --r->dict->refs == 0) sqlite3_free(r->dict);
+  tbl_block_unref(r->dict);
   r->dict = NULL;
   r->dict_id = 0;
   r->dict_rows = 0;
@@ -2490,10 +2491,6 @@ static int tbl_ahead_next_file(TblSnap **snaps, int nsnaps, int f) {
   return -1;
 }
 
-static void tbl_dict_unref(TblDict *d) {
-  if (d && --d->refs == 0) sqlite3_free(d);
-}
-
 /* Lets go of the worker's readers of column i, keeping their memory. */
 static void tbl_ahead_close_col(TblAhead *a, int i) {
   if (a->rd[i]) {
@@ -2751,10 +2748,10 @@ static void tbl_ahead_free(TblCursor *c, TblAhead *a) {
     TblChunk *k = &a->ring[s];
     sqlite3_free(k->msg);
     for (int i = 0; k->cols && i < a->ncols; i++) {
-      if (k->cols[i].dict_new) tbl_dict_unref(k->cols[i].dict);
+      if (k->cols[i].dict_new) tbl_block_unref(k->cols[i].dict);
       sqlite3_free(k->cols[i].cells);
       sqlite3_free(k->cols[i].entry);
-      tbl_bytes_unref(k->cols[i].bytes);
+      tbl_block_unref(k->cols[i].bytes);
     }
     sqlite3_free(k->cols);
   }
@@ -2774,8 +2771,8 @@ static void tbl_ahead_free(TblCursor *c, TblAhead *a) {
     pq_buf_free(&room->page);
   }
   if (a->held) tbl_snap_done(a->snaps[a->held - 1]);
-  for (int i = 0; i < a->npool; i++) tbl_bytes_unref(a->pool[i]);
-  for (int i = 0; i < a->nretired; i++) tbl_bytes_unref(a->retired[i]);
+  for (int i = 0; i < a->npool; i++) tbl_block_unref(a->pool[i]);
+  for (int i = 0; i < a->nretired; i++) tbl_block_unref(a->retired[i]);
   sqlite3_free(a->pool);
   sqlite3_free(a->retired);
   sqlite3_free(a->rooms);
@@ -2944,7 +2941,7 @@ static void tbl_ahead_give_back(TblAhead *a, TblChunk *k) {
     if (a->npool < a->maxpool) {
       a->pool[a->npool++] = b;
     } else {
-      tbl_bytes_unref(b);
+      tbl_block_unref(b);
     }
   }
   for (int i = 0; i < a->ncols; i++) {
@@ -2954,7 +2951,7 @@ static void tbl_ahead_give_back(TblAhead *a, TblChunk *k) {
     if (a->nretired < a->maxpool) {
       a->retired[a->nretired++] = b;
     } else {
-      tbl_bytes_unref(b); /* the last value frees it */
+      tbl_block_unref(b); /* the last value frees it */
     }
   }
 }
