@@ -6,13 +6,16 @@
 ** (src/util/order.c), the same that prune row groups and pages.
 */
 #include <math.h>
+#include <string.h>
 
 #include "ext.h"
 
+/* arg: the connection's pq_instant_memo.  SQLite calls a collation only
+** for a statement of its connection, under the connection's mutex where
+** there is one: one thread at a time. */
 static int collInstant(void *arg, int na, const void *a, int nb,
                        const void *b) {
-  (void)arg;
-  return pq_instant_compare(a, (size_t)na, b, (size_t)nb);
+  return pq_instant_compare_memo(arg, a, (size_t)na, b, (size_t)nb);
 }
 
 static int collDecimal(void *arg, int na, const void *a, int nb,
@@ -112,8 +115,14 @@ static void sumFinal(sqlite3_context *ctx) {
 }
 
 int pqx_register_order(sqlite3 *db) {
-  int rc = sqlite3_create_collation_v2(db, "instant", SQLITE_UTF8, NULL,
-                                       collInstant, NULL);
+  pq_instant_memo *memo = sqlite3_malloc(sizeof *memo);
+  if (!memo) return SQLITE_NOMEM;
+  memset(memo, 0, sizeof *memo);
+  /* SQLite frees the memory when the collation is replaced or the
+  ** connection closes; not when this call fails. */
+  int rc = sqlite3_create_collation_v2(db, "instant", SQLITE_UTF8, memo,
+                                       collInstant, sqlite3_free);
+  if (rc != SQLITE_OK) sqlite3_free(memo);
   if (rc == SQLITE_OK)
     rc = sqlite3_create_collation_v2(db, "decimal", SQLITE_UTF8, NULL,
                                      collDecimal, NULL);

@@ -829,6 +829,18 @@ PQ_API int pq_instant_compare(const char *a, size_t na, const char *b,
                               size_t nb);
 PQ_API int pq_decimal_compare(const char *a, size_t na, const char *b,
                               size_t nb);
+/* pq_instant_compare with a memory of the last texts found in the plain
+** form ("YYYY-MM-DD HH:MM:SS.f...", the one the reader writes), which it
+** then need not check again.  In a max() or a min() the first text is the
+** one kept so far: the same as in the call before, or the second text of
+** the call before when that one was kept instead.  Zeroed before its first
+** use; it serves one thread at a time. */
+typedef struct pq_instant_memo {
+  size_t n[2]; /* the texts' lengths; 0: none */
+  char text[2][32]; /* [0]: a first text, [1]: a second text */
+} pq_instant_memo;
+PQ_API int pq_instant_compare_memo(pq_instant_memo *m, const char *a,
+                                   size_t na, const char *b, size_t nb);
 /* Whether a text names an instant (duration), or a decimal. */
 PQ_API int pq_instant_valid(const char *p, size_t n);
 PQ_API int pq_decimal_valid(const char *p, size_t n);

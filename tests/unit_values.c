@@ -1328,8 +1328,14 @@ static void test_by_hand(void) {
     if (n != strlen(want) || strcmp(got, want)) bad++;
   }
   CHECK(bad == 0, "%lld texts by hand differ from printf's", (long long)bad);
-  /* Instants: the plain form's byte order is the parsed order. */
-  int64_t wrong = 0, fast = 0;
+  /* Instants: the plain form's byte order is the parsed order.  And a
+  ** max() and a min() over the texts b, as SQLite runs them (the kept text
+  ** first, in one buffer rewritten when another is kept), with a memory
+  ** of the texts found plain: the same results as without it. */
+  int64_t wrong = 0, fast = 0, memo_wrong = 0;
+  pq_instant_memo memo_max = {0}, memo_min = {0};
+  char best[2][64] = {"", ""};
+  size_t nbest[2] = {0, 0};
   for (int i = 0; i < 200000; i++) {
     char a[64], b[64], az[66], bz[66];
     int64_t va = between(-2LL * 365 * 86400, 2LL * 365 * 86400) * 1000000;
@@ -1380,15 +1386,29 @@ static void test_by_hand(void) {
     fast += strlen(a) == strlen(b);
     int z = pq_instant_compare(b, strlen(b), a, strlen(a));
     if (x != y || z != -y) wrong++;
+    for (int k = 0; k < 2; k++) { /* 0: max, 1: min */
+      pq_instant_memo *m = k ? &memo_min : &memo_max;
+      size_t nb = strlen(b);
+      int r = pq_instant_compare(best[k], nbest[k], b, nb);
+      if (pq_instant_compare_memo(m, best[k], nbest[k], b, nb) != r)
+        memo_wrong++;
+      if (i == 0 || (k ? r > 0 : r < 0)) {
+        memcpy(best[k], b, nb);
+        nbest[k] = nb;
+      }
+    }
   }
   CHECK(wrong == 0 && fast > 50000,
         "%lld instant comparisons differ from the parsed ones (%lld fast)",
         (long long)wrong, (long long)fast);
+  CHECK(memo_wrong == 0,
+        "%lld instant comparisons with a memory differ from those without",
+        (long long)memo_wrong);
   /* Each length the plain form has, each byte of it changed to each of a
   ** few, against the same text: the fast order, the parsed one. */
   /* Each text exactly as long as it is (no byte after it to read, under
   ** a sanitizer), of every length to the longest. */
-  static const char base[] = "2023-02-28 23:59:58.123456789";
+  static const char base[] = "2023-02-28 23:59:58.123456789012345678";
   static const char subst[] = "0123456789-: .,/a\x7f";
   int64_t lens = 0;
   wrong = 0;
@@ -1408,15 +1428,20 @@ static void test_by_hand(void) {
         snprintf(az, sizeof az, " %.*s", (int)n, a);
         snprintf(bz, sizeof bz, " %.*s", (int)n, b);
         int y = pq_instant_compare(az, n + 1, bz, n + 1);
+        /* with a memory: empty, then holding what the calls before kept */
+        pq_instant_memo m = {0};
         if (pq_instant_compare(a, n, b, n) != y ||
-            pq_instant_compare(b, n, a, n) != -y)
+            pq_instant_compare(b, n, a, n) != -y ||
+            pq_instant_compare_memo(&m, a, n, b, n) != y ||
+            pq_instant_compare_memo(&m, b, n, a, n) != -y ||
+            pq_instant_compare_memo(&m, a, n, b, n) != y)
           wrong++;
         free(a);
         free(b);
       }
     }
   }
-  CHECK(wrong == 0 && lens == 11,
+  CHECK(wrong == 0 && lens == 20,
         "%lld one-byte changes order otherwise than parsed (%lld plain lengths)",
         (long long)wrong, (long long)lens);
 }

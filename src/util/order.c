@@ -253,20 +253,27 @@ static inline uint64_t ord_misfit(uint64_t x, uint64_t t, uint64_t m) {
 ** same fields at the same places, the fractions of as many digits), so the
 ** common comparison needs no parsing.  Its checks come in three parts:
 ** the shape (digits and separators where they belong), the date's fields
-** and the time's. */
-static int ord_stamp_shape(const uint8_t *u, size_t n) {
+** and the time's.
+**
+** The shape is checked from byte `from` on: the bytes before it are known
+** to be a plain stamp's (of the same length), and words that end before it
+** are skipped. */
+static int ord_stamp_shape(const uint8_t *u, size_t n, size_t from) {
   if (n != 10 && (n < 19 || n == 20)) return 0;
+  uint64_t bad = 0;
   /* "DDDD-DD-" */
-  uint64_t bad =
-      ord_misfit(pq_load64(u), 0x2D30302D30303030ull, 0x00FFFF00FFFFFFFFull);
+  if (from < 8)
+    bad = ord_misfit(pq_load64(u), 0x2D30302D30303030ull, 0x00FFFF00FFFFFFFFull);
   if (n == 10)
     return !(bad |
              ord_misfit((uint64_t)u[8] | (uint64_t)u[9] << 8, 0x3030, 0xFFFF));
   /* "DD HH:MM", "HH:MM:SS" */
-  bad |= ord_misfit(pq_load64(u + 8), 0x30303A3030203030ull,
-                    0xFFFF00FFFF00FFFFull) |
-         ord_misfit(pq_load64(u + 11), 0x30303A30303A3030ull,
-                    0xFFFF00FFFF00FFFFull);
+  if (from < 16)
+    bad |= ord_misfit(pq_load64(u + 8), 0x30303A3030203030ull,
+                      0xFFFF00FFFF00FFFFull);
+  if (from < 19)
+    bad |= ord_misfit(pq_load64(u + 11), 0x30303A30303A3030ull,
+                      0xFFFF00FFFF00FFFFull);
   if (n == 19) return !bad;
   if (n <= 27) { /* ".f...", ending the word that ends the text: bytes of
                  ** it before the '.' are checked above, and fit anything */
@@ -279,7 +286,9 @@ static int ord_stamp_shape(const uint8_t *u, size_t n) {
   if (bad || u[19] != '.') return 0;
   size_t i = 20; /* longer fractions: 8 digits at a time, then the rest */
   for (; i + 8 <= n; i += 8)
-    if (ord_misfit(pq_load64(u + i), 0x3030303030303030ull, ~0ull)) return 0;
+    if (i + 8 > from &&
+        ord_misfit(pq_load64(u + i), 0x3030303030303030ull, ~0ull))
+      return 0;
   if (i == n) return 1;
   uint64_t last = ~0ull << 8 * (8 - (n - i)); /* the bytes past i */
   return !(ord_misfit(pq_load64(u + n - 8), 0x3030303030303030ull, ~0ull) &
@@ -308,29 +317,83 @@ static int ord_stamp_time(const uint8_t *u) {
 
 static int ord_plain_stamp(const char *p, size_t n) {
   const uint8_t *u = (const uint8_t *)p;
-  return ord_stamp_shape(u, n) && ord_stamp_date(u) &&
+  return ord_stamp_shape(u, n, 0) && ord_stamp_date(u) &&
          (n == 10 || ord_stamp_time(u));
 }
 
-/* ord_plain_stamp(b, n), a being a plain stamp of length n: the fields b
-** has as a has them are in range already.  (In a max() or a sort, the two
-** texts compared mostly share their date, and often their time.) */
-static int ord_plain_stamp_as(const char *b, const char *a, size_t n) {
-  const uint8_t *u = (const uint8_t *)b, *v = (const uint8_t *)a;
-  if (!ord_stamp_shape(u, n)) return 0;
-  if ((pq_load64(u) != pq_load64(v) || u[8] != v[8] || u[9] != v[9]) &&
-      !ord_stamp_date(u))
-    return 0;
-  return n == 10 || pq_load64(u + 11) == pq_load64(v + 11) || ord_stamp_time(u);
+/* ord_plain_stamp(b, n), where b's first `from` bytes (from < n) are those
+** of a plain stamp of length n: only what changes from there on is checked.
+** (In a max() or a sort the two texts compared mostly share their date,
+** and often their time.) */
+static int ord_plain_stamp_from(const char *b, size_t n, size_t from) {
+  const uint8_t *u = (const uint8_t *)b;
+  return ord_stamp_shape(u, n, from) && (from >= 10 || ord_stamp_date(u)) &&
+         (n == 10 || from >= 19 || ord_stamp_time(u));
 }
 
-int pq_instant_compare(const char *a, size_t na, const char *b, size_t nb) {
+/* The first byte where the n bytes at a and b differ; n if none.  A word
+** at a time (the lowest byte first), the last one ending at the end. */
+static size_t ord_first_diff(const char *a, const char *b, size_t n) {
+  const uint8_t *u = (const uint8_t *)a, *v = (const uint8_t *)b;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x = pq_load64(u + i) ^ pq_load64(v + i);
+    if (x) return i + (size_t)__builtin_ctzll(x) / 8;
+  }
+  if (i == n) return n;
+  if (n >= 8) { /* the bytes before i are the same */
+    uint64_t x = pq_load64(u + n - 8) ^ pq_load64(v + n - 8);
+    return x ? n - 8 + (size_t)__builtin_ctzll(x) / 8 : n;
+  }
+  while (i < n && u[i] == v[i]) i++;
+  return i;
+}
+
+/* Whether the n bytes at a (8 <= n <= 32) are the text of the memory's
+** slot k: four words at most, the last one ending at the text's end. */
+static inline int ord_memo_holds(const pq_instant_memo *m, int k,
+                                 const char *a, size_t n) {
+  if (m->n[k] != n) return 0;
+  const uint8_t *u = (const uint8_t *)m->text[k], *v = (const uint8_t *)a;
+  uint64_t d = (pq_load64(u) ^ pq_load64(v)) |
+               (pq_load64(u + n - 8) ^ pq_load64(v + n - 8));
+  if (n > 16) d |= pq_load64(u + 8) ^ pq_load64(v + 8);
+  if (n > 24) d |= pq_load64(u + 16) ^ pq_load64(v + 16);
+  return d == 0;
+}
+
+/* Keeps a plain stamp (10 <= n) in slot k, when it fits: the words of
+** ord_memo_holds. */
+static inline void ord_memo_keep(pq_instant_memo *m, int k, const char *a,
+                                 size_t n) {
+  if (n > sizeof m->text[k]) return;
+  uint8_t *u = (uint8_t *)m->text[k];
+  const uint8_t *v = (const uint8_t *)a;
+  pq_store64(u, pq_load64(v));
+  if (n > 16) pq_store64(u + 8, pq_load64(v + 8));
+  if (n > 24) pq_store64(u + 16, pq_load64(v + 16));
+  pq_store64(u + n - 8, pq_load64(v + n - 8));
+  m->n[k] = n;
+}
+
+int pq_instant_compare_memo(pq_instant_memo *m, const char *a, size_t na,
+                            const char *b, size_t nb) {
   if (na == nb) {
     /* The same bytes name the same instant, or the same nothing. */
-    int c = memcmp(a, b, na);
-    if (c == 0) return 0;
-    if (ord_plain_stamp(a, na) && ord_plain_stamp_as(b, a, nb))
-      return c < 0 ? -1 : 1;
+    size_t k = ord_first_diff(a, b, na);
+    if (k == na) return 0;
+    int c = (uint8_t)a[k] < (uint8_t)b[k] ? -1 : 1;
+    int plain;
+    if (m && (ord_memo_holds(m, 1, a, na) || ord_memo_holds(m, 0, a, na))) {
+      plain = 1;
+    } else {
+      plain = ord_plain_stamp(a, na);
+      if (plain && m) ord_memo_keep(m, 0, a, na);
+    }
+    if (plain && ord_plain_stamp_from(b, nb, k)) {
+      if (m) ord_memo_keep(m, 1, b, nb);
+      return c;
+    }
   }
   ord_instant x, y;
   ord_instant_of(a, na, &x);
@@ -339,6 +402,10 @@ int pq_instant_compare(const char *a, size_t na, const char *b, size_t nb) {
   if (x.cls == ORD_OTHER) return ord_bytes(a, na, b, nb);
   if (x.sec != y.sec) return x.sec < y.sec ? -1 : 1;
   return x.frac < y.frac ? -1 : x.frac > y.frac;
+}
+
+int pq_instant_compare(const char *a, size_t na, const char *b, size_t nb) {
+  return pq_instant_compare_memo(NULL, a, na, b, nb);
 }
 
 int pq_instant_valid(const char *p, size_t n) {

@@ -3,8 +3,9 @@
 ** and decimal_sum adds (src/util/order.c): the input is two texts, split
 ** at its first NUL byte (else in halves).  Each comparison must be an
 ** order (a text equals itself; swapped, the sign turns), the instants'
-** shortcut for their plain form must order as their parse does, and the sum of
-** the two, when both are decimals, must read back as a decimal.
+** shortcut for their plain form must order as their parse does (with a
+** memory of the texts found plain, too), and the sum of the two, when
+** both are decimals, must read back as a decimal.
 */
 #include <stdlib.h>
 
@@ -38,6 +39,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int x = pq_instant_compare(a, na, b, nb);
     int y = pq_instant_compare(sa, na + 1, sb, nb + 1);
     if ((x > 0) != (y > 0) || (x < 0) != (y < 0)) abort();
+    /* A memory of the texts found plain changes no result: each call
+    ** twice, so that the second finds what the first kept. */
+    pq_instant_memo m = {0};
+    for (int k = 0; k < 2; k++)
+      if (pq_instant_compare_memo(&m, a, na, b, nb) != x ||
+          pq_instant_compare_memo(&m, b, nb, a, na) !=
+              pq_instant_compare(b, nb, a, na))
+        abort();
   }
   free(sa);
   free(sb);
