@@ -263,7 +263,8 @@ static int ord_stamp_shape(const uint8_t *u, size_t n, size_t from) {
   uint64_t bad = 0;
   /* "DDDD-DD-" */
   if (from < 8)
-    bad = ord_misfit(pq_load64(u), 0x2D30302D30303030ull, 0x00FFFF00FFFFFFFFull);
+    bad = ord_misfit(pq_load64(u), 0x2D30302D30303030ull,
+                     0x00FFFF00FFFFFFFFull);
   if (n == 10)
     return !(bad |
              ord_misfit((uint64_t)u[8] | (uint64_t)u[9] << 8, 0x3030, 0xFFFF));
