@@ -287,7 +287,7 @@ static int as_json(const uint8_t *buf, size_t len, served *s, char **out) {
   pq_error err = {0};
   int rc;
   if (s) {
-    pq_input in = {len, serve, s, hint};
+    pq_input in = {len, serve, s, hint, 0};
     s->buf = buf;
     s->len = len;
     rc = pq_file_open_input(&f, &in, &err);
@@ -349,7 +349,7 @@ static void test_input_dir(const char *sub) {
     ** same rows. */
     if (want_rc == PQ_OK) {
       served s2 = {0};
-      pq_input in = {len, serve, &s2, hint};
+      pq_input in = {len, serve, &s2, hint, 0};
       s2.buf = buf;
       s2.len = len;
       pq_file *f = NULL;
