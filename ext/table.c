@@ -1424,6 +1424,8 @@ typedef struct TblCursor {
   int reading;              /* file + 1 whose row groups it reads, or 0 */
   struct TblAhead *ahead;   /* the worker reading ahead, or NULL */
   int ahead_tried;          /* the worker was considered for this scan */
+  int64_t passed;           /* rows of the row group in hand that reached
+                            ** SQLite, with constraints to check */
 } TblCursor;
 
 static void tbl_ahead_stop(TblCursor *c);
@@ -1962,22 +1964,21 @@ static const pq_file *tbl_cur_pq(const TblCursor *c) {
 
 /* The leaf of a table column in the cursor's file, when it is a flat
 ** field. */
-static int tbl_leaf(const TblCursor *c, const TblTable *t, const TblSnap *f,
-                    int col) {
+static int tbl_leaf(const TblTable *t, const TblSnap *f, int col) {
   if (col >= t->ncols || t->cols[col].hive >= 0 || f->field[col] < 0 ||
       f->other[col])
     return -1;
   const pq_schema_node *n =
-      pq_file_schema(tbl_cur_pq(c))->children[f->field[col]];
+      pq_file_schema(f->src.file)->children[f->field[col]];
   return n->leaf >= 0 && n->max_rep == 0 ? n->leaf : -1;
 }
 
-/* Whether row group g of the cursor's file f may hold matching rows. */
-static int tbl_group_may_match(TblCursor *c, TblTable *t, const TblSnap *f,
-                               uint32_t g) {
-  const TblSnap *sn = tbl_snap(c);
+/* Whether row group g of the scan's file fi (an open one) may hold
+** matching rows. */
+static int tbl_group_may_match(TblCursor *c, TblTable *t, int fi, uint32_t g) {
+  const TblSnap *sn = c->snaps[fi], *f = sn;
   const pq_file *pf = sn->src.file;
-  int64_t first = c->first[c->file] + sn->rg_first[g];
+  int64_t first = c->first[fi] + sn->rg_first[g];
   int64_t n = sn->rg_first[g + 1] - sn->rg_first[g];
   if (n == 0 || c->rowid_hi < first || c->rowid_lo > first + n - 1) return 0;
   for (int i = 0; i < c->ncons; i++) {
@@ -1993,7 +1994,7 @@ static int tbl_group_may_match(TblCursor *c, TblTable *t, const TblSnap *f,
       if (!tbl_may_match(k, &b)) return 0;
       continue;
     }
-    int leaf = tbl_leaf(c, t, f, k->col);
+    int leaf = tbl_leaf(t, f, k->col);
     if (leaf < 0) continue;
     pq_bounds b;
     pq_chunk_bounds(pf, g, (uint32_t)leaf, t->binary_as_string, &b);
@@ -2059,7 +2060,7 @@ static int tbl_group_ranges(TblCursor *c, TblTable *t, const TblSnap *f,
   int rc = tbl_range_add(c, lo, hi, &cap);
   for (int i = 0; i < c->ncons && !rc && c->nranges; i++) {
     const TblCons *k = &c->cons[i];
-    int leaf = tbl_leaf(c, t, f, k->col);
+    int leaf = tbl_leaf(t, f, k->col);
     if (leaf < 0 || !k->usable) continue;
     pq_column_index *ci = NULL;
     pq_offset_index *oi = NULL;
@@ -2159,7 +2160,7 @@ static void tbl_fetch_index(const TblCursor *c, const TblTable *t,
     int cons = i < c->ncons;
     int col = cons ? c->cons[i].col : c->readers[i - c->ncons].col;
     if (cons && !c->cons[i].usable) continue;
-    int leaf = tbl_leaf(c, t, f, col);
+    int leaf = tbl_leaf(t, f, col);
     if (leaf < 0 || (uint32_t)leaf >= rg->n_columns) continue;
     const pq_column_chunk *cc = &rg->columns[leaf];
     if (cons && cc->column_index_offset >= 0 && cc->column_index_length > 0) {
@@ -2358,15 +2359,20 @@ static int tbl_row_filtered(TblCursor *c, int *fails) {
     ** may convert them (affinity), so only SQL compares them */
     if (tbl_snap(c)->other[k->col]) continue;
     TblReader *r = &c->readers[k->reader];
-    if (!r->r) continue;
+    if (!r->r && !c->ahead) continue;
     int rc = tbl_load(c, r);
     if (rc) return rc;
+    if (c->row < r->start || c->row >= r->start + (int64_t)r->n) continue;
     size_t i = (size_t)(c->row - r->start);
-    int32_t e = r->entry[i];
+    /* a chunk's cells: the entries of its column's dictionary block */
+    int32_t e = !r->bytes ? r->entry[i] : r->dict ? r->entry[i] : -1;
     if (e >= 0 && k->verdict_gen != r->dict_gen) {
       size_t n; /* a new dictionary: its entries not compared yet */
       uint64_t id;
-      pq_field_reader_entries(r->r, &n, &id);
+      if (r->bytes)
+        n = r->dict->n;
+      else
+        pq_field_reader_entries(r->r, &n, &id);
       if (n > k->nverdict) {
         uint8_t *v = sqlite3_realloc64(k->verdict, n);
         if (!v) return SQLITE_NOMEM;
@@ -2410,8 +2416,11 @@ static int tbl_row_filtered(TblCursor *c, int *fails) {
 ** The worker reads only files the cursor opened for it (a snapshot's
 ** descriptor is the cursor's to open and close): the next file, when the
 ** cursor takes the last row group of one.  A fault of the worker is a
-** chunk that ends the scan with the message the cursor would give (the
-** file, the column, the row group and page).  The cursor stops the worker
+** chunk that stops it: the cursor reads on itself from that chunk's rows,
+** and fails as it would without the worker (with the message that names
+** the file, the column, the row group and page) only when it reads what
+** failed: the worker decodes each used column of every row, where SQLite
+** may ask for a column's values of some rows alone.  The cursor stops the worker
 ** at xClose and xFilter (a LIMIT met, an error, the statement reset or
 ** finalized); when anything is not as the worker read it, it stops it and
 ** goes on reading itself.  Nothing shared is written by the worker but
@@ -2426,6 +2435,10 @@ static int tbl_row_filtered(TblCursor *c, int *fails) {
 #define TBL_AHEAD_ROWS 8192
 #define TBL_AHEAD_SLOTS 8
 
+/* What SQLite's own work for a row that reaches it costs, as bytes of
+** column chunks decoded (tbl_ahead_worth). */
+#define TBL_AHEAD_ROW_BYTES 256
+
 typedef struct TblAheadCol {
   pq_cell *cells;           /* TBL_AHEAD_ROWS */
   int32_t *entry;           /* entries of dict, or -1 */
@@ -2439,8 +2452,7 @@ typedef struct TblChunk {
   int64_t group;
   int64_t lo;               /* rows [lo, lo + n) of the row group */
   size_t n;
-  int rc;                   /* not SQLITE_OK: the scan fails here */
-  char *msg;
+  int rc;                   /* not SQLITE_OK: the worker failed here */
   TblAheadCol *cols;        /* per reader of the cursor */
 } TblChunk;
 
@@ -2462,11 +2474,17 @@ typedef struct TblAhead {
   int nsnaps;
   int ncols;                /* the cursor's readers */
   int *col;                 /* table column of each */
-  const char **names;       /* their names */
   int first_file;
   int64_t first_group;
   int binary_as_string;
   size_t limit;
+  /* a scan with constraints: the files it reads a row of (tbl_file_may_match),
+  ** or NULL (all); and per file, what tbl_group_may_match found of each row
+  ** group (0: not asked, 1: may match, 2: does not), or NULL (each row group
+  ** read).  A file's is written by the cursor before it lets the worker
+  ** read the file (open_upto), and never after. */
+  uint8_t *file_ok;
+  uint8_t **may;
   /* the worker's own */
   pq_field_reader **rd;     /* per column, of the row group it reads */
   pq_read_room *rooms;      /* per column: the memory its readers reuse */
@@ -2480,15 +2498,54 @@ typedef struct TblAhead {
   int nretired;
 } TblAhead;
 
-/* The next file after f that a scan without constraints reads a row of,
-** or -1. */
-static int tbl_ahead_next_file(TblSnap **snaps, int nsnaps, int f) {
-  for (int i = f + 1; i < nsnaps; i++) {
-    if (snaps[i]->num_rows > 0 &&
-        pq_file_metadata(snaps[i]->src.file)->n_row_groups > 0)
+/* The next file after f that the scan reads a row of, or -1. */
+static int tbl_ahead_next_file(const TblAhead *a, int f) {
+  for (int i = f + 1; i < a->nsnaps; i++) {
+    if (a->snaps[i]->num_rows > 0 && (!a->file_ok || a->file_ok[i]) &&
+        pq_file_metadata(a->snaps[i]->src.file)->n_row_groups > 0)
       return i;
   }
   return -1;
+}
+
+/* What the cursor finds of row groups from..end of file fi, an open one,
+** into the worker's a->may[fi] (none when the scan has nothing to prune
+** by, or no memory: the worker then reads each row group, and the cursor
+** passes over those it does not want); the number that may match. */
+static int64_t tbl_ahead_mask(TblCursor *c, TblTable *t, TblAhead *a, int fi,
+                              uint32_t from) {
+  uint32_t n = pq_file_metadata(c->snaps[fi]->src.file)->n_row_groups;
+  if (!a->file_ok) return n - from;
+  uint8_t *m = sqlite3_malloc64(n ? n : 1);
+  if (!m) return n - from;
+  memset(m, 0, n);
+  int64_t any = 0;
+  for (uint32_t g = from; g < n; g++) {
+    m[g] = tbl_group_may_match(c, t, fi, g) ? 1 : 2;
+    any += m[g] == 1;
+  }
+  a->may[fi] = m;
+  return any;
+}
+
+/* Lets the worker read file fi, now open, up to its end: what the cursor
+** finds of its row groups first. */
+static void tbl_ahead_allow(TblCursor *c, TblAhead *a, int fi) {
+  if (a->file_ok && !a->may[fi])
+    tbl_ahead_mask(c, (TblTable *)c->base.pVtab, a, fi, 0);
+  pthread_mutex_lock(&a->mu);
+  if (a->open_upto <= fi) a->open_upto = fi + 1;
+  pthread_cond_broadcast(&a->cv);
+  pthread_mutex_unlock(&a->mu);
+}
+
+/* Whether row group g of the cursor's file may hold matching rows, as the
+** worker was told when it was. */
+static int tbl_group_check(TblCursor *c, TblTable *t, uint32_t g) {
+  const TblAhead *a = c->ahead;
+  if (a && a->may && a->may[c->file] && a->may[c->file][g])
+    return a->may[c->file][g] == 1;
+  return tbl_group_may_match(c, t, c->file, g);
 }
 
 /* Lets go of the worker's readers of column i, keeping their memory. */
@@ -2510,12 +2567,10 @@ static void tbl_ahead_close_col(TblAhead *a, int i) {
   a->dict_handed[i] = 0;
 }
 
-/* A failure as the chunk that ends the scan: rc, and msg (NULL: no
-** memory). */
-static void tbl_ahead_fail(TblChunk *k, int rc, char *msg) {
+/* A failure as the chunk that ends the worker's reading. */
+static void tbl_ahead_fail(TblChunk *k) {
   k->n = 0;
-  k->rc = msg ? rc : SQLITE_NOMEM;
-  k->msg = msg;
+  k->rc = SQLITE_ERROR;
 }
 
 /* Opens the readers of row group g of file f; 0, or the chunk k made the
@@ -2530,12 +2585,9 @@ static int tbl_ahead_open(TblAhead *a, int f, uint32_t g, TblChunk *k) {
     if (fi < 0) continue; /* a column the file lacks (or a hive key) */
     const pq_schema_node *node = pq_file_schema(pf)->children[fi];
     pq_error err;
-    int rc = pq_field_reader_open(&a->rd[i], pf, g, node, a->binary_as_string,
-                                  a->limit, &err);
-    if (rc) {
-      tbl_ahead_fail(k, SQLITE_ERROR,
-                     rc == PQ_NOMEM ? NULL
-                                    : pqx_source_error("parquet", sn->path, &err));
+    if (pq_field_reader_open(&a->rd[i], pf, g, node, a->binary_as_string,
+                             a->limit, &err)) {
+      tbl_ahead_fail(k);
       return 1;
     }
     if (node->leaf >= 0) {
@@ -2580,7 +2632,6 @@ static int tbl_ahead_put(TblAheadCol *ac, pq_cell *v) {
 /* Reads rows [lo, lo + n) of the open row group into chunk k; 0, or k made
 ** the failure. */
 static int tbl_ahead_fill(TblAhead *a, TblChunk *k, size_t want) {
-  const TblSnap *sn = a->snaps[k->file];
   for (int i = 0; i < a->ncols; i++) {
     TblAheadCol *ac = &k->cols[i];
     if (!ac->bytes) { /* a block from the pool, if any */
@@ -2603,19 +2654,11 @@ static int tbl_ahead_fill(TblAhead *a, TblChunk *k, size_t want) {
     while (got < want) {
       size_t n = 0;
       pq_error err;
-      int rc = pq_field_reader_read_entries(a->rd[i], ac->cells + got,
-                                            ac->entry + got, want - got, &n,
-                                            &err);
-      if (rc == PQ_OK && n == 0) {
-        rc = PQ_CORRUPT;
-        snprintf(err.msg, sizeof err.msg, "column '%s' ends early",
-                 a->names[i]);
-        err.code = rc;
-      }
-      if (rc) {
-        tbl_ahead_fail(k, SQLITE_ERROR,
-                       rc == PQ_NOMEM ? NULL
-                                      : pqx_source_error("parquet", sn->path, &err));
+      if (pq_field_reader_read_entries(a->rd[i], ac->cells + got,
+                                       ac->entry + got, want - got, &n,
+                                       &err) ||
+          n == 0) { /* n 0: the column ends early */
+        tbl_ahead_fail(k);
         return 1;
       }
       size_t ne;
@@ -2647,7 +2690,7 @@ static int tbl_ahead_fill(TblAhead *a, TblChunk *k, size_t want) {
         ac->entry[j] = -1;
         if (v->n) { /* into the block, its offset for now */
           if (tbl_ahead_put(ac, v)) {
-            tbl_ahead_fail(k, SQLITE_NOMEM, NULL);
+            tbl_ahead_fail(k);
             return 1;
           }
         }
@@ -2692,7 +2735,7 @@ static void *tbl_ahead_main(void *arg) {
   int f = a->first_file;
   int64_t g = a->first_group;
   for (int failed = 0; f >= 0 && !failed;
-       f = tbl_ahead_next_file(a->snaps, a->nsnaps, f), g = 0) {
+       f = tbl_ahead_next_file(a, f), g = 0) {
     const TblSnap *sn = a->snaps[f];
     const pq_file_meta *m = pq_file_metadata(sn->src.file);
     pthread_mutex_lock(&a->mu); /* the cursor opens the file for it */
@@ -2702,7 +2745,7 @@ static void *tbl_ahead_main(void *arg) {
     if (stop) break;
     for (; g < (int64_t)m->n_row_groups && !failed; g++) {
       int64_t rows = sn->rg_first[g + 1] - sn->rg_first[g];
-      if (rows == 0) continue;
+      if (rows == 0 || (a->may && a->may[f] && a->may[f][g] == 2)) continue;
       int opened = 0;
       for (int64_t lo = 0; lo < rows && !failed; lo += TBL_AHEAD_ROWS) {
         TblChunk *k = tbl_ahead_slot(a);
@@ -2715,8 +2758,6 @@ static void *tbl_ahead_main(void *arg) {
         k->lo = lo;
         k->n = 0;
         k->rc = SQLITE_OK;
-        sqlite3_free(k->msg); /* of a chunk the cursor passed over */
-        k->msg = NULL;
         if (!opened) {
           failed = tbl_ahead_open(a, f, (uint32_t)g, k);
           opened = 1;
@@ -2746,7 +2787,6 @@ static void tbl_ahead_free(TblCursor *c, TblAhead *a) {
   TblTable *t = (TblTable *)c->base.pVtab;
   for (int s = 0; s < TBL_AHEAD_SLOTS; s++) {
     TblChunk *k = &a->ring[s];
-    sqlite3_free(k->msg);
     for (int i = 0; k->cols && i < a->ncols; i++) {
       if (k->cols[i].dict_new) tbl_block_unref(k->cols[i].dict);
       sqlite3_free(k->cols[i].cells);
@@ -2781,7 +2821,9 @@ static void tbl_ahead_free(TblCursor *c, TblAhead *a) {
   sqlite3_free(a->dict_id);
   sqlite3_free(a->dict_handed);
   sqlite3_free(a->col);
-  sqlite3_free(a->names);
+  for (int i = 0; a->may && i < a->nsnaps; i++) sqlite3_free(a->may[i]);
+  sqlite3_free(a->may);
+  sqlite3_free(a->file_ok);
   sqlite3_free(a);
 }
 
@@ -2811,22 +2853,93 @@ static void tbl_ahead_stop(TblCursor *c) {
   tbl_ahead_free(c, a);
 }
 
+/* The bytes (uncompressed, as the footer says) of node's leaves' chunks in
+** row group g. */
+static double tbl_node_bytes(const pq_file *pf, uint32_t g,
+                             const pq_schema_node *node) {
+  if (node->leaf >= 0) {
+    const pq_row_group *rg = &pq_file_metadata(pf)->row_groups[g];
+    if ((uint32_t)node->leaf >= rg->n_columns) return 0;
+    int64_t n = rg->columns[node->leaf].meta.total_uncompressed_size;
+    return n > 0 ? (double)n : 0;
+  }
+  double n = 0;
+  for (uint32_t i = 0; i < node->n_children; i++)
+    n += tbl_node_bytes(pf, g, node->children[i]);
+  return n;
+}
+
+/* Whether a scan whose rows are checked by constraints is worth a worker,
+** by the row group it read whole (c->group, of rows rows): the worker
+** decodes each used column of every row, where the cursor alone decodes
+** the checked columns of every row and the others of the rows that pass
+** (those SQLite then takes).  A filter that passes few rows reads the
+** other columns of those alone, as the cursor does; the worker takes the
+** decoding off SQLite's thread when the rows that pass cost SQLite more
+** than the other columns' rows that fail cost the worker. */
+static int tbl_ahead_worth(TblCursor *c, int64_t rows) {
+  if (!c->filters) return 1; /* each row of the ranges reaches SQLite */
+  const TblSnap *sn = tbl_snap(c);
+  const pq_file *pf = sn->src.file;
+  double other = 0;
+  for (int i = 0; i < c->nreaders; i++) {
+    int col = c->readers[i].col, checked = 0;
+    for (int j = 0; j < c->ncons; j++) checked |= c->cons[j].reader == i;
+    if (checked || sn->field[col] < 0) continue;
+    other += tbl_node_bytes(pf, (uint32_t)c->group,
+                            pq_file_schema(pf)->children[sn->field[col]]);
+  }
+  double fail = (double)(rows - c->passed) / (double)rows;
+  return fail * other < (double)TBL_AHEAD_ROW_BYTES * (double)c->passed;
+}
+
 /* Starts the worker on row group g of the cursor's file (the one it goes
 ** to next) when the scan is one to read ahead; a worker that cannot be had
 ** is none. */
 static void tbl_ahead_start(TblCursor *c, TblTable *t, int64_t g) {
+  int prune = c->ncons || c->rowid_lo != INT64_MIN || c->rowid_hi != INT64_MAX;
+  if (prune) {
+    /* Not yet: the row group was not read whole (pruned, or pages of it
+    ** the page index ruled out), and such a scan may prune the next. */
+    int64_t rows = tbl_snap(c)->rg_first[c->group + 1] -
+                   tbl_snap(c)->rg_first[c->group];
+    if (c->nranges != 1 || c->ranges[0].lo != 0 || c->ranges[0].hi != rows)
+      return;
+  }
   c->ahead_tried = 1;
-  if (t->threads < 2 || c->ncons || c->offset > 0 ||
-      c->rowid_lo != INT64_MIN || c->rowid_hi != INT64_MAX ||
-      c->nreaders == 0 || !sqlite3_threadsafe() || tbl_cpus() < 2)
+  if (t->threads < 2 || c->offset > 0 || c->nreaders == 0 ||
+      !sqlite3_threadsafe() || tbl_cpus() < 2)
+    return;
+  if (prune && !tbl_ahead_worth(c, tbl_snap(c)->rg_first[c->group + 1] -
+                                       tbl_snap(c)->rg_first[c->group]))
     return;
   TblAhead *a = sqlite3_malloc(sizeof *a);
   if (!a) return;
   memset(a, 0, sizeof *a);
+  a->snaps = c->snaps;
+  a->nsnaps = c->nsnaps;
+  if (prune) {
+    a->file_ok = sqlite3_malloc64((size_t)c->nsnaps);
+    a->may = sqlite3_malloc64((size_t)c->nsnaps * sizeof *a->may);
+    if (!a->file_ok || !a->may) {
+      tbl_ahead_free(c, a);
+      return;
+    }
+    memset(a->may, 0, (size_t)c->nsnaps * sizeof *a->may);
+    int later = 0;
+    for (int i = 0; i < c->nsnaps; i++) {
+      a->file_ok[i] = i == c->file || tbl_file_may_match(c, t, i);
+      later |= i > c->file && a->file_ok[i];
+    }
+    /* nothing left to read ahead: no worker */
+    if (tbl_ahead_mask(c, t, a, c->file, (uint32_t)g) == 0 && !later) {
+      tbl_ahead_free(c, a);
+      return;
+    }
+  }
   int n = c->nreaders, ok = 1;
   a->ncols = n;
   a->col = sqlite3_malloc64((size_t)n * sizeof *a->col);
-  a->names = sqlite3_malloc64((size_t)n * sizeof *a->names);
   a->rd = sqlite3_malloc64((size_t)n * sizeof *a->rd);
   a->rooms = sqlite3_malloc64((size_t)n * sizeof *a->rooms);
   a->dict = sqlite3_malloc64((size_t)n * sizeof *a->dict);
@@ -2836,11 +2949,10 @@ static void tbl_ahead_start(TblCursor *c, TblTable *t, int64_t g) {
   a->maxpool = n * (TBL_AHEAD_SLOTS + 2);
   a->pool = sqlite3_malloc64((size_t)a->maxpool * sizeof *a->pool);
   a->retired = sqlite3_malloc64((size_t)a->maxpool * sizeof *a->retired);
-  ok = a->col && a->names && a->rd && a->rooms && a->dict && a->dict_id &&
+  ok = a->col && a->rd && a->rooms && a->dict && a->dict_id &&
        a->dict_handed && a->pool && a->retired;
   for (int i = 0; ok && i < n; i++) {
     a->col[i] = c->readers[i].col;
-    a->names[i] = t->cols[a->col[i]].name;
     a->rd[i] = NULL;
     a->dict[i] = NULL;
     a->dict_id[i] = 0;
@@ -2868,8 +2980,6 @@ static void tbl_ahead_start(TblCursor *c, TblTable *t, int64_t g) {
       if (!ac->cells || !ac->entry) ok = 0;
     }
   }
-  a->snaps = c->snaps;
-  a->nsnaps = c->nsnaps;
   a->first_file = c->file;
   a->first_group = g;
   a->binary_as_string = t->binary_as_string;
@@ -2913,7 +3023,7 @@ static void tbl_ahead_open_next(TblCursor *c, TblAhead *a, const TblChunk *k) {
   uint32_t groups = pq_file_metadata(sn->src.file)->n_row_groups;
   for (uint32_t g = (uint32_t)k->group + 1; g < groups; g++)
     if (sn->rg_first[g + 1] > sn->rg_first[g]) return; /* more to read */
-  int nf = tbl_ahead_next_file(c->snaps, c->nsnaps, k->file);
+  int nf = tbl_ahead_next_file(a, k->file);
   if (nf < 0) return;
   char *msg;
   if (tbl_snap_read(c->snaps[nf], &msg)) {
@@ -2921,10 +3031,7 @@ static void tbl_ahead_open_next(TblCursor *c, TblAhead *a, const TblChunk *k) {
     return;
   }
   a->held = nf + 1;
-  pthread_mutex_lock(&a->mu);
-  a->open_upto = nf + 1;
-  pthread_cond_broadcast(&a->cv);
-  pthread_mutex_unlock(&a->mu);
+  tbl_ahead_allow(c, a, nf);
 }
 
 /* Chunk k given back to the ring (under the mutex): a block SQLite still
@@ -3001,15 +3108,8 @@ static int tbl_ahead_take(TblCursor *c) {
       tbl_ahead_adopt(c, k);
       continue;
     }
-    if (k && k->file == c->file && k->group == c->group && k->lo <= c->row &&
-        (k->rc || c->row < k->lo + (int64_t)k->n)) {
-      if (k->rc) {
-        int rc = k->rc;
-        char *msg = k->msg;
-        k->msg = NULL;
-        if (rc == SQLITE_NOMEM) return SQLITE_NOMEM;
-        return tbl_error(c, msg);
-      }
+    if (k && !k->rc && k->file == c->file && k->group == c->group &&
+        k->lo <= c->row && c->row < k->lo + (int64_t)k->n) {
       tbl_ahead_adopt(c, k);
       for (int i = 0; i < c->nreaders; i++) {
         TblReader *r = &c->readers[i];
@@ -3023,7 +3123,8 @@ static int tbl_ahead_take(TblCursor *c) {
       tbl_ahead_open_next(c, a, k);
       return SQLITE_OK;
     }
-    /* Not where the cursor is: it reads on itself. */
+    /* Not where the cursor is, or where the worker failed: it reads on
+    ** itself. */
     tbl_ahead_stop(c);
     if (c->file >= c->nsnaps || c->group < 0) return SQLITE_OK;
     if (!c->reading) {
@@ -3048,7 +3149,10 @@ static int tbl_advance(TblCursor *c) {
         if (!c->filters) return SQLITE_OK;
         int fails, rc = tbl_row_filtered(c, &fails);
         if (rc) return rc;
-        if (!fails) return SQLITE_OK;
+        if (!fails) {
+          c->passed++;
+          return SQLITE_OK;
+        }
         c->row++;
         continue;
       }
@@ -3088,16 +3192,13 @@ static int tbl_advance(TblCursor *c) {
       if (rc) return tbl_error(c, msg);
       c->reading = c->file + 1;
     }
-    if (c->ahead && c->ahead->open_upto <= c->file) { /* it may read it */
-      pthread_mutex_lock(&c->ahead->mu);
-      c->ahead->open_upto = c->file + 1;
-      pthread_cond_broadcast(&c->ahead->cv);
-      pthread_mutex_unlock(&c->ahead->mu);
-    }
+    if (c->ahead && c->ahead->open_upto <= c->file) /* it may read it */
+      tbl_ahead_allow(c, c->ahead, c->file);
     uint32_t g = (uint32_t)c->group;
     c->nranges = c->range = 0;
     c->row = 0;
-    if (!tbl_group_may_match(c, t, f, g)) continue;
+    c->passed = 0;
+    if (!tbl_group_check(c, t, g)) continue;
     if (f->src.fd.rem && c->ncons && !c->ahead) tbl_fetch_index(c, t, f, g);
     int rc = tbl_group_ranges(c, t, f, g);
     if (rc) return rc;

@@ -257,14 +257,19 @@ static const Job JOBS[] = {
      "SELECT a, b, a -> '$[0][1]' FROM nested;\n"
      "SELECT count(*), min(c_customer_id), max(c_customer_id) FROM dba;\n"
      "SELECT * FROM dba WHERE c_customer_id LIKE 'AAAAAAAAB%'"},
-    /* Scans of many row groups, whole or stopped by a LIMIT: the table's
-    ** worker reads ahead beside each (files written before the run). */
+    /* Scans of many row groups, whole, stopped by a LIMIT or pruned: the
+    ** table's worker reads ahead beside each (files written before the
+    ** run), told which row groups each file's scan leaves out. */
     {"table read ahead", 0,
      "SELECT count(*), sum(id), max(t), min(u), sum(length(b)), max(ts) "
      "FROM ahead;\n"
      "SELECT id, t, u, hex(b), ts, rowid, file_row_number FROM ahead WHERE "
      "id % 997 = 0;\n"
      "SELECT * FROM ahead LIMIT 9000;\n"
+     "SELECT count(*), sum(id), max(u), max(ts) FROM ahead WHERE id >= 34000 "
+     "AND t >= 't1';\n"
+     "SELECT count(*), sum(id), min(u) FROM ahead WHERE rowid >= 4000 AND "
+     "id < 70000;\n"
      "SELECT a.id, b.u FROM ahead a, (SELECT u FROM ahead LIMIT 1 OFFSET "
      "45000) b WHERE a.id % 4999 = 0"},
     {"table lz4, files by a glob", 0,
