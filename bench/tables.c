@@ -416,11 +416,12 @@ static void ahead_section(const char *tfile, const char *native, const char *loa
     out(x >= PT ? "| %s | %.4f | %.4f | %s | %s |\n" : "| %s | %.3f | %.3f | %s | %s |\n",
         rows_g[i].what, med[x], med[y], rs, tg);
   }
-  out("\n(g): a scan that has read a whole row group in order, with nothing "
-      "to prune by, reads on with a worker thread that reads, decompresses and "
+  out("\n(g): a scan that has read a whole row group in order reads on "
+      "with a worker thread that reads, decompresses and "
       "decodes the used columns of the next row groups into chunks of 8192 "
       "rows while SQLite takes the rows of the one before; the point query "
-      "and LIMIT 10 stop within their first row group and start none. "
+      "(one row of its row group passes) and LIMIT 10 (it stops within its "
+      "first row group) start none. "
       "(e) in the section above is measured with the worker. SQLite's floor: `bench_cells` "
       "(bench/step.c) is a virtual table that reads the table's values "
       "into memory once, at CREATE, then hands each to SQLite with nothing "

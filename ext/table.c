@@ -2398,10 +2398,10 @@ static int tbl_row_filtered(TblCursor *c, int *fails) {
 }
 
 /* ---- Reading ahead -------------------------------------------------------------
-** A scan that has read one whole row group in order, with no constraint,
-** rowid range or OFFSET to prune by, reads on with a worker thread (unless
-** the table says threads=1, SQLite is built without threads or the machine
-** has one CPU): while SQLite takes the rows of one row group, the worker
+** A scan that has read one whole row group in order, with no OFFSET,
+** reads on with a worker thread (unless the table says threads=1, SQLite
+** is built without threads or the machine has one CPU; with constraints,
+** unless they pass few rows of costly columns, tbl_ahead_worth): while SQLite takes the rows of one row group, the worker
 ** reads, decompresses and decodes the used columns of the next ones (and
 ** the next file's), into chunks of TBL_AHEAD_ROWS rows in a ring of
 ** TBL_AHEAD_SLOTS.  Each chunk holds every used column's cells for its
