@@ -2347,9 +2347,104 @@ static int tbl_row_fails(const TblCons *k, const pq_cell *v) {
   return 1;
 }
 
+/* Whether cell i of reader r's batch surely fails constraint k (each entry
+** of a dictionary compared once, k's verdicts); -1: no memory. */
+static int tbl_cell_fails(TblCons *k, TblReader *r, size_t i) {
+  /* a chunk's cells: the entries of its column's dictionary block */
+  int32_t e = !r->bytes ? r->entry[i] : r->dict ? r->entry[i] : -1;
+  if (e >= 0 && k->verdict_gen != r->dict_gen) {
+    size_t n; /* a new dictionary: its entries not compared yet */
+    uint64_t id;
+    if (r->bytes)
+      n = r->dict->n;
+    else
+      pq_field_reader_entries(r->r, &n, &id);
+    if (n > k->nverdict) {
+      uint8_t *v = sqlite3_realloc64(k->verdict, n);
+      if (!v) return -1;
+      k->verdict = v;
+    }
+    k->nverdict = n;
+    k->verdict_gen = r->dict_gen;
+    if (n) memset(k->verdict, 0, n);
+  }
+  if (e >= 0 && (size_t)e < k->nverdict) {
+    if (!k->verdict[e]) k->verdict[e] = 1 + tbl_row_fails(k, &r->cells[i]);
+    return k->verdict[e] == 2;
+  }
+  return tbl_row_fails(k, &r->cells[i]);
+}
+
+/* What k's verdicts say of cell j of reader r's batch: 0 not known yet, 1
+** may pass, 2 fails. */
+static inline int tbl_verdict(const TblCons *k, const TblReader *r, size_t j) {
+  if (k->verdict_gen != r->dict_gen || (r->bytes && !r->dict)) return 0;
+  int32_t e = r->entry[j];
+  return e >= 0 && (size_t)e < k->nverdict ? k->verdict[e] : 0;
+}
+
+/* Past the rows of reader r's batch from cell i on that fail constraint k
+** too: the number of them.  A comparison with one integer, of integer
+** cells, is a range check here, and one with one real, of real cells, a
+** comparison; NULLs fail both; any other cell as tbl_cell_fails finds.
+** -1: no memory. */
+static int64_t tbl_cells_failing(TblCons *k, TblReader *r, size_t i) {
+  const pq_cell *x = &k->vals[0], *cells = r->cells;
+  int num = k->nvals == 1 && k->op >= PQ_OP_EQ && k->op <= PQ_OP_GE &&
+            (x->kind == PQ_CELL_INT || x->kind == PQ_CELL_REAL);
+  size_t j = i, n = r->n;
+  /* the integers that pass: [lo, lo + span] */
+  uint64_t lo = 0, span = 0;
+  if (num && x->kind == PQ_CELL_INT) {
+    int64_t a = INT64_MIN, b = INT64_MAX;
+    if (k->op == PQ_OP_EQ || k->op == PQ_OP_GE) a = x->i;
+    if (k->op == PQ_OP_EQ || k->op == PQ_OP_LE) b = x->i;
+    if (k->op == PQ_OP_GT) a = x->i == INT64_MAX ? INT64_MAX : x->i + 1;
+    if (k->op == PQ_OP_LT) b = x->i == INT64_MIN ? INT64_MIN : x->i - 1;
+    int none = (k->op == PQ_OP_GT && x->i == INT64_MAX) ||
+               (k->op == PQ_OP_LT && x->i == INT64_MIN);
+    lo = (uint64_t)a;
+    span = (uint64_t)b - (uint64_t)a;
+    for (; j < n; j++) {
+      const pq_cell *v = &cells[j];
+      if (v->kind == PQ_CELL_INT) {
+        if (!none && (uint64_t)v->i - lo <= span) break;
+      } else if (v->kind != PQ_CELL_NULL) {
+        int f = tbl_cell_fails(k, r, j);
+        if (f < 0) return -1;
+        if (!f) break;
+      }
+    }
+    return (int64_t)(j - i);
+  }
+  for (; j < n; j++) {
+    const pq_cell *v = &cells[j];
+    int pass;
+    if (num && v->kind == PQ_CELL_REAL && v->r == v->r) { /* NaN: SQL's */
+      int cmp = (v->r > x->r) - (v->r < x->r);
+      pass = k->op == PQ_OP_EQ ? cmp == 0
+           : k->op == PQ_OP_LT ? cmp < 0
+           : k->op == PQ_OP_LE ? cmp <= 0
+           : k->op == PQ_OP_GT ? cmp > 0
+                               : cmp >= 0;
+    } else if (num && v->kind == PQ_CELL_NULL) {
+      pass = 0;
+    } else {
+      int f = tbl_verdict(k, r, j);
+      f = f ? f == 2 : tbl_cell_fails(k, r, j);
+      if (f < 0) return -1;
+      pass = !f;
+    }
+    if (pass) break;
+  }
+  return (int64_t)(j - i);
+}
+
 /* Whether the current row surely fails a constraint, by the cells of the
 ** constrained columns: such rows never reach SQLite, and the other
-** columns are never made into cells for them. */
+** columns are never made into cells for them.  When it does, the rows
+** after it in the batch in hand that fail the same constraint are passed
+** over too: c->row is the next row that may pass. */
 static int tbl_row_filtered(TblCursor *c, int *fails) {
   *fails = 0;
   for (int j = 0; j < c->ncons; j++) {
@@ -2363,33 +2458,10 @@ static int tbl_row_filtered(TblCursor *c, int *fails) {
     int rc = tbl_load(c, r);
     if (rc) return rc;
     if (c->row < r->start || c->row >= r->start + (int64_t)r->n) continue;
-    size_t i = (size_t)(c->row - r->start);
-    /* a chunk's cells: the entries of its column's dictionary block */
-    int32_t e = !r->bytes ? r->entry[i] : r->dict ? r->entry[i] : -1;
-    if (e >= 0 && k->verdict_gen != r->dict_gen) {
-      size_t n; /* a new dictionary: its entries not compared yet */
-      uint64_t id;
-      if (r->bytes)
-        n = r->dict->n;
-      else
-        pq_field_reader_entries(r->r, &n, &id);
-      if (n > k->nverdict) {
-        uint8_t *v = sqlite3_realloc64(k->verdict, n);
-        if (!v) return SQLITE_NOMEM;
-        k->verdict = v;
-      }
-      k->nverdict = n;
-      k->verdict_gen = r->dict_gen;
-      if (n) memset(k->verdict, 0, n);
-    }
-    int out;
-    if (e >= 0 && (size_t)e < k->nverdict) {
-      if (!k->verdict[e]) k->verdict[e] = 1 + tbl_row_fails(k, &r->cells[i]);
-      out = k->verdict[e] == 2;
-    } else {
-      out = tbl_row_fails(k, &r->cells[i]);
-    }
-    if (out) {
+    int64_t n = tbl_cells_failing(k, r, (size_t)(c->row - r->start));
+    if (n < 0) return SQLITE_NOMEM;
+    if (n > 0) {
+      c->row += n;
       *fails = 1;
       return SQLITE_OK;
     }
@@ -2434,6 +2506,12 @@ static int tbl_row_filtered(TblCursor *c, int *fails) {
 ** there at each row group (bench/NOTES.md). */
 #define TBL_AHEAD_ROWS 8192
 #define TBL_AHEAD_SLOTS 8
+
+/* A scan with nothing to prune by and no LIMIT starts the worker at its
+** first row group when it has at least this many rows to read (the ring's
+** rows): a smaller one reads its first row group itself, then starts it
+** if it goes on (a file of one row group, none). */
+#define TBL_AHEAD_FIRST ((int64_t)TBL_AHEAD_ROWS * TBL_AHEAD_SLOTS)
 
 /* What SQLite's own work for a row that reaches it costs, as bytes of
 ** column chunks decoded (tbl_ahead_worth). */
@@ -3153,8 +3231,7 @@ static int tbl_advance(TblCursor *c) {
           c->passed++;
           return SQLITE_OK;
         }
-        c->row++;
-        continue;
+        continue; /* c->row past the rows that failed */
       }
       c->range++;
       continue;
@@ -3192,6 +3269,11 @@ static int tbl_advance(TblCursor *c) {
       if (rc) return tbl_error(c, msg);
       c->reading = c->file + 1;
     }
+    /* A scan that reads every row of many: the worker from its first. */
+    if (!c->ahead && !c->ahead_tried && c->limit < 0 && !c->ncons &&
+        c->rowid_lo == INT64_MIN && c->rowid_hi == INT64_MAX &&
+        c->first[c->nsnaps] - c->first[c->file] >= TBL_AHEAD_FIRST)
+      tbl_ahead_start(c, t, c->group);
     if (c->ahead && c->ahead->open_upto <= c->file) /* it may read it */
       tbl_ahead_allow(c, c->ahead, c->file);
     uint32_t g = (uint32_t)c->group;
