@@ -135,6 +135,14 @@ typedef struct TblTable {
   ** faulted in afresh */
   pq_read_room *rooms;
   int nrooms;
+  /* the cells of the workers' chunks (TblAheadCol) and their blocks of
+  ** bytes (TblBytes) that no value holds, kept from scan to scan for the
+  ** same reason */
+  pq_cell **spare;
+  int nspare;
+  void **spare_bytes;
+  int nspare_bytes;
+  size_t spare_bytes_cap;   /* their bytes */
 } TblTable;
 
 /* The rooms kept: enough for a few cursors' columns; and the most one may
@@ -326,6 +334,10 @@ static void tbl_free(TblTable *t) {
     pq_buf_free(&t->rooms[i].page);
   }
   sqlite3_free(t->rooms);
+  for (int i = 0; i < t->nspare; i++) sqlite3_free(t->spare[i]);
+  sqlite3_free(t->spare);
+  for (int i = 0; i < t->nspare_bytes; i++) sqlite3_free(t->spare_bytes[i]);
+  sqlite3_free(t->spare_bytes);
   for (int i = 0; t->watch && i < t->npatterns; i++) {
     pqx_paths_free(t->watch[i].paths, t->watch[i].npaths);
     pqx_folders_free(t->watch[i].dirs, t->watch[i].ndirs);
@@ -2507,6 +2519,12 @@ static int tbl_row_filtered(TblCursor *c, int *fails) {
 #define TBL_AHEAD_ROWS 8192
 #define TBL_AHEAD_SLOTS 8
 
+/* What a table keeps of its last worker's memory for the next (a fresh
+** page costs more to fault in than to fill): the chunks' cells of six
+** columns, and at most 32 MB of their blocks of bytes. */
+#define TBL_SPARE (6 * TBL_AHEAD_SLOTS)
+#define TBL_SPARE_MOST ((size_t)32 << 20)
+
 /* A scan with nothing to prune by and no LIMIT starts the worker at its
 ** first row group when it has at least this many rows to read (the ring's
 ** rows): a smaller one reads its first row group itself, then starts it
@@ -2861,15 +2879,38 @@ static int tbl_cpus(void) {
   return n > 0 ? (int)n : 1;
 }
 
+/* A block of a chunk's bytes let go of by the worker: kept by the table
+** for the next scan's worker when no value holds it, up to
+** TBL_SPARE_MOST bytes in all. */
+static void tbl_bytes_keep(TblTable *t, TblBytes *b) {
+  if (b && b->refs == 1 && t->nspare_bytes < TBL_SPARE &&
+      b->cap <= TBL_SPARE_MOST - t->spare_bytes_cap) {
+    if (!t->spare_bytes)
+      t->spare_bytes = sqlite3_malloc64(TBL_SPARE * sizeof *t->spare_bytes);
+    if (t->spare_bytes) {
+      t->spare_bytes[t->nspare_bytes++] = b;
+      t->spare_bytes_cap += b->cap;
+      return;
+    }
+  }
+  tbl_block_unref(b);
+}
+
 static void tbl_ahead_free(TblCursor *c, TblAhead *a) {
   TblTable *t = (TblTable *)c->base.pVtab;
   for (int s = 0; s < TBL_AHEAD_SLOTS; s++) {
     TblChunk *k = &a->ring[s];
     for (int i = 0; k->cols && i < a->ncols; i++) {
       if (k->cols[i].dict_new) tbl_block_unref(k->cols[i].dict);
+      if (k->cols[i].cells && t->nspare < TBL_SPARE) {
+        if (!t->spare) t->spare = sqlite3_malloc64(TBL_SPARE * sizeof *t->spare);
+        if (t->spare) {
+          t->spare[t->nspare++] = k->cols[i].cells;
+          k->cols[i].cells = NULL;
+        }
+      }
       sqlite3_free(k->cols[i].cells);
-      sqlite3_free(k->cols[i].entry);
-      tbl_block_unref(k->cols[i].bytes);
+      tbl_bytes_keep(t, k->cols[i].bytes);
     }
     sqlite3_free(k->cols);
   }
@@ -2889,8 +2930,8 @@ static void tbl_ahead_free(TblCursor *c, TblAhead *a) {
     pq_buf_free(&room->page);
   }
   if (a->held) tbl_snap_done(a->snaps[a->held - 1]);
-  for (int i = 0; i < a->npool; i++) tbl_block_unref(a->pool[i]);
-  for (int i = 0; i < a->nretired; i++) tbl_block_unref(a->retired[i]);
+  for (int i = 0; i < a->npool; i++) tbl_bytes_keep(t, a->pool[i]);
+  for (int i = 0; i < a->nretired; i++) tbl_bytes_keep(t, a->retired[i]);
   sqlite3_free(a->pool);
   sqlite3_free(a->retired);
   sqlite3_free(a->rooms);
@@ -3026,6 +3067,11 @@ static void tbl_ahead_start(TblCursor *c, TblTable *t, int64_t g) {
   if (a->rooms) memset(a->rooms, 0, (size_t)n * sizeof *a->rooms);
   a->maxpool = n * (TBL_AHEAD_SLOTS + 2);
   a->pool = sqlite3_malloc64((size_t)a->maxpool * sizeof *a->pool);
+  while (a->pool && t->nspare_bytes && a->npool < a->maxpool) { /* kept */
+    TblBytes *b = t->spare_bytes[--t->nspare_bytes];
+    t->spare_bytes_cap -= b->cap;
+    a->pool[a->npool++] = b;
+  }
   a->retired = sqlite3_malloc64((size_t)a->maxpool * sizeof *a->retired);
   ok = a->col && a->rd && a->rooms && a->dict && a->dict_id &&
        a->dict_handed && a->pool && a->retired;
@@ -3053,9 +3099,15 @@ static void tbl_ahead_start(TblCursor *c, TblTable *t, int64_t g) {
     memset(k->cols, 0, (size_t)n * sizeof *k->cols);
     for (int i = 0; i < n; i++) {
       TblAheadCol *ac = &k->cols[i];
-      ac->cells = sqlite3_malloc64(TBL_AHEAD_ROWS * sizeof *ac->cells);
-      ac->entry = sqlite3_malloc64(TBL_AHEAD_ROWS * sizeof *ac->entry);
-      if (!ac->cells || !ac->entry) ok = 0;
+      /* the cells, then the entries */
+      ac->cells = t->nspare ? t->spare[--t->nspare]
+                            : sqlite3_malloc64(TBL_AHEAD_ROWS * (sizeof *ac->cells +
+                                                                 sizeof *ac->entry));
+      if (!ac->cells) {
+        ok = 0;
+        continue;
+      }
+      ac->entry = (int32_t *)(void *)(ac->cells + TBL_AHEAD_ROWS);
     }
   }
   a->first_file = c->file;
