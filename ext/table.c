@@ -3040,11 +3040,11 @@ static void tbl_ahead_start(TblCursor *c, TblTable *t, int64_t g) {
   if (prune) {
     a->file_ok = sqlite3_malloc64((size_t)c->nsnaps);
     a->may = sqlite3_malloc64((size_t)c->nsnaps * sizeof *a->may);
+    if (a->may) memset(a->may, 0, (size_t)c->nsnaps * sizeof *a->may);
     if (!a->file_ok || !a->may) {
       tbl_ahead_free(c, a);
       return;
     }
-    memset(a->may, 0, (size_t)c->nsnaps * sizeof *a->may);
     int later = 0;
     for (int i = 0; i < c->nsnaps; i++) {
       a->file_ok[i] = i == c->file || tbl_file_may_match(c, t, i);
