@@ -416,8 +416,9 @@ static void ahead_section(const char *tfile, const char *native, const char *loa
     out(x >= PT ? "| %s | %.4f | %.4f | %s | %s |\n" : "| %s | %.3f | %.3f | %s | %s |\n",
         rows_g[i].what, med[x], med[y], rs, tg);
   }
-  out("\n(g): a scan that has read a whole row group in order reads on "
-      "with a worker thread that reads, decompresses and "
+  out("\n(g): a scan with no constraint and no LIMIT, of 65 536 rows or "
+      "more, starts a worker thread at its first row (any other once it has "
+      "read a whole row group in order) that reads, decompresses and "
       "decodes the used columns of the next row groups into chunks of 8192 "
       "rows while SQLite takes the rows of the one before; the point query "
       "(one row of its row group passes) and LIMIT 10 (it stops within its "
