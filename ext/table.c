@@ -2482,20 +2482,21 @@ static int tbl_row_filtered(TblCursor *c, int *fails) {
 }
 
 /* ---- Reading ahead -------------------------------------------------------------
-** A scan that has read one whole row group in order, with no OFFSET,
-** reads on with a worker thread (unless the table says threads=1, SQLite
-** is built without threads or the machine has one CPU; with constraints,
-** unless they pass few rows of costly columns, tbl_ahead_worth): while SQLite takes the rows of one row group, the worker
-** reads, decompresses and decodes the used columns of the next ones (and
-** the next file's), into chunks of TBL_AHEAD_ROWS rows in a ring of
-** TBL_AHEAD_SLOTS.  Each chunk holds every used column's cells for its
-** rows, their text in the chunk's own bytes or in the dictionary block of
-** the column chunk (tbl_dict_make, which the worker makes): nothing in a
-** chunk points into a reader, so the worker closes each row group's
-** readers once it has read them.  The cursor takes the chunks in order
-** (tbl_ahead_take), its readers' cells pointing into the one it reads, and
-** gives each back when it takes the next: at most TBL_AHEAD_SLOTS chunks
-** of the used columns, with the pages of one row group the worker reads.
+** A scan with no OFFSET reads ahead with a worker thread (unless the table says
+** threads=1, SQLite is built without threads or the machine has one CPU): from
+** its first row when it has nothing to prune by, no LIMIT and TBL_AHEAD_FIRST
+** rows or more, else once it has read one whole row group in order (with
+** constraints, unless they pass few rows of costly columns, tbl_ahead_worth).
+** While SQLite takes the rows of one row group, the worker reads, decompresses
+** and decodes the used columns of the next ones (and the next file's), into
+** chunks of TBL_AHEAD_ROWS rows in a ring of TBL_AHEAD_SLOTS.  Each chunk holds
+** every used column's cells for its rows, their text in the chunk's own bytes
+** or in the dictionary block of the column chunk (tbl_dict_make, which the
+** worker makes): nothing in a chunk points into a reader, so the worker closes
+** each row group's readers once it has read them.  The cursor takes the chunks
+** in order (tbl_ahead_take), its readers' cells pointing into the one it reads,
+** and gives each back when it takes the next: at most TBL_AHEAD_SLOTS chunks of
+** the used columns, with the pages of one row group the worker reads.
 **
 ** The worker reads only files the cursor opened for it (a snapshot's
 ** descriptor is the cursor's to open and close): the next file, when the
@@ -2504,8 +2505,8 @@ static int tbl_row_filtered(TblCursor *c, int *fails) {
 ** and fails as it would without the worker (with the message that names
 ** the file, the column, the row group and page) only when it reads what
 ** failed: the worker decodes each used column of every row, where SQLite
-** may ask for a column's values of some rows alone.  The cursor stops the worker
-** at xClose and xFilter (a LIMIT met, an error, the statement reset or
+** may ask for a column's values of some rows alone.  The cursor stops the
+** worker at xClose and xFilter (a LIMIT met, an error, the statement reset or
 ** finalized); when anything is not as the worker read it, it stops it and
 ** goes on reading itself.  Nothing shared is written by the worker but
 ** the ring, under the mutex; the dictionary blocks' counts are touched
@@ -2903,7 +2904,8 @@ static void tbl_ahead_free(TblCursor *c, TblAhead *a) {
     for (int i = 0; k->cols && i < a->ncols; i++) {
       if (k->cols[i].dict_new) tbl_block_unref(k->cols[i].dict);
       if (k->cols[i].cells && t->nspare < TBL_SPARE) {
-        if (!t->spare) t->spare = sqlite3_malloc64(TBL_SPARE * sizeof *t->spare);
+        if (!t->spare)
+          t->spare = sqlite3_malloc64(TBL_SPARE * sizeof *t->spare);
         if (t->spare) {
           t->spare[t->nspare++] = k->cols[i].cells;
           k->cols[i].cells = NULL;
@@ -3101,8 +3103,9 @@ static void tbl_ahead_start(TblCursor *c, TblTable *t, int64_t g) {
       TblAheadCol *ac = &k->cols[i];
       /* the cells, then the entries */
       ac->cells = t->nspare ? t->spare[--t->nspare]
-                            : sqlite3_malloc64(TBL_AHEAD_ROWS * (sizeof *ac->cells +
-                                                                 sizeof *ac->entry));
+                            : sqlite3_malloc64(TBL_AHEAD_ROWS *
+                                               (sizeof *ac->cells +
+                                                sizeof *ac->entry));
       if (!ac->cells) {
         ok = 0;
         continue;
