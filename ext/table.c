@@ -2359,9 +2359,19 @@ static int tbl_row_fails(const TblCons *k, const pq_cell *v) {
   return 1;
 }
 
+/* What k's verdicts say of cell j of reader r's batch: 0 not known yet, 1
+** may pass, 2 fails. */
+static inline int tbl_verdict(const TblCons *k, const TblReader *r, size_t j) {
+  if (k->verdict_gen != r->dict_gen || (r->bytes && !r->dict)) return 0;
+  int32_t e = r->entry[j];
+  return e >= 0 && (size_t)e < k->nverdict ? k->verdict[e] : 0;
+}
+
 /* Whether cell i of reader r's batch surely fails constraint k (each entry
 ** of a dictionary compared once, k's verdicts); -1: no memory. */
-static int tbl_cell_fails(TblCons *k, TblReader *r, size_t i) {
+static inline int tbl_cell_fails(TblCons *k, TblReader *r, size_t i) {
+  int known = tbl_verdict(k, r, i);
+  if (known) return known == 2;
   /* a chunk's cells: the entries of its column's dictionary block */
   int32_t e = !r->bytes ? r->entry[i] : r->dict ? r->entry[i] : -1;
   if (e >= 0 && k->verdict_gen != r->dict_gen) {
@@ -2385,14 +2395,6 @@ static int tbl_cell_fails(TblCons *k, TblReader *r, size_t i) {
     return k->verdict[e] == 2;
   }
   return tbl_row_fails(k, &r->cells[i]);
-}
-
-/* What k's verdicts say of cell j of reader r's batch: 0 not known yet, 1
-** may pass, 2 fails. */
-static inline int tbl_verdict(const TblCons *k, const TblReader *r, size_t j) {
-  if (k->verdict_gen != r->dict_gen || (r->bytes && !r->dict)) return 0;
-  int32_t e = r->entry[j];
-  return e >= 0 && (size_t)e < k->nverdict ? k->verdict[e] : 0;
 }
 
 /* Past the rows of reader r's batch from cell i on that fail constraint k
@@ -2442,8 +2444,7 @@ static int64_t tbl_cells_failing(TblCons *k, TblReader *r, size_t i) {
     } else if (num && v->kind == PQ_CELL_NULL) {
       pass = 0;
     } else {
-      int f = tbl_verdict(k, r, j);
-      f = f ? f == 2 : tbl_cell_fails(k, r, j);
+      int f = tbl_cell_fails(k, r, j);
       if (f < 0) return -1;
       pass = !f;
     }
@@ -2537,7 +2538,7 @@ static int tbl_row_filtered(TblCursor *c, int *fails) {
 #define TBL_AHEAD_ROW_BYTES 256
 
 typedef struct TblAheadCol {
-  pq_cell *cells;           /* TBL_AHEAD_ROWS */
+  pq_cell *cells;           /* TBL_AHEAD_ROWS, then entry's, one allocation */
   int32_t *entry;           /* entries of dict, or -1 */
   TblDict *dict;            /* the block the cells' entries are of, or NULL */
   int dict_new;             /* this chunk hands over its first reference */
@@ -3014,11 +3015,16 @@ static int tbl_ahead_worth(TblCursor *c, int64_t rows) {
   return fail * other < (double)TBL_AHEAD_ROW_BYTES * (double)c->passed;
 }
 
-/* Starts the worker on row group g of the cursor's file (the one it goes
-** to next) when the scan is one to read ahead; a worker that cannot be had
+/* Whether the scan has anything to prune by: constraints or rowid bounds. */
+static int tbl_prunes(const TblCursor *c) {
+  return c->ncons || c->rowid_lo != INT64_MIN || c->rowid_hi != INT64_MAX;
+}
+
+/* Starts the worker on row group g of the cursor's file (the next it
+** reads) when the scan is one to read ahead; a worker that cannot be had
 ** is none. */
 static void tbl_ahead_start(TblCursor *c, TblTable *t, int64_t g) {
-  int prune = c->ncons || c->rowid_lo != INT64_MIN || c->rowid_hi != INT64_MAX;
+  int prune = tbl_prunes(c);
   if (prune) {
     /* Not yet: the row group was not read whole (pruned, or pages of it
     ** the page index ruled out), and such a scan may prune the next. */
@@ -3325,8 +3331,7 @@ static int tbl_advance(TblCursor *c) {
       c->reading = c->file + 1;
     }
     /* A scan that reads every row of many: the worker from its first. */
-    if (!c->ahead && !c->ahead_tried && c->limit < 0 && !c->ncons &&
-        c->rowid_lo == INT64_MIN && c->rowid_hi == INT64_MAX &&
+    if (!c->ahead && !c->ahead_tried && c->limit < 0 && !tbl_prunes(c) &&
         c->first[c->nsnaps] - c->first[c->file] >= TBL_AHEAD_FIRST)
       tbl_ahead_start(c, t, c->group);
     if (c->ahead && c->ahead->open_upto <= c->file) /* it may read it */
