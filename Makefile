@@ -337,6 +337,8 @@ test: test-deps interop-deps clients-deps $(BUILD)/$(EXT) $(UNITS:%=$(BUILD)/%) 
 
 # tclsh and sqlite3 are not built with the sanitizers, so ASan is preloaded
 # into them (and the unit tests, which link it anyway); leaks are reported.
+# PQ_ASAN tells the tests they run under ASan (the labs leave BROTLI out:
+# tests/lab.test).
 ASAN_LIB = $(shell $(CC) -print-file-name=libasan.so)
 ASAN_SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 # intercept_tls_get_addr=0: gcc 12's runtime reads a dynamic TLS block
@@ -348,7 +350,7 @@ ASAN_RUN = detect_leaks=1:intercept_tls_get_addr=0
 test-asan:
 	$(MAKE) BUILD=build-asan SAN="$(ASAN_SAN)" \
 	  build-asan/$(EXT) $(UNITS:%=build-asan/%) build-asan/gen_bitpack build-asan/mutate test-deps interop-deps clients-deps
-	LD_PRELOAD=$(ASAN_LIB) ASAN_OPTIONS=$(ASAN_RUN) tclsh tests/run.tcl build-asan
+	PQ_ASAN=1 LD_PRELOAD=$(ASAN_LIB) ASAN_OPTIONS=$(ASAN_RUN) tclsh tests/run.tcl build-asan
 
 # tests/oom.c: each statement of its list run with its Nth allocation
 # failing (SQLite's allocator, which the core allocates through), for N =
