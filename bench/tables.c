@@ -50,7 +50,8 @@
 **       SQLite's generate_series over as many rows; both against SQLite's
 **       floor, the same statements over bench_cells (bench/step.c), which
 **       hands over values it holds in memory; a point query and LIMIT 10
-**       with the worker allowed / threads=1
+**       with the worker allowed / threads=1; DuckDB's every column over
+**       the file with its default threads / one thread, beside
 **   (h) the queries a new user runs (a filter, a GROUP BY, a join with a
 **       native table, LIKE with a prefix, a filter on a hive key), the
 **       table with threads=1 and with its default against DuckDB with one
@@ -292,8 +293,8 @@ static const char *one_cpu(void) {
 }
 
 static void ahead_section(const char *tfile, const char *native, const char *load,
-                          const char *command, const char *mach, const char *loadavg,
-                          const char *date, long rows, long point) {
+                          const char *duckdir, const char *command, const char *mach,
+                          const char *loadavg, const char *date, long rows, long point) {
   const char *all = "SELECT sum(id), max(ts), sum(x), max(cat), max(url), count(opt) FROM %s;";
   char setup1[2800];
   snprintf(setup1, sizeof setup1,
@@ -373,6 +374,14 @@ static void ahead_section(const char *tfile, const char *native, const char *loa
     figure f = stats_of(&sm[i]);
     med[i] = f.n ? f.med : -1;
   }
+  /* DuckDB's every column over the file, with one thread and its default */
+  char cmd[4600];
+  snprintf(cmd, sizeof cmd, "env -u LD_PRELOAD node bench/tables.mjs '%s' ahead '%s' %d",
+           duckdir, tfile, PROCS * RUNS);
+  char *duck = run_node(cmd);
+  double d_one = duck ? json_num(duck, "one") : -1, d_all = duck ? json_num(duck, "all") : -1;
+  int d_threads = duck ? (int)json_num(duck, "threads") : 0;
+  free(duck);
 
   section_len = 0;
   out(AHEAD_HEADING "\n\n");
@@ -416,6 +425,13 @@ static void ahead_section(const char *tfile, const char *native, const char *loa
     out(x >= PT ? "| %s | %.4f | %.4f | %s | %s |\n" : "| %s | %.3f | %.3f | %s | %s |\n",
         rows_g[i].what, med[x], med[y], rs, tg);
   }
+  if (d_one > 0 && d_all > 0)
+    out("| DuckDB over the file, every column: its default threads (%d) / one thread "
+        "(best of %d each) | %.3f | %.3f | %.2f | |\n",
+        d_threads, PROCS * RUNS, d_all, d_one, d_all / d_one);
+  else
+    out("| DuckDB over the file, every column: its default threads / one thread | "
+        "not measured | | | |\n");
   out("\n(g): a scan with no constraint and no LIMIT, of 65 536 rows or "
       "more, starts a worker thread at its first row (any other once it has "
       "read a whole row group in order) that reads, decompresses and "
@@ -519,7 +535,7 @@ int main(int argc, char **argv) {
              slash ? (int)(slash - self) : 1, slash ? self : ".");
   }
   if (ahead_only) {
-    ahead_section(tfile, native, load, command, mach, loadavg, date, rows, point);
+    ahead_section(tfile, native, load, duckdir, command, mach, loadavg, date, rows, point);
     if (resfile) write_results(resfile, AHEAD_HEADING);
     return 0;
   }
@@ -787,7 +803,7 @@ int main(int argc, char **argv) {
   free(duck);
   if (resfile) write_results(resfile, HEADING);
   out("\n");
-  ahead_section(tfile, native, load, command, mach, loadavg, date, rows, point);
+  ahead_section(tfile, native, load, duckdir, command, mach, loadavg, date, rows, point);
   if (resfile) write_results(resfile, AHEAD_HEADING);
   out("\n");
   users_section(tfile, hdir, native, duckdir, command, mach, loadavg, date, rows);

@@ -1,6 +1,7 @@
 // tables.mjs DUCKDB_DIR gen FILE ROWS
 // tables.mjs DUCKDB_DIR time FILE RUNS POINT
 // tables.mjs DUCKDB_DIR hive FILE FOLDER
+// tables.mjs DUCKDB_DIR ahead FILE RUNS
 // tables.mjs DUCKDB_DIR users FILE RUNS FOLDER
 //
 // DuckDB's side of the benchmark of the `parquet` table (bench/tables.c).
@@ -26,6 +27,10 @@
 // hive: writes FOLDER (unless it exists), the rows of FILE with a column
 // `section` (the part of the url after the host: six values), in hive
 // folders by section (section=books/...), row groups as in gen.
+//
+// ahead: every column over read_parquet(FILE), best of RUNS, with one
+// thread and with DuckDB's default threads (one a core); prints one JSON
+// line: {threads: the default, one: seconds, all: seconds}.
 //
 // users: with one thread, best of RUNS, the queries a new user runs, over
 // read_parquet(FILE) and the hive FOLDER (bench/tables.c, section (h)),
@@ -78,6 +83,25 @@ if (mode === 'gen') {
     renameSync(tmp, folder);
   }
   console.log(JSON.stringify({ folder, seconds: clock() - t0 }));
+} else if (mode === 'ahead') {
+  const runs = Number(arg);
+  const sql = `SELECT sum(id), max(ts), sum(x), max(cat), max(url), count(opt)
+                 FROM read_parquet(${sq(file)})`;
+  const best = async (c) => {
+    let t = Infinity;
+    await c.runAndReadAll(sql); // untimed
+    for (let i = 0; i < runs; i++) {
+      const a = clock();
+      await c.runAndReadAll(sql);
+      t = Math.min(t, clock() - a);
+    }
+    return t;
+  };
+  const all1 = await best(con);
+  const dbd = await DuckDBInstance.create(':memory:');
+  const cond = await dbd.connect();
+  const [threads] = (await cond.runAndReadAll("SELECT current_setting('threads')")).getRows()[0];
+  console.log(JSON.stringify({ threads: Number(threads), one: all1, all: await best(cond) }));
 } else if (mode === 'users') {
   const runs = Number(arg), folder = point;
   await con.run(`CREATE TABLE cats AS SELECT 'category-' || i AS cat, i % 5 AS grp FROM range(50) r(i)`);
