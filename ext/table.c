@@ -50,11 +50,10 @@
 ** first scan, which then fails unless the files still have those columns,
 ** and fails at every scan while PRAGMA trusted_schema is off.
 */
-#define _GNU_SOURCE /* stat; sched_getcpu, CPU affinity (Linux) */
+#define _GNU_SOURCE /* stat */
 
 #include <errno.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -3139,18 +3138,9 @@ static void tbl_ahead_start(TblCursor *c, TblTable *t, int64_t g) {
     return;
   }
   c->ahead = a;
-#if defined(__linux__) && defined(CPU_SET)
   /* Off the cursor's CPU, as parquet_write's worker: the cursor wakes the
-  ** worker at each chunk it gives back, and the scheduler, waking it where
-  ** the cursor runs, can keep both on one CPU taking turns. */
-  cpu_set_t set;
-  int cpu = sched_getcpu();
-  if (cpu >= 0 && sched_getaffinity(0, sizeof set, &set) == 0 &&
-      CPU_ISSET(cpu, &set) && CPU_COUNT(&set) > 1) {
-    CPU_CLR(cpu, &set);
-    pthread_setaffinity_np(a->th, sizeof set, &set);
-  }
-#endif
+  ** worker at each chunk it gives back. */
+  pq_thread_elsewhere(&a->th);
 }
 
 /* Opens the next file for the worker when the chunk it takes is of the

@@ -1939,6 +1939,15 @@ PQ_API void pq_json_values(pq_buf *out, pq_type t, int32_t type_length,
 PQ_API void pq_json_indices(pq_buf *out, const uint32_t *v, size_t n,
                             int comma);
 
+/* ---- Worker threads (util/cpu.c) --------------------------------------- */
+/* Keeps thread th (a pthread_t, by its address) off the CPU the calling
+** thread is on now, where the process may run on another (Linux; nothing
+** elsewhere).  For a worker that the caller hands work to and takes it
+** back from: the scheduler, waking each where the other runs, can
+** otherwise keep both on one CPU taking turns (seen on a 2-CPU machine: no
+** migration in 10 s). */
+PQ_API void pq_thread_elsewhere(const void *th);
+
 /* ---- Text helpers ------------------------------------------------------ */
 /* 1 when p[0..n) is well-formed UTF-8 (no overlongs, no surrogates). */
 PQ_API int pq_utf8_valid(const uint8_t *p, size_t n);

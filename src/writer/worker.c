@@ -20,9 +20,7 @@
 ** looks at the writer after each batch) are written on the calling
 ** thread.
 */
-#define _GNU_SOURCE /* sched_getcpu, CPU affinity (Linux) */
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <string.h>
 
@@ -191,20 +189,10 @@ static int twk_start(pq_table_writer *tw, int *none) {
     return PQ_OK;
   }
   *none = 0;
-#if defined(__linux__) && defined(CPU_SET)
   /* Off the caller's CPU: the handovers wake one thread while the other
-  ** goes on or goes to sleep, and the scheduler, waking the worker where
-  ** the caller runs, can keep both there taking turns (seen on a 2-CPU
-  ** machine: no migration in 10 s).  The worker may run on any CPU the
-  ** caller may but the one it is on now. */
-  cpu_set_t set;
-  int cpu = sched_getcpu();
-  if (cpu >= 0 && sched_getaffinity(0, sizeof set, &set) == 0 &&
-      CPU_ISSET(cpu, &set) && CPU_COUNT(&set) > 1) {
-    CPU_CLR(cpu, &set);
-    pthread_setaffinity_np(t->th, sizeof set, &set);
-  }
-#endif
+  ** goes on or goes to sleep.  The worker may run on any CPU the caller
+  ** may but the one it is on now. */
+  pq_thread_elsewhere(&t->th);
   tw->mark = pq_tbl_clock();
   return PQ_OK;
 }
