@@ -52,6 +52,16 @@ const con = await db.connect();
 const sq = (s) => "'" + String(s).replaceAll("'", "''") + "'";
 const one = async (sql) => (await con.runAndReadAll(sql)).getRows()[0];
 const clock = () => Number(process.hrtime.bigint()) / 1e9;
+// The best of runs timed runs of sql on connection c, in seconds.
+const bestOf = async (c, sql, runs) => {
+  let t = Infinity;
+  for (let i = 0; i < runs; i++) {
+    const a = clock();
+    await c.runAndReadAll(sql);
+    t = Math.min(t, clock() - a);
+  }
+  return t;
+};
 
 if (mode === 'gen') {
   const rows = Number(arg);
@@ -88,14 +98,8 @@ if (mode === 'gen') {
   const sql = `SELECT sum(id), max(ts), sum(x), max(cat), max(url), count(opt)
                  FROM read_parquet(${sq(file)})`;
   const best = async (c) => {
-    let t = Infinity;
     await c.runAndReadAll(sql); // untimed
-    for (let i = 0; i < runs; i++) {
-      const a = clock();
-      await c.runAndReadAll(sql);
-      t = Math.min(t, clock() - a);
-    }
-    return t;
+    return bestOf(c, sql, runs);
   };
   const all1 = await best(con);
   const dbd = await DuckDBInstance.create(':memory:');
@@ -118,26 +122,14 @@ if (mode === 'gen') {
   for (const [name, sql] of Object.entries(queries)) {
     const rows = (await con.runAndReadAll(sql)).getRows(); // untimed
     out[name + '_rows'] = rows.map((r) => r.map(String).join('|')).join(' ');
-    let best = Infinity;
-    for (let i = 0; i < runs; i++) {
-      const a = clock();
-      await con.runAndReadAll(sql);
-      best = Math.min(best, clock() - a);
-    }
-    out[name] = best;
+    out[name] = await bestOf(con, sql, runs);
   }
   console.log(JSON.stringify(out));
 } else {
   const runs = Number(arg);
   const best = async (sql) => {
-    let t = Infinity;
     await con.runAndReadAll(sql); // untimed, as bench/tables.c does
-    for (let i = 0; i < runs; i++) {
-      const a = clock();
-      await con.runAndReadAll(sql);
-      t = Math.min(t, clock() - a);
-    }
-    return t;
+    return bestOf(con, sql, runs);
   };
   await con.run(`CREATE TABLE native AS SELECT * FROM read_parquet(${sq(file)})`);
   const from = { file: `read_parquet(${sq(file)})`, table: 'native' };
